@@ -1,0 +1,23 @@
+// Adapters over the system's yajl 2 (Debian: libyajl-dev). Only static-inline functions live here: yajl_config is
+// variadic, and Swift cannot call a variadic C function.
+#ifndef CYAJL_SHIM_H
+#define CYAJL_SHIM_H
+
+#include <yajl/yajl_parse.h>
+
+/// Accept several top-level values one after another (JSON Lines, concatenated values).
+static inline int cyajl_set_allow_multiple_values(yajl_handle handle, int enabled) {
+    return yajl_config(handle, yajl_allow_multiple_values, enabled);
+}
+
+/// Accept bytes after the first complete top-level value without reading them.
+static inline int cyajl_set_allow_trailing_garbage(yajl_handle handle, int enabled) {
+    return yajl_config(handle, yajl_allow_trailing_garbage, enabled);
+}
+
+/// yajl checks strings for valid UTF-8 by default; this is kept on, and the setter exists for completeness.
+static inline int cyajl_set_dont_validate_strings(yajl_handle handle, int enabled) {
+    return yajl_config(handle, yajl_dont_validate_strings, enabled);
+}
+
+#endif

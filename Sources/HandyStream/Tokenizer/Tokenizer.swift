@@ -1,0 +1,135 @@
+internal import CYajl
+
+/// The yajl boundary: one push parser, fed chunk after chunk, whose events go to a ``TokenSink``.
+///
+/// This is the only type that calls yajl's parser. It owns the `yajl_handle`, hands yajl one static table of
+/// callbacks whose thunks only recover the tokenizer from yajl's context pointer and pass the event on, and keeps
+/// the byte offset of the stream so that any error can say where it happened.
+///
+///     chunk ──▶ yajl_parse ──▶ thunk ──▶ sink.tokenNumber(…)   (returns false ──▶ yajl stops: "stopped")
+///
+/// yajl resets its consumed-bytes counter at every `yajl_parse` call and advances it past each token before it calls
+/// back, so `chunkStart + yajl_get_bytes_consumed` is, during a callback, the offset just after the current token.
+final class Tokenizer {
+    /// How a call to ``parse(_:)`` or ``complete()`` ended.
+    enum Outcome: Equatable {
+        /// The chunk was read entirely; more may follow.
+        case needsMore
+        /// The input is complete and well formed.
+        case complete
+        /// The sink returned `false`: it holds the reason (an error, or the value it wanted is complete).
+        case stopped
+        /// yajl found the bytes to be malformed.
+        case malformed(SyntaxFailure)
+    }
+
+    /// yajl's own account of malformed input: its message and the byte offset where it gave up.
+    struct SyntaxFailure: Equatable {
+        /// yajl's text without its "parse error: " / "lexical error: " prefix and trailing newline.
+        var message: String
+        var isLexical: Bool
+        var offset: Int
+    }
+
+    unowned(unsafe) var sink: TokenSink
+    private var handle: yajl_handle?
+    /// Bytes of the stream that came before the chunk being parsed.
+    private var chunkStart = 0
+    /// Bytes handed to ``parse(_:)`` so far.
+    private(set) var bytesFed = 0
+
+    /// - Parameter multipleValues: accept a stream of top-level values (JSON Lines, concatenated documents).
+    init(sink: TokenSink, multipleValues: Bool = false) {
+        self.sink = sink
+        // yajl keeps the callbacks pointer and the context for the handle's whole life.
+        guard let handle = yajl_alloc(Tokenizer.callbacks, nil, Unmanaged.passUnretained(self).toOpaque()) else {
+            fatalError("yajl_alloc failed: out of memory")
+        }
+        self.handle = handle
+        if multipleValues { _ = cyajl_set_allow_multiple_values(handle, 1) }
+    }
+
+    deinit { yajl_free(handle) }
+
+    /// The offset just after the token being reported, during a callback; after a call returns, the bytes of the
+    /// stream that yajl has consumed.
+    var offset: Int { chunkStart + yajl_get_bytes_consumed(handle) }
+
+    /// Parses one chunk. Chunks may split a token anywhere; yajl keeps the partial token.
+    func parse(_ chunk: UnsafeRawBufferPointer) -> Outcome {
+        chunkStart = bytesFed
+        bytesFed += chunk.count
+        guard let base = chunk.baseAddress, !chunk.isEmpty else { return .needsMore }
+        let status = yajl_parse(handle, base.assumingMemoryBound(to: UInt8.self), chunk.count)
+        return outcome(of: status, ifOK: .needsMore)
+    }
+
+    /// Tells yajl the input has ended: a document cut short is reported here.
+    func complete() -> Outcome {
+        chunkStart = bytesFed
+        let status = yajl_complete_parse(handle)
+        return outcome(of: status, ifOK: .complete)
+    }
+
+    private func outcome(of status: yajl_status, ifOK success: Outcome) -> Outcome {
+        if status == yajl_status_ok { return success }
+        if status == yajl_status_client_canceled { return .stopped }
+        return .malformed(syntaxFailure())
+    }
+
+    @inline(never)
+    private func syntaxFailure() -> SyntaxFailure {
+        // yajl_complete_parse feeds yajl one blank of its own: never report an offset past the real input.
+        let at = min(offset, bytesFed)
+        guard let raw = yajl_get_error(handle, 0, nil, 0) else {
+            return SyntaxFailure(message: "malformed JSON", isLexical: false, offset: at)
+        }
+        defer { yajl_free_error(handle, raw) }
+        var text = String(cString: raw)
+        while text.last == "\n" { text.removeLast() }
+        var isLexical = false
+        if text.hasPrefix("lexical error: ") {
+            isLexical = true
+            text.removeFirst("lexical error: ".count)
+        } else if text.hasPrefix("parse error: ") {
+            text.removeFirst("parse error: ".count)
+        }
+        return SyntaxFailure(message: text, isLexical: isLexical, offset: at)
+    }
+
+    // MARK: - The callbacks table
+
+    /// yajl keeps this pointer for the handle's life, so it must never move: one table, allocated once.
+    nonisolated(unsafe) private static let callbacks: UnsafePointer<yajl_callbacks> = {
+        let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
+        table.initialize(to: yajl_callbacks(
+            yajl_null: { context in flag(receiver(context).tokenNull()) },
+            yajl_boolean: { context, value in flag(receiver(context).tokenBool(value != 0)) },
+            // Numbers arrive only as raw text: yajl_integer and yajl_double would lose precision.
+            yajl_integer: nil,
+            yajl_double: nil,
+            yajl_number: { context, text, length in
+                flag(receiver(context).tokenNumber(UnsafeRawBufferPointer(start: text, count: length)))
+            },
+            yajl_string: { context, bytes, length in
+                flag(receiver(context).tokenString(UnsafeRawBufferPointer(start: bytes, count: length)))
+            },
+            yajl_start_map: { context in flag(receiver(context).tokenStartMap()) },
+            yajl_map_key: { context, bytes, length in
+                flag(receiver(context).tokenKey(UnsafeRawBufferPointer(start: bytes, count: length)))
+            },
+            yajl_end_map: { context in flag(receiver(context).tokenEndMap()) },
+            yajl_start_array: { context in flag(receiver(context).tokenStartArray()) },
+            yajl_end_array: { context in flag(receiver(context).tokenEndArray()) }
+        ))
+        return UnsafePointer(table)
+    }()
+}
+
+@inline(__always)
+private func receiver(_ context: UnsafeMutableRawPointer?) -> TokenSink {
+    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue().sink
+}
+
+@inline(__always)
+private func flag(_ proceed: Bool) -> Int32 { proceed ? 1 : 0 }
