@@ -4,6 +4,8 @@
 #define CYAJL_SHIM_H
 
 #include <yajl/yajl_parse.h>
+#include <locale.h>
+#include <stdlib.h>
 
 /// Accept several top-level values one after another (JSON Lines, concatenated values).
 static inline int cyajl_set_allow_multiple_values(yajl_handle handle, int enabled) {
@@ -18,6 +20,23 @@ static inline int cyajl_set_allow_trailing_garbage(yajl_handle handle, int enabl
 /// yajl checks strings for valid UTF-8 by default; this is kept on, and the setter exists for completeness.
 static inline int cyajl_set_dont_validate_strings(yajl_handle handle, int enabled) {
     return yajl_config(handle, yajl_dont_validate_strings, enabled);
+}
+
+// Number conversion in the C locale, whatever locale the program has set: glibc declares strtod_l only under
+// _GNU_SOURCE, and LC_ALL_MASK is a macro Swift cannot import.
+extern double strtod_l(const char *text, char **end, locale_t locale);
+extern float strtof_l(const char *text, char **end, locale_t locale);
+
+static inline locale_t cyajl_new_c_locale(void) {
+    return newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+static inline double cyajl_strtod_c(const char *text, locale_t c_locale) {
+    return strtod_l(text, NULL, c_locale);
+}
+
+static inline float cyajl_strtof_c(const char *text, locale_t c_locale) {
+    return strtof_l(text, NULL, c_locale);
 }
 
 #endif

@@ -1,1 +1,42 @@
-enum HandyStreamPlaceholder {}
+import Foundation
+
+/// The native, throwing decoder: JSON bytes to models (or any decodable type), with options.
+///
+///     let cat = try ModelDecoder().decode(Cat.self, from: data, at: "data.cat")
+///     let cats = try ModelDecoder().decode([Cat].self, from: json)
+///
+/// Bad input throws a ``JSONDecodingError`` that says what went wrong and where (byte offset, line, column and JSON
+/// path); a model whose declaration can't be decoded throws a ``ModelDeclarationError``. Values that don't fit their
+/// property follow the lenient rules (the default is kept) unless ``DecodingOptions/strict`` is set.
+///
+/// Decoding a designated path reads the document only up to the end of the designated value.
+public struct ModelDecoder: Sendable {
+    public var options: DecodingOptions
+
+    public init(options: DecodingOptions = DecodingOptions()) {
+        self.options = options
+    }
+
+    /// Decodes a value of type `T` from the JSON in `bytes` (`Data`, `[UInt8]`, or any contiguous bytes), or from
+    /// the value at `path` in it.
+    public func decode<T>(_ type: T.Type, from bytes: some ContiguousBytes, at path: String = "") throws -> T {
+        try bytes.withUnsafeBytes { try decode(type, input: $0, path: path) }
+    }
+
+    /// Decodes a value of type `T` from JSON text, or from the value at `path` in it.
+    public func decode<T>(_ type: T.Type, from string: String, at path: String = "") throws -> T {
+        var string = string
+        return try string.withUTF8 { try decode(type, input: UnsafeRawBufferPointer($0), path: path) }
+    }
+
+    private func decode<T>(_ type: T.Type, input: UnsafeRawBufferPointer, path: String) throws -> T {
+        let codec = try Decoding.codec(for: type, reportProblems: true)
+        let run = DecodingRun<T>(codec: codec, path: try DesignatedPath(parsing: path), options: options)
+        guard let value = try run.decode(input).value else {
+            let mismatch = run.root.mismatch ?? "expected \(codec.expectation)"
+            throw JSONDecodingError(kind: .typeMismatch, message: mismatch, offset: 0, path: run.builder.pathPrefix,
+                                    input: input)
+        }
+        return value
+    }
+}

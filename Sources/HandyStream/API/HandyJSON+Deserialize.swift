@@ -1,0 +1,93 @@
+import Foundation
+
+// HandyJSON's deserialization calls, source compatible: malformed JSON, a missing path or a value of the wrong shape
+// give `nil`; values that don't fit a property leave its default.
+
+extension HandyJSON {
+    /// Decodes a model from JSON text, or from the object at `designatedPath` (`"data.cat"`) in it.
+    public static func deserialize(from json: String?, designatedPath: String? = nil) -> Self? {
+        guard var json else { return nil }
+        return json.withUTF8 { HandyJSONDecoding.model(Self.self, UnsafeRawBufferPointer($0), designatedPath) }
+    }
+
+    /// Decodes a model from a dictionary (as `JSONSerialization` makes them), or from the object at `designatedPath`.
+    public static func deserialize(from dict: [String: Any]?, designatedPath: String? = nil) -> Self? {
+        guard let dict else { return nil }
+        return try? Decoding.decode(
+            Self.self, fromObject: dict, path: designatedPath ?? "", options: HandyJSONDecoding.options)
+    }
+
+    /// Decodes a model from JSON bytes.
+    public static func deserialize(from data: Data, designatedPath: String? = nil) -> Self? {
+        data.withUnsafeBytes { HandyJSONDecoding.model(Self.self, $0, designatedPath) }
+    }
+
+    /// Decodes a model from JSON bytes.
+    public static func deserialize(from bytes: [UInt8], designatedPath: String? = nil) -> Self? {
+        bytes.withUnsafeBytes { HandyJSONDecoding.model(Self.self, $0, designatedPath) }
+    }
+}
+
+extension Array where Element: HandyJSON {
+    /// Decodes an array of models from JSON text; an element that is not an object becomes `nil`.
+    public static func deserialize(from json: String?, designatedPath: String? = nil) -> [Element?]? {
+        guard var json else { return nil }
+        return json.withUTF8 { HandyJSONDecoding.model([Element?].self, UnsafeRawBufferPointer($0), designatedPath) }
+    }
+
+    /// Decodes an array of models from an array of dictionaries.
+    public static func deserialize(from array: [Any]?) -> [Element?]? {
+        guard let array else { return nil }
+        return try? Decoding.decode([Element?].self, fromObject: array, path: "", options: HandyJSONDecoding.options)
+    }
+}
+
+/// HandyJSON's class-based entry points.
+public final class JSONDeserializer<T: HandyJSON> {
+    public static func deserializeFrom(dict: [String: Any]?, designatedPath: String? = nil) -> T? {
+        T.deserialize(from: dict, designatedPath: designatedPath)
+    }
+
+    public static func deserializeFrom(json: String?, designatedPath: String? = nil) -> T? {
+        T.deserialize(from: json, designatedPath: designatedPath)
+    }
+
+    public static func deserializeModelArrayFrom(json: String?, designatedPath: String? = nil) -> [T?]? {
+        [T].deserialize(from: json, designatedPath: designatedPath)
+    }
+
+    public static func deserializeModelArrayFrom(array: [Any]?) -> [T?]? {
+        [T].deserialize(from: array)
+    }
+
+    /// Decodes the dictionary's values into an existing model: properties it doesn't mention keep their values.
+    public static func update(object: inout T, from dict: [String: Any]?, designatedPath: String? = nil) {
+        guard let dict else { return }
+        if let updated = try? Decoding.decode(
+            T.self, fromObject: dict, path: designatedPath ?? "", options: HandyJSONDecoding.options, seed: object)
+        {
+            object = updated
+        }
+    }
+
+    /// Decodes the JSON text's values into an existing model: properties it doesn't mention keep their values.
+    public static func update(object: inout T, from json: String?, designatedPath: String? = nil) {
+        guard var json else { return }
+        let seed = object
+        let updated = json.withUTF8 {
+            try? Decoding.decode(
+                T.self, from: UnsafeRawBufferPointer($0), path: designatedPath ?? "",
+                options: HandyJSONDecoding.options, reportProblems: false, seed: seed)
+        }
+        if let updated = updated ?? nil { object = updated }
+    }
+}
+
+enum HandyJSONDecoding {
+    /// The HandyJSON calls are lenient and quiet.
+    static let options = DecodingOptions()
+
+    static func model<T>(_ type: T.Type, _ input: UnsafeRawBufferPointer, _ path: String?) -> T? {
+        (try? Decoding.decode(type, from: input, path: path ?? "", options: options, reportProblems: false)) ?? nil
+    }
+}

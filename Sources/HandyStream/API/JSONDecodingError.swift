@@ -1,0 +1,168 @@
+/// Bad input: the one error type for everything wrong with a document, as opposed to a mistake in a model's
+/// declaration (``ModelDeclarationError``).
+///
+/// Every error says where: the byte offset, the 1-based line and column (in characters), the JSON path, and a
+/// snippet of the input with a caret. Line and column are worked out only when an error is made.
+///
+///     3:17: expected ',' or '}' after an object member at $.data.items[3]
+public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// The bytes are not JSON: a misplaced token, a bad literal, a malformed number or string.
+        case malformed
+        /// The input ended before the document did (this includes empty input).
+        case truncated
+        /// A string or key is not valid UTF-8.
+        case invalidUTF8
+        /// The designated path is not in the document.
+        case pathNotFound
+        /// The designated path is not well formed.
+        case invalidPath
+        /// Containers nest deeper than the decoder's cap.
+        case tooDeep
+        /// Strict mode: a value does not fit its property or element (the lenient rules would have kept the default,
+        /// or dropped the element); also the root value's own mismatch, in every mode.
+        case typeMismatch
+    }
+
+    public var kind: Kind
+    /// What went wrong, in a short sentence without position.
+    public var message: String
+    /// Bytes of input before the point of the error.
+    public var offset: Int
+    /// 1-based line; 0 when the input was not available to count lines in.
+    public var line: Int
+    /// 1-based column, in Unicode scalars; 0 when the input was not available.
+    public var column: Int
+    /// Where in the document: `$.data.items[3].price`.
+    public var path: String
+    /// The line of input around the error, and a caret under the point of the error.
+    public var snippet: String
+
+    public var description: String {
+        let position = line > 0 ? "\(line):\(column): " : "byte \(offset): "
+        return position + message + " at " + path
+    }
+
+    init(kind: Kind, message: String, offset: Int, path: String, input: UnsafeRawBufferPointer?) {
+        self.kind = kind
+        self.message = message
+        self.offset = offset
+        self.path = path
+        (line, column, snippet) = Self.locate(offset, in: input)
+    }
+
+    static func invalidPath(_ text: String, reason: String) -> JSONDecodingError {
+        JSONDecodingError(kind: .invalidPath, message: "invalid path '\(text)': \(reason)", offset: 0, path: "$",
+                          input: nil)
+    }
+
+    private static let snippetRadius = 30
+
+    private static func locate(_ offset: Int, in input: UnsafeRawBufferPointer?) -> (Int, Int, String) {
+        guard let input, offset <= input.count else { return (0, 0, "") }
+        var line = 1
+        var lineStart = 0
+        for index in 0..<offset where input[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        // Columns count Unicode scalars: every byte that does not continue a UTF-8 sequence.
+        var column = 1
+        for index in lineStart..<offset where input[index] & 0xC0 != 0x80 { column += 1 }
+        var lineEnd = offset
+        while lineEnd < input.count && input[lineEnd] != UInt8(ascii: "\n") && lineEnd - offset < snippetRadius {
+            lineEnd += 1
+        }
+        let start = max(lineStart, offset - snippetRadius)
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: input[start..<lineEnd]), as: UTF8.self)
+        let caretColumn = String(decoding: UnsafeRawBufferPointer(rebasing: input[start..<offset]), as: UTF8.self)
+            .unicodeScalars.count
+        let snippet = text.replacingTabs + "\n" + String(repeating: " ", count: caretColumn) + "^"
+        return (line, column, snippet)
+    }
+}
+
+extension String {
+    fileprivate var replacingTabs: String { String(unicodeScalars.map { $0 == "\t" || $0 == "\r" ? " " : Character($0) }) }
+}
+
+extension JSONDecodingError {
+    /// Makes yajl's account of malformed input into an error in this library's words.
+    init(syntax failure: Tokenizer.SyntaxFailure, path: String, input: UnsafeRawBufferPointer?) {
+        let (kind, message) = Self.translate(failure)
+        self.init(kind: kind, message: message, offset: failure.offset, path: path, input: input)
+    }
+
+    /// yajl's messages, mapped one by one; an unknown one is passed on as it is.
+    private static func translate(_ failure: Tokenizer.SyntaxFailure) -> (Kind, String) {
+        switch failure.message {
+        case "premature EOF": (.truncated, "unexpected end of input")
+        case "trailing garbage": (.malformed, "unexpected data after the JSON value")
+        case "after key and value, inside map, I expect ',' or '}'":
+            (.malformed, "expected ',' or '}' after an object member")
+        case "after array element, I expect ',' or ']'": (.malformed, "expected ',' or ']' after an array element")
+        case "object key and value must be separated by a colon (':')": (.malformed, "expected ':' after an object key")
+        case "invalid object key (must be a string)": (.malformed, "expected a string as an object key")
+        case "unallowed token at this point in JSON text": (.malformed, "unexpected token")
+        case "invalid bytes in UTF8 string.": (.invalidUTF8, "invalid UTF-8 in a string")
+        case "invalid char in json text.": (.malformed, "invalid character")
+        case "invalid string in json text.": (.malformed, "invalid literal (expected true, false or null)")
+        case "invalid character inside string.": (.malformed, "invalid character in a string (control characters "
+            + "must be escaped)")
+        case "invalid (non-hex) character occurs after '\\u' inside string.":
+            (.malformed, "invalid \\u escape in a string")
+        case "malformed number, a digit is required after the exponent.":
+            (.malformed, "malformed number: a digit must follow the exponent")
+        case "malformed number, a digit is required after the decimal point.":
+            (.malformed, "malformed number: a digit must follow the decimal point")
+        case "malformed number, a digit is required after the minus sign.":
+            (.malformed, "malformed number: a digit must follow the minus sign")
+        case "probable comment found in input text, comments are not enabled.": (.malformed, "comments are not allowed")
+        default: (.malformed, failure.message)
+        }
+    }
+}
+
+/// A mistake in a model's declaration, found when its field table is built: a property whose type can't be decoded
+/// and isn't excluded. Reported by the throwing API; the HandyJSON-compatible calls leave such properties alone.
+public struct ModelDeclarationError: Error, CustomStringConvertible, Sendable {
+    /// The type that was asked for.
+    public var typeName: String
+    /// One line per problem: `Model.property: …`.
+    public var problems: [String]
+
+    public var description: String {
+        "\(typeName) can't be decoded:\n" + problems.map { "  - " + $0 }.joined(separator: "\n")
+    }
+}
+
+/// A value the lenient rules passed over (kept the default, dropped an element), reported to
+/// ``DecodingOptions/diagnostics`` without changing the result.
+public struct DecodingDiagnostic: Sendable, CustomStringConvertible {
+    /// Where: `$.items[3].price`.
+    public var path: String
+    /// What happened: `expected an integer that fits Int, found a string; the default was kept`.
+    public var message: String
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// How a ``ModelDecoder`` treats values that don't fit.
+public struct DecodingOptions: Sendable {
+    /// Throw a ``JSONDecodingError`` of kind `typeMismatch` for every value the lenient rules would pass over.
+    public var strict: Bool
+    /// The deepest nesting accepted; deeper input is an error (kind `tooDeep`).
+    public var maximumDepth: Int
+    /// Told of every value the lenient rules pass over, with its path.
+    public var diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?
+
+    public init(
+        strict: Bool = false,
+        maximumDepth: Int = 512,
+        diagnostics: (@Sendable (DecodingDiagnostic) -> Void)? = nil
+    ) {
+        self.strict = strict
+        self.maximumDepth = maximumDepth
+        self.diagnostics = diagnostics
+    }
+}

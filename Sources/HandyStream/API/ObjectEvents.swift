@@ -1,0 +1,63 @@
+import Foundation
+
+/// The second event source: Foundation-style values (`[String: Any]`, `[Any]`, `String`, numbers, `Bool`, `NSNull`)
+/// replayed as the events yajl would report for the same JSON, so that HandyJSON's "mapping from a dictionary"
+/// goes through the one builder and follows exactly the same rules as JSON text.
+enum ObjectEvents {
+    /// Sends `value`'s events to `sink`; returns `false` when the sink stopped.
+    ///
+    /// Recursion follows the nesting of values already in memory; the builder's depth cap stops it as it stops
+    /// deep JSON text.
+    static func emit(_ value: Any, to sink: TokenSink) -> Bool {
+        switch value {
+        case let dictionary as [String: Any]:
+            guard sink.tokenStartMap() else { return false }
+            for (key, member) in dictionary {
+                var key = key
+                guard key.withUTF8({ sink.tokenKey(UnsafeRawBufferPointer($0)) }), emit(member, to: sink) else {
+                    return false
+                }
+            }
+            return sink.tokenEndMap()
+        case let array as [Any]:
+            guard sink.tokenStartArray() else { return false }
+            for element in array where !emit(element, to: sink) { return false }
+            return sink.tokenEndArray()
+        case let string as String:
+            var string = string
+            return string.withUTF8 { sink.tokenString(UnsafeRawBufferPointer($0)) }
+        case let flag as Bool where type(of: value) == Bool.self:
+            return sink.tokenBool(flag)
+        case is NSNull:
+            return sink.tokenNull()
+        case let optional as OptionalMarkerValue:
+            guard let wrapped = optional.wrappedValue else { return sink.tokenNull() }
+            return emit(wrapped, to: sink)
+        default:
+            guard let text = numberText(value) else { return sink.tokenNull() }
+            var number = text
+            return number.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// The JSON text of a number value, or `nil` when `value` is not a finite number.
+    private static func numberText(_ value: Any) -> String? {
+        switch value {
+        case let number as Double: number.isFinite ? "\(number)" : nil
+        case let number as Float: number.isFinite ? "\(number)" : nil
+        case let number as any BinaryInteger: "\(number)"
+        case let number as Decimal: number.isFinite ? "\(number)" : nil
+        case let number as NSNumber: number.stringValue
+        default: nil
+        }
+    }
+}
+
+/// Lets a value of type `Any` that holds an `Optional` be looked into.
+protocol OptionalMarkerValue {
+    var wrappedValue: Any? { get }
+}
+
+extension Optional: OptionalMarkerValue {
+    var wrappedValue: Any? { self.map { $0 as Any } }
+}

@@ -1,0 +1,170 @@
+/// The model builder: a state machine over an explicit stack of ``Frame``s, driven by the tokenizer's events.
+///
+///     events ─▶ Builder ─▶ top frame ─▶ codec.store…(at: base + offset)       scalars, written in place
+///                   │           └────▶ codec.openObject / openArray ─▶ push  containers
+///                   └─ skipDepth > 0: a subtree nobody wants, only counted
+///
+/// No recursion: nesting is the stack, capped at ``maximumDepth`` levels (every level counts, skipped ones too), so
+/// hostile input meets a clear error instead of a stack overflow. When the root value is complete the builder asks
+/// its ``Delegate`` whether to go on (a whole document: yes, to check the rest is well formed; a designated path: no).
+final class Builder: TokenSink {
+    /// What the builder tells the stage that drives it.
+    protocol Delegate: AnyObject {
+        /// The root value is complete (stored, or skipped because it did not fit). Returns whether to keep reading.
+        func builderCompletedRoot(_ builder: Builder) -> Bool
+    }
+
+    /// The default nesting cap, as in Foundation's JSON reader: deep enough for any real document, shallow enough
+    /// that nothing recurses far on hostile input.
+    static let defaultMaximumDepth = 512
+
+    let maximumDepth: Int
+    let options: DecodingOptions
+    weak var delegate: Delegate?
+    /// The stack; `stack[0]` is the root frame.
+    private var stack: ContiguousArray<Frame>
+    private var top: Frame
+    private let root: Frame
+    /// Frames kept for reuse, by nesting depth.
+    private var recycled: ContiguousArray<Frame?> = []
+    /// Containers nested so far, skipped ones included.
+    private(set) var depth = 0
+    /// > 0 while skipping a subtree: how many of its containers are open.
+    private var skipDepth = 0
+    /// Why the builder stopped the parse, when it did so because of an error.
+    private(set) var failure: BuildFailure?
+    /// Where the builder sits in the document, outside the frames (the designated path's prefix).
+    var pathPrefix = "$"
+    /// An existing value for the root model to be updated in place of a new one (`update(object:from:)`).
+    var seed: Any?
+    /// The builder has received its first event.
+    var hasStarted: Bool { depth > 0 || skipDepth > 0 || (root as? RootStatus)?.started == true }
+
+    init(root: Frame, options: DecodingOptions) {
+        self.root = root
+        self.top = root
+        self.stack = [root]
+        self.options = options
+        self.maximumDepth = options.maximumDepth
+    }
+
+    deinit {
+        for frame in stack.reversed() { frame.discard() }
+    }
+
+    // MARK: - Events
+
+    func tokenNull() -> Bool { skipDepth > 0 ? true : top.null(self) }
+    func tokenBool(_ value: Bool) -> Bool { skipDepth > 0 ? true : top.bool(value, self) }
+    func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool { skipDepth > 0 ? true : top.number(text, self) }
+    func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { skipDepth > 0 ? true : top.string(bytes, self) }
+    func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool { skipDepth > 0 ? true : top.key(bytes, self) }
+    func tokenStartMap() -> Bool { open(isObject: true) }
+    func tokenStartArray() -> Bool { open(isObject: false) }
+    func tokenEndMap() -> Bool { close() }
+    func tokenEndArray() -> Bool { close() }
+
+    @inline(__always)
+    private func open(isObject: Bool) -> Bool {
+        depth += 1
+        if depth > maximumDepth { return _slowpath_tooDeep() }
+        if skipDepth > 0 {
+            skipDepth += 1
+            return true
+        }
+        guard let child = top.openChild(isObject: isObject, self) else {
+            if failure != nil { return false }
+            skipDepth = 1
+            return true
+        }
+        stack.append(child)
+        top = child
+        return true
+    }
+
+    @inline(__always)
+    private func close() -> Bool {
+        depth -= 1
+        if skipDepth > 0 {
+            skipDepth -= 1
+            if skipDepth == 0 {
+                top.skipped()
+                if top === root { return rootCompleted() }
+            }
+            return true
+        }
+        let child = top
+        stack.removeLast()
+        top = stack[stack.count - 1]
+        guard child.finish(self) else { return false }
+        return top.childFinished(child, self)
+    }
+
+    // MARK: - Frames
+
+    /// A frame for the container opening now at the current depth: the one used last time at this depth when the
+    /// same codec opened it, otherwise a new one from `make`. Either way it has begun a fresh value.
+    @inline(__always)
+    func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Frame {
+        let frame: Frame
+        if depth < recycled.count, let cached = recycled[depth], cached.opener === codec, cached.isObject == isObject {
+            frame = cached
+        } else {
+            frame = make()
+            while recycled.count <= depth { recycled.append(nil) }
+            recycled[depth] = frame
+        }
+        frame.begin(self)
+        return frame
+    }
+
+    // MARK: - Outcomes
+
+    /// Called by the root frame once the root value is complete.
+    func rootCompleted() -> Bool {
+        delegate?.builderCompletedRoot(self) ?? true
+    }
+
+    /// A value could not be used as the lenient rules allow (it keeps the default, or an element is dropped).
+    /// In strict mode this becomes the error that stops decoding; otherwise the diagnostics handler hears of it.
+    /// Returns whether to go on.
+    @inline(never)
+    func fallback(_ reason: String) -> Bool {
+        if options.strict {
+            failure = BuildFailure(kind: .typeMismatch, message: reason, path: currentPath())
+            return false
+        }
+        if let handler = options.diagnostics {
+            handler(DecodingDiagnostic(path: currentPath(), message: reason))
+        }
+        return true
+    }
+
+    @inline(never)
+    private func _slowpath_tooDeep() -> Bool {
+        failure = BuildFailure(
+            kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels", path: currentPath())
+        return false
+    }
+
+    /// Stops decoding with an error found outside the builder's own rules.
+    func fail(_ failure: BuildFailure) -> Bool {
+        self.failure = failure
+        return false
+    }
+
+    /// The JSON path of the current position: `$.data.items[3].price`.
+    func currentPath() -> String {
+        var path = pathPrefix
+        for frame in stack { frame.appendPosition(to: &path) }
+        return path
+    }
+}
+
+/// An error the builder found (rather than yajl): it stops the parse, and the decoder turns it into a
+/// ``JSONDecodingError`` with the offset where it happened.
+struct BuildFailure: Error {
+    var kind: JSONDecodingError.Kind
+    var message: String
+    var path: String
+}

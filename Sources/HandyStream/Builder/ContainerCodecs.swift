@@ -1,0 +1,361 @@
+import Foundation
+
+// MARK: - Optional
+
+/// `Wrapped?` and `Wrapped!`. As a property, `null` and values that don't fit leave the default; as an element of
+/// a container (`[Int?]`, `[String: Int?]`), they become `nil` instead of being dropped.
+final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let wrapped: ValueCodec
+
+    init(wrapped: ValueCodec) {
+        self.wrapped = wrapped
+        super.init(valueType: Wrapped?.self)
+    }
+
+    /// Runs `store` into a temporary `Wrapped`, then wraps what it stored. In `initialize` mode a failed store
+    /// still initializes the target, with `nil`.
+    @inline(__always)
+    private func wrapping(
+        _ target: UnsafeMutableRawPointer, _ mode: StoreMode, _ store: (UnsafeMutableRawPointer) -> Bool
+    ) -> Bool {
+        withUnsafeTemporaryAllocation(of: Wrapped.self, capacity: 1) { scratch in
+            let raw = UnsafeMutableRawPointer(scratch.baseAddress!)
+            if store(raw) {
+                ModelStorage.store(Optional(ModelStorage.take(Wrapped.self, from: raw)), at: target, mode: mode)
+                return true
+            }
+            if mode == .initialize { ModelStorage.store(Wrapped?.none, at: target, mode: mode) }
+            return mode == .initialize
+        }
+    }
+
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        ModelStorage.store(Wrapped?.none, at: target, mode: mode)
+        return true
+    }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        wrapping(target, mode) { wrapped.storeBool(value, at: $0, mode: .initialize) }
+    }
+    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        wrapping(target, mode) { wrapped.storeNumber(text, at: $0, mode: .initialize) }
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        wrapping(target, mode) { wrapped.storeString(bytes, at: $0, mode: .initialize) }
+    }
+    override func openObject(_ builder: Builder) -> Frame? { wrapped.openObject(builder) }
+    override func openArray(_ builder: Builder) -> Frame? { wrapped.openArray(builder) }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        _ = wrapping(target, mode) { scratch in
+            wrapped.store(finished: frame, at: scratch, mode: .initialize)
+            return true
+        }
+    }
+    override var expectation: String { wrapped.expectation }
+}
+
+// MARK: - Arrays and sets
+
+/// `[Element]`: elements that don't fit are dropped (reported to diagnostics, an error in strict mode).
+final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let element: ValueCodec
+
+    init(element: ValueCodec) {
+        self.element = element
+        super.init(valueType: [Element].self)
+    }
+
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { ArrayFrame<Element>(opener: self, element: element) }
+    }
+    override var expectation: String { "an array" }
+}
+
+/// `Set<Element>`: built as an array, then made a set.
+final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let element: ValueCodec
+
+    init(element: ValueCodec) {
+        self.element = element
+        super.init(valueType: Set<Element>.self)
+    }
+
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { ArrayFrame<Element>(opener: self, element: element) }
+    }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        let elements = unsafeDowncast(frame, to: ArrayFrame<Element>.self).take()
+        ModelStorage.store(Set(elements), at: target, mode: mode)
+    }
+    override var expectation: String { "an array" }
+}
+
+/// Fills an array, one element at a time, built in the frame's scratch space and moved in.
+final class ArrayFrame<Element>: Frame {
+    unowned(unsafe) let element: ValueCodec
+    private let storage = UnsafeMutablePointer<[Element]>.allocate(capacity: 1)
+    private let scratch = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+    private var isLive = false
+    private var index = 0
+
+    init(opener: ValueCodec, element: ValueCodec) {
+        self.element = element
+        super.init(opener: opener, isObject: false)
+    }
+
+    deinit {
+        discard()
+        storage.deallocate()
+        scratch.deallocate()
+    }
+
+    override func begin(_ builder: Builder) {
+        storage.initialize(to: [])
+        isLive = true
+        index = 0
+    }
+
+    private var slot: UnsafeMutableRawPointer { UnsafeMutableRawPointer(scratch) }
+
+    @inline(__always)
+    private func appended(_ stored: Bool, _ builder: Builder) -> Bool {
+        defer { index += 1 }
+        if stored {
+            storage.pointee.append(scratch.move())
+            return true
+        }
+        return builder.fallback("expected \(element.expectation); the element was dropped")
+    }
+
+    override func null(_ builder: Builder) -> Bool { appended(element.storeNull(at: slot, mode: .initialize), builder) }
+    override func bool(_ value: Bool, _ builder: Builder) -> Bool {
+        appended(element.storeBool(value, at: slot, mode: .initialize), builder)
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        appended(element.storeNumber(text, at: slot, mode: .initialize), builder)
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        appended(element.storeString(bytes, at: slot, mode: .initialize), builder)
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        if let child = isObject ? element.openObject(builder) : element.openArray(builder) { return child }
+        // An element of the wrong shape: for `[T?]` it becomes nil, otherwise it is dropped.
+        if element.storeNull(at: slot, mode: .initialize) {
+            storage.pointee.append(scratch.move())
+        } else {
+            _ = builder.fallback(
+                "expected \(element.expectation), found \(isObject ? "an object" : "an array"); the element was dropped")
+        }
+        return nil
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        element.store(finished: child, at: slot, mode: .initialize)
+        storage.pointee.append(scratch.move())
+        index += 1
+        return true
+    }
+    override func skipped() { index += 1 }
+
+    func take() -> [Element] {
+        isLive = false
+        return storage.move()
+    }
+    override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        ModelStorage.store(take(), at: target, mode: mode)
+    }
+    override func takeAny() -> Any { take() }
+    override func discard() {
+        if isLive {
+            storage.deinitialize(count: 1)
+            isLive = false
+        }
+    }
+    override func appendPosition(to path: inout String) { path += "[\(index)]" }
+}
+
+// MARK: - Dictionaries
+
+/// `[String: Value]`: each key becomes a `String`; values that don't fit are left out (nil for optional values).
+final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let value: ValueCodec
+
+    init(value: ValueCodec) {
+        self.value = value
+        super.init(valueType: [String: Value].self)
+    }
+
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Value>(opener: self, value: value) }
+    }
+    override var expectation: String { "an object" }
+}
+
+final class DictionaryFrame<Value>: Frame {
+    unowned(unsafe) let value: ValueCodec
+    private let storage = UnsafeMutablePointer<[String: Value]>.allocate(capacity: 1)
+    private let scratch = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    private var isLive = false
+    private var key = ""
+
+    init(opener: ValueCodec, value: ValueCodec) {
+        self.value = value
+        super.init(opener: opener, isObject: true)
+    }
+
+    deinit {
+        discard()
+        storage.deallocate()
+        scratch.deallocate()
+    }
+
+    override func begin(_ builder: Builder) {
+        storage.initialize(to: [:])
+        isLive = true
+    }
+
+    private var slot: UnsafeMutableRawPointer { UnsafeMutableRawPointer(scratch) }
+
+    @inline(__always)
+    private func inserted(_ stored: Bool, _ builder: Builder) -> Bool {
+        if stored {
+            storage.pointee[key] = scratch.move()
+            return true
+        }
+        return builder.fallback("expected \(value.expectation); the entry was left out")
+    }
+
+    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        key = String(decoding: bytes, as: UTF8.self)
+        return true
+    }
+    override func null(_ builder: Builder) -> Bool { inserted(value.storeNull(at: slot, mode: .initialize), builder) }
+    override func bool(_ flag: Bool, _ builder: Builder) -> Bool {
+        inserted(value.storeBool(flag, at: slot, mode: .initialize), builder)
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        inserted(value.storeNumber(text, at: slot, mode: .initialize), builder)
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        inserted(value.storeString(bytes, at: slot, mode: .initialize), builder)
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        if let child = isObject ? value.openObject(builder) : value.openArray(builder) { return child }
+        if value.storeNull(at: slot, mode: .initialize) {
+            storage.pointee[key] = scratch.move()
+        } else {
+            _ = builder.fallback(
+                "expected \(value.expectation), found \(isObject ? "an object" : "an array"); the entry was left out")
+        }
+        return nil
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        value.store(finished: child, at: slot, mode: .initialize)
+        storage.pointee[key] = scratch.move()
+        return true
+    }
+
+    override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        isLive = false
+        ModelStorage.store(storage.move(), at: target, mode: mode)
+    }
+    override func takeAny() -> Any {
+        isLive = false
+        return storage.move()
+    }
+    override func discard() {
+        if isLive {
+            storage.deinitialize(count: 1)
+            isLive = false
+        }
+    }
+    override func appendPosition(to path: inout String) { path += "." + key }
+}
+
+// MARK: - Any
+
+/// `Any`, filled with Foundation-style values as `JSONSerialization` makes them: `Int` (or `Double` when written with
+/// a fraction or an exponent, or too large for `Int`), `String`, `Bool`, `[Any]`, `[String: Any]`, `NSNull`.
+final class AnyCodec: ValueCodec, @unchecked Sendable {
+    init() { super.init(valueType: Any.self) }
+
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        ModelStorage.storeAny(NSNull(), at: target, mode: mode)
+        return true
+    }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        ModelStorage.storeAny(value, at: target, mode: mode)
+        return true
+    }
+    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        guard let value = Self.foundationNumber(text) else { return false }
+        ModelStorage.storeAny(value, at: target, mode: mode)
+        return true
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        ModelStorage.storeAny(String(decoding: bytes, as: UTF8.self), at: target, mode: mode)
+        return true
+    }
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Any>(opener: self, value: self) }
+    }
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { ArrayFrame<Any>(opener: self, element: self) }
+    }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        ModelStorage.storeAny(frame.takeAny(), at: target, mode: mode)
+    }
+    override var expectation: String { "a JSON value" }
+
+    static func foundationNumber(_ text: UnsafeRawBufferPointer) -> Any? {
+        guard let decimal = DecimalText(text) else { return nil }
+        if !decimal.hasFractionOrExponent, let value = decimal.integer(Int.self) { return value }
+        return decimal.double(text: text)
+    }
+}
+
+// MARK: - Enums
+
+/// A `HandyJSONEnum`: decoded as its raw value, then `init(rawValue:)`; an unknown raw value does not fit.
+final class EnumCodec<E: RawRepresentable>: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let raw: ValueCodec
+
+    init(raw: ValueCodec) {
+        self.raw = raw
+        super.init(valueType: E.self)
+    }
+
+    @inline(__always)
+    private func converting(
+        _ target: UnsafeMutableRawPointer, _ mode: StoreMode, _ store: (UnsafeMutableRawPointer) -> Bool
+    ) -> Bool {
+        withUnsafeTemporaryAllocation(of: E.RawValue.self, capacity: 1) { scratch in
+            let slot = UnsafeMutableRawPointer(scratch.baseAddress!)
+            guard store(slot) else { return false }
+            guard let value = E(rawValue: ModelStorage.take(E.RawValue.self, from: slot)) else { return false }
+            ModelStorage.store(value, at: target, mode: mode)
+            return true
+        }
+    }
+
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        converting(target, mode) { raw.storeBool(value, at: $0, mode: .initialize) }
+    }
+    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        converting(target, mode) { raw.storeNumber(text, at: $0, mode: .initialize) }
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        converting(target, mode) { raw.storeString(bytes, at: $0, mode: .initialize) }
+    }
+    override var expectation: String { "a raw value of \(E.self)" }
+}

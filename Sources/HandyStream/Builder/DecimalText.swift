@@ -1,0 +1,205 @@
+internal import CYajl
+
+/// A base-10 number read from its text, exact: the number callback's raw bytes, or a JSON string holding a number.
+///
+/// The significand keeps as many leading significant digits as fit in a `UInt64` (19 or 20); the rest only move the
+/// exponent, and whether any of them was not zero is remembered, so conversions know when they are exact. Conversions
+/// to `Double` take Clinger's fast path (a significand of at most 53 bits times an exact power of ten) and fall back to
+/// the C library's correctly rounded `strtod`, in the C locale, on a NUL-terminated copy: yajl's buffers have no NUL.
+struct DecimalText {
+    var isNegative = false
+    /// The leading significant digits as an integer.
+    var significand: UInt64 = 0
+    /// value = ±significand × 10^exponent (plus dropped digits, when `droppedNonZero`).
+    var exponent = 0
+    /// A digit that did not fit in the significand was not zero: the significand alone is not the exact value.
+    var droppedNonZero = false
+    /// Written with a fraction or an exponent (`1.0`, `1e3`): Foundation-style `Any` values make these `Double`.
+    var hasFractionOrExponent = false
+
+    /// Exponents beyond this are clamped: they already put any non-zero value out of every type's range.
+    private static let exponentClamp = 100_000
+
+    /// Reads `text` as a decimal number: `-?digits(.digits)?([eE][+-]?digits)?`. JSON numbers always match; for a
+    /// string holding a number, a leading `+` and leading zeros are also accepted (as Swift's `Int(_:)` does).
+    /// Returns `nil` for anything else, including surrounding blanks, `inf`, `nan` and hexadecimal.
+    init?(_ text: UnsafeRawBufferPointer, fromString: Bool = false) {
+        var index = 0
+        let count = text.count
+        guard count > 0 else { return nil }
+        if text[0] == ASCII.minus {
+            isNegative = true
+            index = 1
+        } else if fromString && text[0] == ASCII.plus {
+            index = 1
+        }
+        let integerStart = index
+        while index < count, ASCII.isDigit(text[index]) {
+            append(digit: text[index], inFraction: false)
+            index += 1
+        }
+        guard index > integerStart else { return nil }
+        if !fromString && index - integerStart > 1 && text[integerStart] == ASCII.zero { return nil }
+        if index < count && text[index] == ASCII.period {
+            hasFractionOrExponent = true
+            index += 1
+            let fractionStart = index
+            while index < count, ASCII.isDigit(text[index]) {
+                append(digit: text[index], inFraction: true)
+                index += 1
+            }
+            guard index > fractionStart else { return nil }
+        }
+        if index < count && (text[index] == ASCII.lowerE || text[index] == ASCII.upperE) {
+            hasFractionOrExponent = true
+            index += 1
+            var negativeExponent = false
+            if index < count && (text[index] == ASCII.minus || text[index] == ASCII.plus) {
+                negativeExponent = text[index] == ASCII.minus
+                index += 1
+            }
+            let exponentStart = index
+            var value = 0
+            while index < count, ASCII.isDigit(text[index]) {
+                value = min(value * 10 + Int(text[index] &- ASCII.zero), Self.exponentClamp)
+                index += 1
+            }
+            guard index > exponentStart else { return nil }
+            exponent += negativeExponent ? -value : value
+        }
+        guard index == count else { return nil }
+    }
+
+    @inline(__always)
+    private mutating func append(digit: UInt8, inFraction: Bool) {
+        let value = UInt64(digit &- ASCII.zero)
+        let (times10, overflow1) = significand.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = times10.addingReportingOverflow(value)
+        if !overflow1 && !overflow2 {
+            significand = sum
+            if inFraction { exponent -= 1 }
+        } else {
+            if value != 0 { droppedNonZero = true }
+            if !inFraction { exponent += 1 }
+        }
+    }
+
+    // MARK: - Integers
+
+    /// The exact integer value, when the text denotes one: `1.0` and `1e3` do, `1.5` does not.
+    /// Returns the magnitude; `nil` when it is fractional or larger than `UInt64.max`.
+    var integerMagnitude: UInt64? {
+        if droppedNonZero { return nil }
+        var value = significand
+        var scale = exponent
+        if value == 0 { return 0 }
+        while scale < 0 {
+            guard value % 10 == 0 else { return nil }
+            value /= 10
+            scale += 1
+        }
+        while scale > 0 {
+            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }
+            value = next
+            scale -= 1
+        }
+        return value
+    }
+
+    /// The value in an integer type, when it is an integer that fits.
+    func integer<T: FixedWidthInteger>(_: T.Type = T.self) -> T? {
+        guard let magnitude = integerMagnitude else { return nil }
+        if !isNegative { return T(exactly: magnitude) }
+        if magnitude == 0 { return 0 }
+        guard T.isSigned, magnitude <= UInt64(1) << 63 else { return nil }
+        let value = magnitude == UInt64(1) << 63 ? Int64.min : -Int64(magnitude)
+        return T(exactly: value)
+    }
+
+    // MARK: - Floating point
+
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+    private static let maximumExactSignificand: UInt64 = 1 << 53
+
+    /// The correctly rounded `Double`, or `nil` when the value is beyond `Double`'s range (`1e400`).
+    /// Values too small for a `Double` round to zero, as every JSON parser rounds them.
+    func double(text: UnsafeRawBufferPointer) -> Double? {
+        if significand == 0 && !droppedNonZero { return isNegative ? -0.0 : 0.0 }
+        if !droppedNonZero && significand <= Self.maximumExactSignificand && exponent >= -22 && exponent <= 22 {
+            // Clinger: both operands are exact, so one IEEE operation rounds correctly.
+            let value = Double(significand)
+            let result = exponent >= 0
+                ? value * Self.exactPowersOfTen[exponent] : value / Self.exactPowersOfTen[-exponent]
+            return isNegative ? -result : result
+        }
+        return Self._slowpath_strtod(text)
+    }
+
+    /// The correctly rounded `Float`, or `nil` when beyond `Float`'s range.
+    func float(text: UnsafeRawBufferPointer) -> Float? {
+        if significand == 0 && !droppedNonZero { return isNegative ? -0.0 : 0.0 }
+        if !droppedNonZero && significand <= 1 << 24 && exponent >= -10 && exponent <= 10 {
+            let value = Float(significand)
+            let power = Float(Self.exactPowersOfTen[abs(exponent)])
+            let result = exponent >= 0 ? value * power : value / power
+            return isNegative ? -result : result
+        }
+        return Self._slowpath_strtof(text)
+    }
+
+    @inline(never)
+    private static func _slowpath_strtod(_ text: UnsafeRawBufferPointer) -> Double? {
+        let value = withCString(text) { cyajl_strtod_c($0, CLocale.handle) }
+        return value.isFinite ? value : nil
+    }
+
+    @inline(never)
+    private static func _slowpath_strtof(_ text: UnsafeRawBufferPointer) -> Float? {
+        let value = withCString(text) { cyajl_strtof_c($0, CLocale.handle) }
+        return value.isFinite ? value : nil
+    }
+
+    /// Hands `body` a NUL-terminated copy of `text`: on the stack when short, on the heap otherwise.
+    private static func withCString<R>(_ text: UnsafeRawBufferPointer, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer in
+            let base = buffer.baseAddress!
+            if let source = text.baseAddress {
+                UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: text.count)
+            }
+            base[text.count] = 0
+            return body(base)
+        }
+    }
+}
+
+/// The C locale, so that `strtod` reads `.` as the decimal point whatever locale the program has set.
+enum CLocale {
+    nonisolated(unsafe) static let handle: locale_t = {
+        guard let locale = cyajl_new_c_locale() else { fatalError("newlocale(\"C\") failed") }
+        return locale
+    }()
+}
+
+/// The bytes the scanner and the writers compare against.
+enum ASCII {
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+    static let minus = UInt8(ascii: "-")
+    static let plus = UInt8(ascii: "+")
+    static let period = UInt8(ascii: ".")
+    static let lowerE = UInt8(ascii: "e")
+    static let upperE = UInt8(ascii: "E")
+    static let backslash = UInt8(ascii: "\\")
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- zero <= 9 }
+
+    @inline(__always)
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}

@@ -1,0 +1,122 @@
+/// A container under construction: one per open object or array that the builder is filling.
+///
+/// The builder keeps frames on an explicit stack; the bottom one is the ``RootFrame`` holding the result. Events that
+/// arrive inside a container go to its frame, which stores scalars at once and opens a child frame for a nested
+/// container. When the child's container ends, the parent moves the child's value to where it belongs.
+///
+/// Frames own their storage (one value of their type, plus scratch space for one element) and are reused by the next
+/// container that the same codec opens at the same depth, so an array of a million models allocates no frames after
+/// the first element.
+class Frame {
+    /// The codec whose ``ValueCodec/openObject(_:)`` or ``ValueCodec/openArray(_:)`` made this frame. Codecs live as
+    /// long as the process: they are published in the type registry and never freed.
+    unowned(unsafe) let opener: ValueCodec
+    let isObject: Bool
+
+    init(opener: ValueCodec, isObject: Bool) {
+        self.opener = opener
+        self.isObject = isObject
+    }
+
+    /// Starts a new value in the frame's storage.
+    func begin(_ builder: Builder) {}
+    /// A key inside this object. Only object frames receive keys.
+    func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { true }
+    func null(_ builder: Builder) -> Bool { true }
+    func bool(_ value: Bool, _ builder: Builder) -> Bool { true }
+    func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { true }
+    func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { true }
+    /// The frame for a container that starts at the current position, or `nil` to skip it.
+    func openChild(isObject: Bool, _ builder: Builder) -> Frame? { nil }
+    /// A child frame's container has ended: take its value.
+    func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
+    /// A value at the current position was skipped (an unknown key's, or one of the wrong shape).
+    func skipped() {}
+    /// This frame's own container has ended.
+    func finish(_ builder: Builder) -> Bool { true }
+
+    /// Moves the finished value to `target`, leaving the frame's storage empty.
+    func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        fatalError("\(type(of: self)) does not hold a value to move")
+    }
+    /// Moves the finished value out as `Any` (for `Any` and `[String: Any]` properties).
+    func takeAny() -> Any { fatalError("\(type(of: self)) does not hold a value to take") }
+    /// Destroys a value left half-built when decoding stops early.
+    func discard() {}
+    /// The current position inside the container, for error paths: `.name` or `[3]`.
+    func appendPosition(to path: inout String) {}
+}
+
+/// What the builder can ask of its root frame without knowing its type.
+protocol RootStatus: AnyObject {
+    var started: Bool { get }
+    /// Why the root value was not stored, when it did not fit.
+    var mismatch: String? { get }
+}
+
+/// The bottom of the stack: holds the one value the caller asked for.
+final class RootFrame<T>: Frame, RootStatus {
+    let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    private(set) var hasValue = false
+    /// The value's start event came: it was stored, skipped, or is being built.
+    private(set) var started = false
+    private(set) var mismatch: String?
+
+    init(codec: ValueCodec) { super.init(opener: codec, isObject: false) }
+
+    deinit {
+        discard()
+        storage.deallocate()
+    }
+
+    /// Hands the value over, once.
+    func take() -> T? {
+        guard hasValue else { return nil }
+        hasValue = false
+        return storage.move()
+    }
+
+    private var target: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage) }
+
+    private func scalar(_ stored: Bool, _ builder: Builder) -> Bool {
+        started = true
+        hasValue = stored
+        if !stored {
+            mismatch = "expected \(opener.expectation)"
+            if !builder.fallback(mismatch!) { return false }
+        }
+        return builder.rootCompleted()
+    }
+
+    override func null(_ builder: Builder) -> Bool { scalar(opener.storeNull(at: target, mode: .initialize), builder) }
+    override func bool(_ value: Bool, _ builder: Builder) -> Bool {
+        scalar(opener.storeBool(value, at: target, mode: .initialize), builder)
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        scalar(opener.storeNumber(text, at: target, mode: .initialize), builder)
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        scalar(opener.storeString(bytes, at: target, mode: .initialize), builder)
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        started = true
+        let child = isObject ? opener.openObject(builder) : opener.openArray(builder)
+        if child == nil {
+            mismatch = "expected \(opener.expectation), found \(isObject ? "an object" : "an array")"
+            _ = builder.fallback(mismatch!)
+        }
+        return child
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        opener.store(finished: child, at: target, mode: .initialize)
+        hasValue = true
+        return builder.rootCompleted()
+    }
+    override func skipped() {}
+    override func discard() {
+        if hasValue {
+            storage.deinitialize(count: 1)
+            hasValue = false
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// Whether a store writes over a live value (a model's property, which keeps its default when the store fails) or
+/// into raw memory (an element being added to a container, which is dropped, or made `nil`, when it fails).
+enum StoreMode {
+    case assign
+    case initialize
+}
+
+/// How one Swift type is decoded from JSON events: one instance per type, built with the field tables, immutable
+/// once published and shared by every thread.
+///
+/// Scalar events are stored directly at a target address. An object or array opens a ``Frame`` that builds a
+/// value of the codec's type (or, for optionals and enums, of the type they wrap); when it ends, the codec moves that
+/// value to where it belongs with ``store(finished:at:mode:)``. Each method returns `false` when the event does not
+/// fit the type; the target is then left as it was.
+class ValueCodec: @unchecked Sendable {
+    /// The decoded type, for messages and frame reuse.
+    let valueType: Any.Type
+
+    init(valueType: Any.Type) { self.valueType = valueType }
+
+    func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { false }
+    func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { false }
+    func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        false
+    }
+    func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        false
+    }
+
+    /// A frame that builds a value from the object starting now, or `nil` when an object does not fit the type.
+    func openObject(_ builder: Builder) -> Frame? { nil }
+    /// A frame that builds a value from the array starting now, or `nil` when an array does not fit the type.
+    func openArray(_ builder: Builder) -> Frame? { nil }
+
+    /// Moves the value built by `frame` (opened by this codec) to `target`.
+    func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        frame.moveValue(to: target, mode: mode)
+    }
+
+    /// What the codec expects, for messages: "an integer", "a string", "an object".
+    var expectation: String { "a value of type \(valueType)" }
+}

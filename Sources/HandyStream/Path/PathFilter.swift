@@ -1,0 +1,182 @@
+/// Passes on only the events of the value at a designated path, and skips everything else by counting depth.
+///
+/// Nothing is built on the way: keys are compared as bytes with the path's segments, siblings are skipped, and when
+/// the designated value starts the filter hands the tokenizer straight to the builder (so the value's own events
+/// cost nothing extra). The builder then stops the parse once the value is complete: the rest of the document is
+/// never read. A path that is not in the document is an error at the point where that becomes certain.
+final class PathFilter: TokenSink {
+    /// What the filter waits for.
+    private enum State {
+        /// The value at `path.segments[..<matched]`; when all segments match, it is the designated value.
+        case needValue
+        /// A key inside the object at the matched prefix.
+        case objectNeedKey
+        /// The value of a key that is not the one wanted.
+        case objectSkipValue
+        /// An element of the array at the matched prefix; `index` counts them.
+        case arrayNeedElement(index: Int)
+        /// The designated value has started: events go to the builder.
+        case passing
+    }
+
+    private let path: DesignatedPath
+    private unowned let builder: Builder
+    /// When events come from yajl, the filter gives the tokenizer to the builder once the designated value starts.
+    unowned(unsafe) var tokenizer: Tokenizer?
+    private var state = State.needValue
+    private var matched = 0
+    /// > 0 while skipping a container.
+    private var skipDepth = 0
+    /// Total open containers, to hold the same nesting cap as the builder while skipping.
+    private var depth = 0
+    private(set) var failure: BuildFailure?
+
+    init(path: DesignatedPath, builder: Builder) {
+        self.path = path
+        self.builder = builder
+    }
+
+    // MARK: - Events
+
+    func tokenNull() -> Bool { scalar { $0.tokenNull() } }
+    func tokenBool(_ value: Bool) -> Bool { scalar { $0.tokenBool(value) } }
+    func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool { scalar { $0.tokenNumber(text) } }
+    func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { scalar { $0.tokenString(bytes) } }
+
+    func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if case .passing = state { return builder.tokenKey(bytes) }
+        if skipDepth > 0 { return true }
+        guard case .objectNeedKey = state, case .key(let wanted) = path.segments[matched] else {
+            fatalError("PathFilter: a key arrived in state \(state)")
+        }
+        if wanted.elementsEqual(bytes) {
+            matched += 1
+            state = .needValue
+        } else {
+            state = .objectSkipValue
+        }
+        return true
+    }
+
+    func tokenStartMap() -> Bool { open(isObject: true) }
+    func tokenStartArray() -> Bool { open(isObject: false) }
+    func tokenEndMap() -> Bool { close(isObject: true) }
+    func tokenEndArray() -> Bool { close(isObject: false) }
+
+    // MARK: - Transitions
+
+    private func scalar(_ forward: (Builder) -> Bool) -> Bool {
+        if skipDepth > 0 { return true }
+        switch state {
+        case .passing:
+            return forward(builder)
+        case .needValue:
+            if matched == path.segments.count { return handOver(forward) }
+            return notFound("found a scalar value instead of \(expectedContainer)")
+        case .objectSkipValue:
+            state = .objectNeedKey
+            return true
+        case .arrayNeedElement(let index):
+            if case .index(index) = path.segments[matched] {
+                matched += 1
+                state = .needValue
+                return scalar(forward)
+            }
+            state = .arrayNeedElement(index: index + 1)
+            return true
+        case .objectNeedKey:
+            fatalError("PathFilter: a value arrived where a key belongs")
+        }
+    }
+
+    private func open(isObject: Bool) -> Bool {
+        if case .passing = state { return isObject ? builder.tokenStartMap() : builder.tokenStartArray() }
+        depth += 1
+        if depth > builder.maximumDepth {
+            return fail(BuildFailure(kind: .tooDeep, message: "nesting deeper than \(builder.maximumDepth) levels",
+                                     path: path.jsonPath(prefix: matched)))
+        }
+        if skipDepth > 0 {
+            skipDepth += 1
+            return true
+        }
+        switch state {
+        case .needValue:
+            if matched == path.segments.count {
+                depth -= 1
+                return handOver { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
+            }
+            switch (path.segments[matched], isObject) {
+            case (.key, true): state = .objectNeedKey
+            case (.index, false): state = .arrayNeedElement(index: 0)
+            default:
+                return notFound("found \(isObject ? "an object" : "an array") instead of \(expectedContainer)")
+            }
+            return true
+        case .objectSkipValue:
+            skipDepth = 1
+            return true
+        case .arrayNeedElement(let index):
+            if case .index(index) = path.segments[matched] {
+                matched += 1
+                state = .needValue
+                depth -= 1
+                return open(isObject: isObject)
+            }
+            skipDepth = 1
+            return true
+        case .objectNeedKey, .passing:
+            fatalError("PathFilter: a container opened in state \(state)")
+        }
+    }
+
+    private func close(isObject: Bool) -> Bool {
+        if case .passing = state { return isObject ? builder.tokenEndMap() : builder.tokenEndArray() }
+        depth -= 1
+        if skipDepth > 0 {
+            skipDepth -= 1
+            if skipDepth == 0 {
+                switch state {
+                case .objectSkipValue: state = .objectNeedKey
+                case .arrayNeedElement(let index): state = .arrayNeedElement(index: index + 1)
+                default: break
+                }
+            }
+            return true
+        }
+        // The container at the matched prefix ended before the wanted key or index appeared.
+        switch path.segments[matched] {
+        case .key(let key):
+            return notFound("no key '\(String(decoding: key, as: UTF8.self))' in the object")
+        case .index(let index):
+            return notFound("no element [\(index)] in the array")
+        case .everyElement:
+            return notFound("no array")
+        }
+    }
+
+    private var expectedContainer: String {
+        if case .key = path.segments[matched] { return "an object" }
+        return "an array"
+    }
+
+    private func handOver(_ forward: (Builder) -> Bool) -> Bool {
+        state = .passing
+        builder.pathPrefix = path.jsonPath(prefix: matched)
+        tokenizer?.sink = builder
+        return forward(builder)
+    }
+
+    private func notFound(_ detail: String) -> Bool {
+        fail(BuildFailure(kind: .pathNotFound, message: "path '\(path.text)' not found: \(detail)",
+                          path: path.jsonPath(prefix: matched)))
+    }
+
+    private func fail(_ failure: BuildFailure) -> Bool {
+        self.failure = failure
+        return false
+    }
+
+    /// The path to where the filter is, for errors found by yajl before the designated value.
+    var currentPath: String { path.jsonPath(prefix: matched) }
+}

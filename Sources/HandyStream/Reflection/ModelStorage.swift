@@ -1,0 +1,53 @@
+/// Every write into model storage goes through this file.
+///
+/// Targets are addresses handed out by field tables (a model's base address plus a stored property's offset, as the
+/// runtime's reflection reports it), or scratch memory owned by a frame. The type at a target is always the one the
+/// codec was built for: a field table pairs each offset with the codec of that property's own type.
+enum ModelStorage {
+    /// Writes `value` at `target`: over the live value (`assign`, which releases the old one) or into raw memory.
+    @inline(__always)
+    static func store<T>(_ value: consuming T, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        let typed = target.assumingMemoryBound(to: T.self)
+        switch mode {
+        case .assign: typed.pointee = value
+        case .initialize: typed.initialize(to: value)
+        }
+    }
+
+    /// Writes an `Any` box at `target`. Never use ``store(_:at:mode:)`` for a value whose static type is `Any`:
+    /// Swift opens the existential and would write the dynamic type's bytes where an `Any` box belongs.
+    @inline(__always)
+    static func storeAny(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        let typed = target.assumingMemoryBound(to: Any.self)
+        switch mode {
+        case .assign: typed.pointee = value
+        case .initialize: typed.initialize(to: value)
+        }
+    }
+
+    /// Moves the value out of `source`, leaving it raw memory.
+    @inline(__always)
+    static func take<T>(_: T.Type, from source: UnsafeMutableRawPointer) -> T {
+        source.assumingMemoryBound(to: T.self).move()
+    }
+
+    /// The address of a class instance's storage: stored-property offsets of classes count from here.
+    @inline(__always)
+    static func base(of object: AnyObject) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(object).toOpaque()
+    }
+
+    /// The address of a stored property.
+    @inline(__always)
+    static func field(_ base: UnsafeMutableRawPointer, offset: Int) -> UnsafeMutableRawPointer {
+        base + offset
+    }
+}
+
+extension ModelStorage {
+    /// The instance address held by the class reference stored at `reference`, read without retaining it.
+    @inline(__always)
+    static func objectBase<T>(referenceAt reference: UnsafeMutablePointer<T>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(reference).load(as: UnsafeMutableRawPointer.self)
+    }
+}
