@@ -4,24 +4,34 @@ import Synchronization
 ///
 /// A build runs outside the lock, in a ``CodecFactory`` of its own, so that a type that refers to itself
 /// (`class Node { var children: [Node] }`) finds its own codec while its table is still being made. Only complete
-/// codecs are published; when two threads build the same type at once, the first to publish wins and the other's
-/// equal codecs stay private to it. Published codecs are never freed: frames and slots refer to them unowned.
+/// codecs are published; when two threads build the same type at once, the first to publish wins. Every codec ever
+/// built is kept for the life of the process, the losers' included: codecs refer to each other unowned, and a
+/// published codec may point at a child that lost the race.
 enum TypeRegistry {
-    private static let published = Mutex<[ObjectIdentifier: ValueCodec]>([:])
+    private struct Codecs {
+        var byType: [ObjectIdentifier: ValueCodec] = [:]
+        var retained: [ValueCodec] = []
+    }
+
+    private static let codecs = Mutex(Codecs())
     /// Problems found in models' declarations, by model type, reachable models included.
     private static let problemsByModel = Mutex<[ObjectIdentifier: [String]]>([:])
 
     /// The codec for `type`, and the problems found in its declaration (and in the models it contains).
     static func codec(for type: Any.Type) -> (codec: ValueCodec?, problems: [String]) {
         let key = ObjectIdentifier(type)
-        if let codec = published.withLock({ $0[key] }) {
+        if let codec = publishedCodec(key) {
             return (codec, problemsByModel.withLock { $0[key] } ?? [])
         }
         let factory = CodecFactory()
-        let codec = factory.codec(for: type, context: "\(type)")
+        let built = factory.codec(for: type, context: "\(type)")
         factory.finish()
-        published.withLock { table in
-            for (identifier, built) in factory.built where table[identifier] == nil { table[identifier] = built }
+        let codec = codecs.withLock { codecs in
+            codecs.retained.append(contentsOf: factory.built.values)
+            for (identifier, codec) in factory.built where codecs.byType[identifier] == nil {
+                codecs.byType[identifier] = codec
+            }
+            return built == nil ? nil : codecs.byType[key]
         }
         problemsByModel.withLock { table in
             for (identifier, problems) in factory.problemsByModel where table[identifier] == nil {
@@ -148,7 +158,7 @@ final class CodecFactory {
 
 extension TypeRegistry {
     fileprivate static func publishedCodec(_ key: ObjectIdentifier) -> ValueCodec? {
-        published.withLock { $0[key] }
+        codecs.withLock { $0.byType[key] }
     }
 
     fileprivate static func publishedProblems(_ key: ObjectIdentifier) -> [String]? {

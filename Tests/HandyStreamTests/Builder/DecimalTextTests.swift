@@ -1,0 +1,139 @@
+@testable import HandyStream
+import Testing
+
+private func decimal(_ text: String, fromString: Bool = false) -> DecimalText? {
+    var text = text
+    return text.withUTF8 { DecimalText(UnsafeRawBufferPointer($0), fromString: fromString) }
+}
+
+private func double(_ text: String) -> Double? {
+    var text = text
+    return text.withUTF8 { buffer in
+        DecimalText(UnsafeRawBufferPointer(buffer)).flatMap { $0.double(text: UnsafeRawBufferPointer(buffer)) }
+    }
+}
+
+private func float(_ text: String) -> Float? {
+    var text = text
+    return text.withUTF8 { buffer in
+        DecimalText(UnsafeRawBufferPointer(buffer)).flatMap { $0.float(text: UnsafeRawBufferPointer(buffer)) }
+    }
+}
+
+@Suite("Decimal text")
+struct DecimalTextTests {
+    @Test("Integers at the edges of their types", arguments: [
+        ("-9223372036854775808", Int64.min.description, true),
+        ("9223372036854775807", Int64.max.description, true),
+        ("9223372036854775808", "", false),
+        ("-9223372036854775809", "", false),
+        ("1.0", "1", true),
+        ("1e3", "1000", true),
+        ("1000e-3", "1", true),
+        ("-0", "0", true),
+        ("1.5", "", false),
+        ("1e-1", "", false),
+        ("123456789012345678901234567890e-20", "", false),
+    ])
+    func int64(text: String, expected: String, fits: Bool) {
+        let value = decimal(text)?.integer(Int64.self)
+        #expect((value != nil) == fits, "\(text)")
+        if let value { #expect(value.description == expected) }
+    }
+
+    @Test("UInt64.max and beyond")
+    func uint64() {
+        #expect(decimal("18446744073709551615")?.integer(UInt64.self) == UInt64.max)
+        #expect(decimal("18446744073709551616")?.integer(UInt64.self) == nil)
+        #expect(decimal("-1")?.integer(UInt64.self) == nil)
+        #expect(decimal("255")?.integer(UInt8.self) == 255)
+        #expect(decimal("256")?.integer(UInt8.self) == nil)
+        #expect(decimal("-128")?.integer(Int8.self) == -128)
+        #expect(decimal("-129")?.integer(Int8.self) == nil)
+    }
+
+    @Test("Doubles are exact at the edges")
+    func doubles() {
+        #expect(double("1e308") == 1e308)
+        #expect(double("5e-324") == 5e-324)
+        #expect(double("-0.0")?.sign == .minus)
+        #expect(double("-0.0") == 0)
+        #expect(double("1e400") == nil)
+        #expect(double("-1e400") == nil)
+        #expect(double("1e-400") == 0)
+        #expect(double("1.7976931348623157e308") == .greatestFiniteMagnitude)
+        #expect(double("2.2250738585072014e-308") == 2.2250738585072014e-308)
+        #expect(double("12345678901234567890") == 12345678901234567890.0)
+        #expect(double("0.1") == 0.1)
+        #expect(double("9007199254740993") == 9007199254740992)  // ties to even
+        #expect(double(String(repeating: "9", count: 400)) == nil)
+        #expect(double("0." + String(repeating: "0", count: 400) + "1") == 0)
+    }
+
+    @Test("Random doubles read back exactly", arguments: 0..<4)
+    func randomRoundTrip(seed: Int) {
+        var generator = SplitMix64(seed: UInt64(seed))
+        for _ in 0..<5_000 {
+            let value = Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF)
+            let text = "\(value)"
+            #expect(double(text) == value, "\(text)")
+            let short = String(format17: value)
+            #expect(double(short) == Double(short), "\(short)")
+        }
+    }
+
+    @Test("Floats are correctly rounded")
+    func floats() {
+        #expect(float("3.4028235e38") == .greatestFiniteMagnitude)
+        #expect(float("3.5e38") == nil)
+        #expect(float("0.1") == Float(0.1))
+        #expect(float("16777217") == 16777216)
+        #expect(float("1.00000017881393432617187499") == 1.0000001)  // double rounding would give 1.0000002
+    }
+
+    @Test("Strings holding numbers", arguments: [
+        ("+5", true), ("007", true), ("-1.5e3", true), (" 5", false), ("5 ", false), ("0x10", false),
+        ("inf", false), ("nan", false), ("", false), ("-", false), ("1.", false), (".5", false), ("1e", false),
+    ])
+    func stringsHoldingNumbers(text: String, accepted: Bool) {
+        #expect((decimal(text, fromString: true) != nil) == accepted, "\(text)")
+    }
+
+    @Test("JSON number text is strict")
+    func jsonText() {
+        #expect(decimal("007") == nil)
+        #expect(decimal("+5") == nil)
+        #expect(decimal("0") != nil)
+    }
+}
+
+/// A small deterministic generator, so that failures reproduce.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension String {
+    /// A 17-significant-digit rendering in exponent form, as other JSON writers produce.
+    init(format17 value: Double) {
+        var digits = ""
+        var exponent = 0
+        if value != 0 {
+            exponent = Int((log10(abs(value))).rounded(.down))
+            let scaled = value / pow(10, Double(exponent))
+            digits = "\(scaled)"
+        } else {
+            digits = "0.0"
+        }
+        self = "\(digits)e\(exponent)"
+    }
+}
+
+import Foundation
