@@ -23,7 +23,7 @@ enum TypeRegistry {
         if let codec = publishedCodec(key) {
             return (codec, problemsByModel.withLock { $0[key] } ?? [])
         }
-        let factory = CodecFactory()
+        let factory = CodecFactory(root: key)
         let built = factory.codec(for: type, context: "\(type)")
         factory.finish()
         let codec = codecs.withLock { codecs in
@@ -50,8 +50,15 @@ final class CodecFactory {
     private var ownProblems: [ObjectIdentifier: [String]] = [:]
     /// The models each model's properties contain.
     private var containedModels: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
-    /// The model whose table is being built, to which contained models and problems are attributed.
+    /// The model whose table is being built, to which contained models and problems are attributed; the requested
+    /// type itself while its own codec is made (so that `[Model]` answers for `Model`'s problems).
     private var currentModel: ObjectIdentifier?
+    private let root: ObjectIdentifier
+
+    init(root: ObjectIdentifier) {
+        self.root = root
+        currentModel = root
+    }
     /// Problems per model, reachable models included; filled by ``finish()``.
     private(set) var problemsByModel: [ObjectIdentifier: [String]] = [:]
 
@@ -73,7 +80,9 @@ final class CodecFactory {
     }
 
     private func noteContained(_ type: Any.Type, _ key: ObjectIdentifier) {
-        if let current = currentModel, type is any HandyJSON.Type { containedModels[current, default: []].insert(key) }
+        if let current = currentModel, current != key, type is any HandyJSON.Type {
+            containedModels[current, default: []].insert(key)
+        }
     }
 
     private func make(_ type: Any.Type, context: String) -> ValueCodec? {
@@ -110,7 +119,7 @@ final class CodecFactory {
         let codec = ModelCodec<Model>()
         // Published to this build before its table exists, so that recursive models find themselves.
         built[key] = codec
-        if let current = currentModel { containedModels[current, default: []].insert(key) }
+        if let current = currentModel, current != key { containedModels[current, default: []].insert(key) }
         let outer = currentModel
         currentModel = key
         defer { currentModel = outer }
@@ -139,7 +148,7 @@ final class CodecFactory {
 
     /// Works out, for every model built here, the problems of the model and of all the models it contains.
     func finish() {
-        for key in built.keys where built[key] is any ModelCodecMarker {
+        for key in built.keys where key == root || built[key] is any ModelCodecMarker {
             problemsByModel[key] = problems(reachableFrom: key)
         }
     }

@@ -1,0 +1,66 @@
+@testable import HandyStream
+import Foundation
+import Testing
+
+@Suite("Designated paths")
+struct DesignatedPathTests {
+    @Test("Parsing", arguments: [
+        ("data.cat", "$.data.cat"),
+        ("..data..cat.", "$.data.cat"),
+        ("list[3].name", "$.list[3].name"),
+        ("a\\.b.c", "$.a.b.c"),
+        ("items[*]", "$.items"),
+        ("", "$"),
+        ("[0][1]", "$[0][1]"),
+    ])
+    func parsing(text: String, jsonPath: String) throws {
+        let path = try DesignatedPath(parsing: text)
+        #expect(path.jsonPath(prefix: path.segments.count) == jsonPath)
+    }
+
+    @Test("An escaped dot is part of the key")
+    func escapedDot() throws {
+        #expect(try DesignatedPath(parsing: "a\\.b").segments == [.key(Array("a.b".utf8))])
+        #expect(try ModelDecoder().decode(Int.self, from: #"{"a.b": 1, "a": {"b": 2}}"#, at: "a\\.b") == 1)
+        #expect(try ModelDecoder().decode(Int.self, from: #"{"a.b": 1, "a": {"b": 2}}"#, at: "a.b") == 2)
+    }
+
+    @Test("Malformed paths", arguments: ["a[", "a[x]", "a\\", "a[*].b", "a[-1]"])
+    func malformed(text: String) {
+        #expect(throws: JSONDecodingError.self) { try DesignatedPath(parsing: text) }
+    }
+
+    @Test("Siblings before the path are skipped, whatever they hold")
+    func skipsSiblings() throws {
+        let json = #"{"a": {"cat": {"name": "wrong"}}, "b": [[{"x": {}}], "s", null], "data": {"z": 1, "cat": {"name": "right"}}}"#
+        #expect(try ModelDecoder().decode(Owner.self, from: json, at: "data.cat").name == "right")
+        #expect(try ModelDecoder().decode(String.self, from: json, at: "b[1]") == "s")
+        #expect(try ModelDecoder().decode(Owner.self, from: json, at: "b[0][0]").name == "")
+    }
+
+    @Test("The first occurrence of a key on the path wins, and reading stops there")
+    func firstOccurrence() throws {
+        let json = #"{"data": {"v": 1}, "data": {"v": 2}}"#
+        #expect(try ModelDecoder().decode(Int.self, from: json, at: "data.v") == 1)
+    }
+
+    @Test("Reading stops once the designated value is complete: 100 MB after it are never read")
+    func stopsEarly() throws {
+        let head = #"{"data": {"cat": {"name": "Tom", "age": 3}}, "rest": ["#
+        var document = Array(head.utf8)
+        let block = Array((String(repeating: #""0123456789abcdef", "#, count: 64)).utf8)
+        document.reserveCapacity(100 * 1_048_576 + 1_024)
+        while document.count < 100 * 1_048_576 { document += block }
+        document += Array(#""end"]}"#.utf8)
+        let codec = try #require(TypeRegistry.codec(for: Owner.self).codec)
+        let run = DecodingRun<Owner>(codec: codec, path: try DesignatedPath(parsing: "data.cat"), options: .init())
+        let (value, bytesRead) = try document.withUnsafeBytes { try run.decode($0) }
+        #expect(value?.name == "Tom")
+        #expect(value?.age == 3)
+        #expect(bytesRead == 42, "read up to the '}' that closes data.cat, not \(document.count) bytes")
+
+        let small = Array(#"{"data": {"cat": {"name": "Tom", "age": 3}}}"#.utf8)
+        let smallRun = DecodingRun<Owner>(codec: codec, path: try DesignatedPath(parsing: "data.cat"), options: .init())
+        #expect(try small.withUnsafeBytes { try smallRun.decode($0) }.bytesRead == 42)
+    }
+}
