@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import HandyStream
+
+/// The main job: decode the bundled corpus with HandyStream, with Foundation's JSONDecoder and with yajl's bare
+/// tokenizer, interleaved round by round, and report medians and ratios.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode the bundled corpus into models and compare with Foundation and with yajl's bare tokenizer.",
+        discussion: """
+            Each round decodes every document once with each contender, in turn, so that the machine's noise hits \
+            them alike; the table shows the median throughput of all rounds.
+            """
+    )
+
+    @Option(help: "The folder holding twitter.json, citm_catalog.json and canada.json.")
+    var corpus = "Benchmarks/Corpus"
+
+    @Option(help: "How many interleaved rounds to run.")
+    var rounds = 15
+
+    func run() throws {
+        let documents = try BenchDocument.all.map { document in
+            (document, try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent(document.file)))
+        }
+        print("HandyStream bench: \(rounds) interleaved rounds; MB/s are medians (1 MB = 10^6 bytes).\n")
+        for (document, data) in documents {
+            print("\(document.file) (\(data.count.formatted()) bytes): \(try document.summary(data))")
+        }
+        print("")
+
+        var rows: [[String]] = []
+        for (document, data) in documents {
+            var seconds = Array(repeating: [Double](), count: document.contenders.count)
+            for _ in 0..<rounds {
+                for (index, contender) in document.contenders.enumerated() {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let found = try contender.run(data)
+                    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+                    precondition(found > 0, "\(contender.name) found nothing in \(document.file)")
+                    seconds[index].append(Double(elapsed) / 1e9)
+                }
+            }
+            let throughput = seconds.map { Double(data.count) / median($0) / 1e6 }
+            let ours = throughput[0]
+            let foundation = throughput[1]
+            let yajl = throughput[2]
+            rows.append([
+                document.file, format(ours), format(foundation), format(yajl),
+                String(format: "%.2f×", ours / foundation), String(format: "%.0f%%", ours / yajl * 100),
+            ])
+        }
+        printTable(
+            header: ["document", "HandyStream", "Foundation", "yajl bare", "vs Foundation", "of yajl"], rows: rows)
+        print("""
+
+            HandyStream and Foundation's JSONDecoder fill the same models (every field of the document); "yajl bare" \
+            is yajl's tokenizer with callbacks that do nothing, the ceiling of a decoder built on it. "vs Foundation" \
+            is HandyStream's throughput over JSONDecoder's; "of yajl" is HandyStream's share of the bare tokenizer's.
+            """)
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    private func format(_ megabytesPerSecond: Double) -> String { String(format: "%.1f MB/s", megabytesPerSecond) }
+
+    private func printTable(header: [String], rows: [[String]]) {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == 0 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[index] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+        print(line(header))
+        print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+        for row in rows { print(line(row)) }
+    }
+}
+
+/// One way of decoding a document; returns a count of what it found, so nothing is optimized away.
+struct Contender {
+    var name: String
+    var run: (Data) throws -> Int
+}
+
+struct BenchDocument {
+    var file: String
+    var summary: (Data) throws -> String
+    /// HandyStream first, Foundation second, yajl's bare tokenizer third.
+    var contenders: [Contender]
+
+    static var all: [BenchDocument] { [
+        BenchDocument(
+            file: "twitter.json",
+            summary: { data in
+                let search = try ModelDecoder().decode(TwitterSearch.self, from: data)
+                let retweets = search.statuses.filter { $0.retweeted_status != nil }.count
+                let hashtags = search.statuses.reduce(0) { $0 + $1.entities.hashtags.count }
+                let users = Set(search.statuses.map(\.user.id)).count
+                return "\(search.statuses.count) statuses (\(retweets) retweets) by \(users) users, "
+                    + "\(hashtags) hashtags"
+            },
+            contenders: standardContenders(TwitterSearch.self) { $0.statuses.count }),
+        BenchDocument(
+            file: "citm_catalog.json",
+            summary: { data in
+                let catalog = try ModelDecoder().decode(Catalog.self, from: data)
+                let prices = catalog.performances.reduce(0) { $0 + $1.prices.count }
+                return "\(catalog.events.count) events, \(catalog.performances.count) performances, \(prices) prices"
+            },
+            contenders: standardContenders(Catalog.self) { $0.performances.count }),
+        BenchDocument(
+            file: "canada.json",
+            summary: { data in
+                let collection = try ModelDecoder().decode(FeatureCollection.self, from: data)
+                let rings = collection.features.reduce(0) { $0 + $1.geometry.coordinates.count }
+                let points = collection.features.reduce(0) { $0 + $1.geometry.coordinates.reduce(0) { $0 + $1.count } }
+                return "\(collection.features.count) feature, \(rings) rings, \(points.formatted()) points"
+            },
+            contenders: standardContenders(FeatureCollection.self) { $0.features.count }),
+    ] }
+
+    static func standardContenders<Model: HandyJSON & Decodable>(
+        _: Model.Type, count: @escaping (Model) -> Int
+    ) -> [Contender] {
+        [
+            Contender(name: "HandyStream") { count(try ModelDecoder().decode(Model.self, from: $0)) },
+            Contender(name: "Foundation") { count(try JSONDecoder().decode(Model.self, from: $0)) },
+            Contender(name: "yajl bare") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } },
+        ]
+    }
+}
