@@ -94,7 +94,7 @@ struct ModelDecoderTests {
             Issue.record("expected an error")
         } catch let error as JSONDecodingError {
             #expect(error.kind == .invalidUTF8)
-            #expect(error.description == "1:12: invalid UTF-8 in a string at $.name")
+            #expect(error.description == "1:13: invalid UTF-8 in a string at $.name")
         }
     }
 
