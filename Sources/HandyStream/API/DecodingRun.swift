@@ -22,7 +22,7 @@ final class DecodingRun<T>: Builder.Delegate {
     func builderCompletedRoot(_ builder: Builder) -> Bool { !stopsWhenComplete }
 
     /// Where the events first go.
-    var sink: TokenSink { filter ?? builder }
+    var sink: TokenSink { filter.map { $0 as TokenSink } ?? builder }
 
     /// Where decoding is, for an error found now.
     var currentPath: String {

@@ -21,12 +21,19 @@ final class Builder: TokenSink {
     let maximumDepth: Int
     let options: DecodingOptions
     weak var delegate: Delegate?
-    /// The stack; `stack[0]` is the root frame.
-    private var stack: ContiguousArray<Frame>
-    private var top: Frame
+    /// The stack, `stack[0]` being the root frame, in raw memory of `maximumDepth + 1` entries: frames are pushed
+    /// and popped on every container, and neither reference counting nor exclusivity checks belong there. The
+    /// frames are owned by `ownedFrames`.
+    private let stack: UnsafeMutablePointer<Unmanaged<Frame>>
+    /// `stack[height]`.
+    private var top: Unmanaged<Frame>
+    /// The index of the top frame: `depth` less the skipped levels, once all is well.
+    private var height = 0
     private let root: Frame
-    /// Frames kept for reuse, by nesting depth.
-    private var recycled: ContiguousArray<Frame?> = []
+    /// For each depth, the frame used there last, for reuse.
+    private let recycled: UnsafeMutablePointer<Unmanaged<Frame>?>
+    /// Every frame made for this builder.
+    private var ownedFrames: [Frame] = []
     /// Containers nested so far, skipped ones included.
     private(set) var depth = 0
     /// > 0 while skipping a subtree: how many of its containers are open.
@@ -38,31 +45,44 @@ final class Builder: TokenSink {
     /// An existing value for the root model to be updated in place of a new one (`update(object:from:)`).
     var seed: Any?
     /// The builder has received its first event.
-    var hasStarted: Bool { depth > 0 || skipDepth > 0 || (root as? RootStatus)?.started == true }
+    var hasStarted: Bool { depth > 0 || (root as? RootStatus)?.started == true }
 
     init(root: Frame, options: DecodingOptions) {
         self.root = root
-        self.top = root
-        self.stack = [root]
+        self.top = .passUnretained(root)
         self.options = options
-        self.maximumDepth = options.maximumDepth
+        self.maximumDepth = max(1, options.maximumDepth)
+        stack = .allocate(capacity: maximumDepth + 1)
+        stack.initialize(to: top)
+        recycled = .allocate(capacity: maximumDepth + 1)
+        recycled.initialize(repeating: nil, count: maximumDepth + 1)
     }
 
     deinit {
-        for frame in stack.reversed() { frame.discard() }
+        for level in stride(from: height, through: 0, by: -1) {
+            stack[level].withInstance { $0.discard() }
+        }
+        stack.deallocate()
+        recycled.deallocate()
     }
 
     // MARK: - Events
 
-    func tokenNull() -> Bool { skipDepth > 0 ? true : top.null(self) }
-    func tokenBool(_ value: Bool) -> Bool { skipDepth > 0 ? true : top.bool(value, self) }
-    func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool { skipDepth > 0 ? true : top.number(text, self) }
-    func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { skipDepth > 0 ? true : top.string(bytes, self) }
-    func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool { skipDepth > 0 ? true : top.key(bytes, self) }
-    func tokenStartMap() -> Bool { open(isObject: true) }
-    func tokenStartArray() -> Bool { open(isObject: false) }
-    func tokenEndMap() -> Bool { close() }
-    func tokenEndArray() -> Bool { close() }
+    override func tokenNull() -> Bool { skipDepth > 0 ? true : top.withInstance { $0.null(self) } }
+    override func tokenBool(_ value: Bool) -> Bool { skipDepth > 0 ? true : top.withInstance { $0.bool(value, self) } }
+    override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool {
+        skipDepth > 0 ? true : top.withInstance { $0.number(text, self) }
+    }
+    override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        skipDepth > 0 ? true : top.withInstance { $0.string(bytes, self) }
+    }
+    override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        skipDepth > 0 ? true : top.withInstance { $0.key(bytes, self) }
+    }
+    override func tokenStartMap() -> Bool { open(isObject: true) }
+    override func tokenStartArray() -> Bool { open(isObject: false) }
+    override func tokenEndMap() -> Bool { close() }
+    override func tokenEndArray() -> Bool { close() }
 
     @inline(__always)
     private func open(isObject: Bool) -> Bool {
@@ -72,13 +92,14 @@ final class Builder: TokenSink {
             skipDepth += 1
             return true
         }
-        guard let child = top.openChild(isObject: isObject, self) else {
+        guard let child = top.withInstance({ $0.openChild(isObject: isObject, self) }) else {
             if failure != nil { return false }
             skipDepth = 1
             return true
         }
-        stack.append(child)
-        top = child
+        top = .passUnretained(child)
+        height = depth
+        stack[height] = top
         return true
     }
 
@@ -88,16 +109,18 @@ final class Builder: TokenSink {
         if skipDepth > 0 {
             skipDepth -= 1
             if skipDepth == 0 {
-                top.skipped()
-                if top === root { return rootCompleted() }
+                top.withInstance { $0.skipped() }
+                if depth == 0 { return rootCompleted() }
             }
             return true
         }
         let child = top
-        stack.removeLast()
-        top = stack[stack.count - 1]
-        guard child.finish(self) else { return false }
-        return top.childFinished(child, self)
+        height = depth
+        top = stack[height]
+        return child.withInstance { child in
+            guard child.finish(self) else { return false }
+            return top.withInstance { $0.childFinished(child, self) }
+        }
     }
 
     // MARK: - Frames
@@ -106,14 +129,22 @@ final class Builder: TokenSink {
     /// same codec opened it, otherwise a new one from `make`. Either way it has begun a fresh value.
     @inline(__always)
     func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Frame {
-        let frame: Frame
-        if depth < recycled.count, let cached = recycled[depth], cached.opener === codec, cached.isObject == isObject {
-            frame = cached
-        } else {
-            frame = make()
-            while recycled.count <= depth { recycled.append(nil) }
-            recycled[depth] = frame
+        if let cached = recycled[depth],
+            cached.withInstance({ $0.opener === codec && $0.isObject == isObject })
+        {
+            return cached.withInstance { frame in
+                frame.begin(self)
+                return frame
+            }
         }
+        return _slowpath_newFrame(make)
+    }
+
+    @inline(never)
+    private func _slowpath_newFrame(_ make: () -> Frame) -> Frame {
+        let frame = make()
+        ownedFrames.append(frame)
+        recycled[depth] = .passUnretained(frame)
         frame.begin(self)
         return frame
     }
@@ -156,7 +187,9 @@ final class Builder: TokenSink {
     /// The JSON path of the current position: `$.data.items[3].price`.
     func currentPath() -> String {
         var path = pathPrefix
-        for frame in stack { frame.appendPosition(to: &path) }
+        for level in 0...height {
+            stack[level].withInstance { $0.appendPosition(to: &path) }
+        }
         return path
     }
 }

@@ -93,38 +93,55 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "an array" }
 }
 
-/// Fills an array, one element at a time, built in the frame's scratch space and moved in.
+/// Fills an array: each element is built in place at the end of the frame's own element buffer, and the `Array` is
+/// made once, when the array ends. (Appending to an `Array<Element>` element by element would run the standard
+/// library's unspecialized code, which asks the runtime for type metadata on every call.)
 final class ArrayFrame<Element>: Frame {
     unowned(unsafe) let element: ValueCodec
-    private let storage = UnsafeMutablePointer<[Element]>.allocate(capacity: 1)
-    private let scratch = UnsafeMutablePointer<Element>.allocate(capacity: 1)
-    private var isLive = false
+    private var elements: UnsafeMutablePointer<Element>
+    private var capacity = 16
+    /// Elements `0..<count` are initialized.
+    private var count = 0
+    /// The position in the JSON array, dropped elements included, for error paths.
     private var index = 0
 
     init(opener: ValueCodec, element: ValueCodec) {
         self.element = element
+        elements = .allocate(capacity: capacity)
         super.init(opener: opener, isObject: false)
     }
 
     deinit {
         discard()
-        storage.deallocate()
-        scratch.deallocate()
+        elements.deallocate()
     }
 
     override func begin(_ builder: Builder) {
-        storage.initialize(to: [])
-        isLive = true
+        count = 0
         index = 0
     }
 
-    private var slot: UnsafeMutableRawPointer { UnsafeMutableRawPointer(scratch) }
+    /// Where the next element is built.
+    @inline(__always)
+    private var slot: UnsafeMutableRawPointer {
+        if count == capacity { grow() }
+        return UnsafeMutableRawPointer(elements + count)
+    }
+
+    @inline(never)
+    private func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: elements, count: count)
+        elements.deallocate()
+        elements = larger
+        capacity *= 2
+    }
 
     @inline(__always)
     private func appended(_ stored: Bool, _ builder: Builder) -> Bool {
         defer { index += 1 }
         if stored {
-            storage.pointee.append(scratch.move())
+            count += 1
             return true
         }
         return builder.fallback("expected \(element.expectation); the element was dropped")
@@ -144,7 +161,7 @@ final class ArrayFrame<Element>: Frame {
         if let child = isObject ? element.openObject(builder) : element.openArray(builder) { return child }
         // An element of the wrong shape: for `[T?]` it becomes nil, otherwise it is dropped.
         if element.storeNull(at: slot, mode: .initialize) {
-            storage.pointee.append(scratch.move())
+            count += 1
         } else {
             _ = builder.fallback(
                 "expected \(element.expectation), found \(isObject ? "an object" : "an array"); the element was dropped")
@@ -153,25 +170,27 @@ final class ArrayFrame<Element>: Frame {
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         element.store(finished: child, at: slot, mode: .initialize)
-        storage.pointee.append(scratch.move())
+        count += 1
         index += 1
         return true
     }
     override func skipped() { index += 1 }
 
     func take() -> [Element] {
-        isLive = false
-        return storage.move()
+        let taken = count
+        count = 0
+        return Array(unsafeUninitializedCapacity: taken) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: elements, count: taken)
+            initialized = taken
+        }
     }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
         ModelStorage.store(take(), at: target, mode: mode)
     }
     override func takeAny() -> Any { take() }
     override func discard() {
-        if isLive {
-            storage.deinitialize(count: 1)
-            isLive = false
-        }
+        elements.deinitialize(count: count)
+        count = 0
     }
     override func appendPosition(to path: inout String) { path += "[\(index)]" }
 }
@@ -193,42 +212,60 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "an object" }
 }
 
+/// Fills a dictionary: keys and values are collected (values built in place in the frame's buffer), and the
+/// `Dictionary` is made once, when the object ends, the last of duplicate keys winning.
 final class DictionaryFrame<Value>: Frame {
     unowned(unsafe) let value: ValueCodec
-    private let storage = UnsafeMutablePointer<[String: Value]>.allocate(capacity: 1)
-    private let scratch = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    private var isLive = false
-    private var key = ""
+    private var keys: [String] = []
+    private var values: UnsafeMutablePointer<Value>
+    private var capacity = 16
+    /// Values `0..<count` are initialized; `keys.count` may be one more while a value is pending.
+    private var count = 0
 
     init(opener: ValueCodec, value: ValueCodec) {
         self.value = value
+        values = .allocate(capacity: capacity)
         super.init(opener: opener, isObject: true)
     }
 
     deinit {
         discard()
-        storage.deallocate()
-        scratch.deallocate()
+        values.deallocate()
     }
 
     override func begin(_ builder: Builder) {
-        storage.initialize(to: [:])
-        isLive = true
+        keys.removeAll(keepingCapacity: true)
+        count = 0
     }
 
-    private var slot: UnsafeMutableRawPointer { UnsafeMutableRawPointer(scratch) }
+    @inline(__always)
+    private var slot: UnsafeMutableRawPointer {
+        if count == capacity { grow() }
+        return UnsafeMutableRawPointer(values + count)
+    }
 
+    @inline(never)
+    private func grow() {
+        let larger = UnsafeMutablePointer<Value>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: values, count: count)
+        values.deallocate()
+        values = larger
+        capacity *= 2
+    }
+
+    /// Keeps the pending key when its value was stored, forgets it otherwise.
     @inline(__always)
     private func inserted(_ stored: Bool, _ builder: Builder) -> Bool {
         if stored {
-            storage.pointee[key] = scratch.move()
+            count += 1
             return true
         }
+        keys.removeLast()
         return builder.fallback("expected \(value.expectation); the entry was left out")
     }
 
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        key = String(decoding: bytes, as: UTF8.self)
+        keys.append(String(jsonBytes: bytes))
         return true
     }
     override func null(_ builder: Builder) -> Bool { inserted(value.storeNull(at: slot, mode: .initialize), builder) }
@@ -244,8 +281,9 @@ final class DictionaryFrame<Value>: Frame {
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if let child = isObject ? value.openObject(builder) : value.openArray(builder) { return child }
         if value.storeNull(at: slot, mode: .initialize) {
-            storage.pointee[key] = scratch.move()
+            count += 1
         } else {
+            keys.removeLast()
             _ = builder.fallback(
                 "expected \(value.expectation), found \(isObject ? "an object" : "an array"); the entry was left out")
         }
@@ -253,25 +291,29 @@ final class DictionaryFrame<Value>: Frame {
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         value.store(finished: child, at: slot, mode: .initialize)
-        storage.pointee[key] = scratch.move()
+        count += 1
         return true
     }
+    override func skipped() { keys.removeLast() }
 
+    private func take() -> [String: Value] {
+        let taken = count
+        count = 0
+        let buffer = UnsafeMutableBufferPointer(start: values, count: taken)
+        defer { buffer.deinitialize() }
+        return Dictionary(zip(keys, buffer), uniquingKeysWith: { _, last in last })
+    }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
-        isLive = false
-        ModelStorage.store(storage.move(), at: target, mode: mode)
+        ModelStorage.store(take(), at: target, mode: mode)
     }
-    override func takeAny() -> Any {
-        isLive = false
-        return storage.move()
-    }
+    override func takeAny() -> Any { take() }
     override func discard() {
-        if isLive {
-            storage.deinitialize(count: 1)
-            isLive = false
-        }
+        values.deinitialize(count: count)
+        count = 0
     }
-    override func appendPosition(to path: inout String) { path += "." + key }
+    override func appendPosition(to path: inout String) {
+        if let key = keys.last { path += "." + key }
+    }
 }
 
 // MARK: - Any
@@ -299,7 +341,7 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
     override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
         -> Bool
     {
-        ModelStorage.storeAny(String(decoding: bytes, as: UTF8.self), at: target, mode: mode)
+        ModelStorage.storeAny(String(jsonBytes: bytes), at: target, mode: mode)
         return true
     }
     override func openObject(_ builder: Builder) -> Frame? {

@@ -14,13 +14,16 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
 /// Fills one model: `Model()`, `willStartMapping()`, each known key's value written at its property's offset,
 /// `didFinishMapping()`. Unknown keys' values are skipped; `null` and values that don't fit leave the default.
 final class ModelFrame<Model: HandyJSON>: Frame {
-    private let table: FieldTable
+    /// Kept alive by the model's codec, which lives as long as the process.
+    private unowned(unsafe) let table: FieldTable
     private let storage = UnsafeMutablePointer<Model>.allocate(capacity: 1)
     private var isLive = false
     /// Where the properties' offsets count from: the struct itself, or the class instance.
     private var base: UnsafeMutableRawPointer
     /// The slot of the key just read, or -1 for a key the model does not have.
     private var pending = -1
+    /// The slot expected next: documents tend to list keys in the order models declare them.
+    private var predicted = 0
     /// The last key the model did not have, kept only to name it in error paths.
     private var unknownKey: [UInt8] = []
     /// The key being read is `unknownKey`.
@@ -47,12 +50,14 @@ final class ModelFrame<Model: HandyJSON>: Frame {
         isLive = true
         pending = -1
         inUnknownKey = false
+        predicted = 0
         base = table.isClass ? ModelStorage.objectBase(referenceAt: storage) : UnsafeMutableRawPointer(storage)
         storage.pointee.willStartMapping()
     }
 
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        pending = table.slotIndex(forKey: bytes)
+        pending = table.slotIndex(forKey: bytes, predicted: predicted)
+        predicted = pending + 1
         inUnknownKey = pending < 0
         if inUnknownKey {
             unknownKey.removeAll(keepingCapacity: true)

@@ -16,33 +16,101 @@ protocol ScalarConversion {
     static var expectation: String { get }
 }
 
-/// Stores scalars of one type through its ``ScalarConversion``.
-final class ScalarCodec<Conversion: ScalarConversion>: ValueCodec, @unchecked Sendable {
-    init() { super.init(valueType: Conversion.Value.self) }
+/// Stores scalars of one type (or of its `Optional`) through its ``ScalarConversion``.
+///
+/// The codec is not generic: it holds the store functions, made by ``make(_:)`` and ``makeOptional(_:)``, which the
+/// compiler specializes for each conversion because they are called with concrete types (see ``ScalarCodecs``).
+/// Generic code would run unspecialized here and ask the runtime for type metadata on every value.
+final class ScalarCodec: ValueCodec, @unchecked Sendable {
+    typealias Store = (UnsafeRawBufferPointer, UnsafeMutableRawPointer, StoreMode) -> Bool
+
+    private let number: Store
+    private let string: Store
+    private let bool: (Bool, UnsafeMutableRawPointer, StoreMode) -> Bool
+    private let null: (UnsafeMutableRawPointer, StoreMode) -> Bool
+    private let expected: String
+
+    private init(
+        type: Any.Type, expected: String, number: @escaping Store, string: @escaping Store,
+        bool: @escaping (Bool, UnsafeMutableRawPointer, StoreMode) -> Bool,
+        null: @escaping (UnsafeMutableRawPointer, StoreMode) -> Bool
+    ) {
+        self.number = number
+        self.string = string
+        self.bool = bool
+        self.null = null
+        self.expected = expected
+        super.init(valueType: type)
+    }
+
+    /// The codec for `Conversion.Value`.
+    static func make<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
+        ScalarCodec(
+            type: Conversion.Value.self, expected: Conversion.expectation,
+            number: { text, target, mode in
+                guard let value = Conversion.value(number: text) else { return false }
+                ModelStorage.store(value, at: target, mode: mode)
+                return true
+            },
+            string: { bytes, target, mode in
+                guard let value = Conversion.value(string: bytes) else { return false }
+                ModelStorage.store(value, at: target, mode: mode)
+                return true
+            },
+            bool: { flag, target, mode in
+                guard let value = Conversion.value(bool: flag) else { return false }
+                ModelStorage.store(value, at: target, mode: mode)
+                return true
+            },
+            null: { _, _ in false })
+    }
+
+    /// The codec for `Conversion.Value?`: as a property, a value that doesn't fit keeps the default; as an element
+    /// (`initialize` mode), it becomes `nil`.
+    static func makeOptional<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
+        ScalarCodec(
+            type: Conversion.Value?.self, expected: Conversion.expectation,
+            number: { text, target, mode in
+                store(Conversion.value(number: text), at: target, mode: mode)
+            },
+            string: { bytes, target, mode in
+                store(Conversion.value(string: bytes), at: target, mode: mode)
+            },
+            bool: { flag, target, mode in
+                store(Conversion.value(bool: flag), at: target, mode: mode)
+            },
+            null: { target, mode in
+                ModelStorage.store(Conversion.Value?.none, at: target, mode: mode)
+                return true
+            })
+    }
+
+    @inline(__always)
+    private static func store<Value>(_ value: Value?, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        if value == nil && mode == .assign { return false }
+        ModelStorage.store(value, at: target, mode: mode)
+        return true
+    }
 
     override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
         -> Bool
     {
-        guard let value = Conversion.value(number: text) else { return false }
-        ModelStorage.store(value, at: target, mode: mode)
-        return true
+        number(text, target, mode)
     }
 
     override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
         -> Bool
     {
-        guard let value = Conversion.value(string: bytes) else { return false }
-        ModelStorage.store(value, at: target, mode: mode)
-        return true
+        string(bytes, target, mode)
     }
 
     override func storeBool(_ flag: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        guard let value = Conversion.value(bool: flag) else { return false }
-        ModelStorage.store(value, at: target, mode: mode)
-        return true
+        bool(flag, target, mode)
     }
 
-    override var expectation: String { Conversion.expectation }
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { null(target, mode) }
+
+    override var expectation: String { expected }
 }
 
 // MARK: - Numbers
@@ -104,20 +172,28 @@ struct BoolConversion: ScalarConversion {
 // MARK: - Text
 
 struct StringConversion: ScalarConversion {
-    static func value(number text: UnsafeRawBufferPointer) -> String? { String(decoding: text, as: UTF8.self) }
-    static func value(string bytes: UnsafeRawBufferPointer) -> String? { String(decoding: bytes, as: UTF8.self) }
+    static func value(number text: UnsafeRawBufferPointer) -> String? { String(jsonBytes: text) }
+    static func value(string bytes: UnsafeRawBufferPointer) -> String? { String(jsonBytes: bytes) }
     static func value(bool: Bool) -> String? { bool ? "true" : "false" }
     static var expectation: String { "a string" }
+}
+
+extension String {
+    /// A string from bytes yajl has already checked to be valid UTF-8 (or from number text, which is ASCII).
+    @inline(__always)
+    init(jsonBytes bytes: UnsafeRawBufferPointer) {
+        self = String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    }
 }
 
 // MARK: - Foundation types
 
 struct NSStringConversion: ScalarConversion {
     static func value(number text: UnsafeRawBufferPointer) -> NSString? {
-        NSString(string: String(decoding: text, as: UTF8.self))
+        NSString(string: String(jsonBytes: text))
     }
     static func value(string bytes: UnsafeRawBufferPointer) -> NSString? {
-        NSString(string: String(decoding: bytes, as: UTF8.self))
+        NSString(string: String(jsonBytes: bytes))
     }
     static func value(bool: Bool) -> NSString? { NSString(string: bool ? "true" : "false") }
     static var expectation: String { "a string" }
@@ -148,33 +224,50 @@ struct DecimalConversion: ScalarConversion {
 
     private static func decimal(_ text: UnsafeRawBufferPointer, fromString: Bool) -> Decimal? {
         guard DecimalText(text, fromString: fromString) != nil else { return nil }
-        return Decimal(string: String(decoding: text, as: UTF8.self), locale: nil)
+        return Decimal(string: String(jsonBytes: text), locale: nil)
     }
 }
 
 // MARK: - The scalar types
 
 enum ScalarCodecs {
-    /// The codec for a scalar type the library knows, or `nil`.
+    /// The codec for a scalar type the library knows, or for an `Optional` of one; `nil` for any other type.
     static func codec(for type: Any.Type) -> ValueCodec? {
         switch ObjectIdentifier(type) {
-        case ObjectIdentifier(Int.self): ScalarCodec<IntegerConversion<Int>>()
-        case ObjectIdentifier(Int8.self): ScalarCodec<IntegerConversion<Int8>>()
-        case ObjectIdentifier(Int16.self): ScalarCodec<IntegerConversion<Int16>>()
-        case ObjectIdentifier(Int32.self): ScalarCodec<IntegerConversion<Int32>>()
-        case ObjectIdentifier(Int64.self): ScalarCodec<IntegerConversion<Int64>>()
-        case ObjectIdentifier(UInt.self): ScalarCodec<IntegerConversion<UInt>>()
-        case ObjectIdentifier(UInt8.self): ScalarCodec<IntegerConversion<UInt8>>()
-        case ObjectIdentifier(UInt16.self): ScalarCodec<IntegerConversion<UInt16>>()
-        case ObjectIdentifier(UInt32.self): ScalarCodec<IntegerConversion<UInt32>>()
-        case ObjectIdentifier(UInt64.self): ScalarCodec<IntegerConversion<UInt64>>()
-        case ObjectIdentifier(Double.self): ScalarCodec<DoubleConversion>()
-        case ObjectIdentifier(Float.self): ScalarCodec<FloatConversion>()
-        case ObjectIdentifier(Bool.self): ScalarCodec<BoolConversion>()
-        case ObjectIdentifier(String.self): ScalarCodec<StringConversion>()
-        case ObjectIdentifier(NSString.self): ScalarCodec<NSStringConversion>()
-        case ObjectIdentifier(NSNumber.self): ScalarCodec<NSNumberConversion>()
-        case ObjectIdentifier(Decimal.self): ScalarCodec<DecimalConversion>()
+        case ObjectIdentifier(Int.self): ScalarCodec.make(IntegerConversion<Int>.self)
+        case ObjectIdentifier(Int8.self): ScalarCodec.make(IntegerConversion<Int8>.self)
+        case ObjectIdentifier(Int16.self): ScalarCodec.make(IntegerConversion<Int16>.self)
+        case ObjectIdentifier(Int32.self): ScalarCodec.make(IntegerConversion<Int32>.self)
+        case ObjectIdentifier(Int64.self): ScalarCodec.make(IntegerConversion<Int64>.self)
+        case ObjectIdentifier(UInt.self): ScalarCodec.make(IntegerConversion<UInt>.self)
+        case ObjectIdentifier(UInt8.self): ScalarCodec.make(IntegerConversion<UInt8>.self)
+        case ObjectIdentifier(UInt16.self): ScalarCodec.make(IntegerConversion<UInt16>.self)
+        case ObjectIdentifier(UInt32.self): ScalarCodec.make(IntegerConversion<UInt32>.self)
+        case ObjectIdentifier(UInt64.self): ScalarCodec.make(IntegerConversion<UInt64>.self)
+        case ObjectIdentifier(Double.self): ScalarCodec.make(DoubleConversion.self)
+        case ObjectIdentifier(Float.self): ScalarCodec.make(FloatConversion.self)
+        case ObjectIdentifier(Bool.self): ScalarCodec.make(BoolConversion.self)
+        case ObjectIdentifier(String.self): ScalarCodec.make(StringConversion.self)
+        case ObjectIdentifier(NSString.self): ScalarCodec.make(NSStringConversion.self)
+        case ObjectIdentifier(NSNumber.self): ScalarCodec.make(NSNumberConversion.self)
+        case ObjectIdentifier(Decimal.self): ScalarCodec.make(DecimalConversion.self)
+        case ObjectIdentifier(Int?.self): ScalarCodec.makeOptional(IntegerConversion<Int>.self)
+        case ObjectIdentifier(Int8?.self): ScalarCodec.makeOptional(IntegerConversion<Int8>.self)
+        case ObjectIdentifier(Int16?.self): ScalarCodec.makeOptional(IntegerConversion<Int16>.self)
+        case ObjectIdentifier(Int32?.self): ScalarCodec.makeOptional(IntegerConversion<Int32>.self)
+        case ObjectIdentifier(Int64?.self): ScalarCodec.makeOptional(IntegerConversion<Int64>.self)
+        case ObjectIdentifier(UInt?.self): ScalarCodec.makeOptional(IntegerConversion<UInt>.self)
+        case ObjectIdentifier(UInt8?.self): ScalarCodec.makeOptional(IntegerConversion<UInt8>.self)
+        case ObjectIdentifier(UInt16?.self): ScalarCodec.makeOptional(IntegerConversion<UInt16>.self)
+        case ObjectIdentifier(UInt32?.self): ScalarCodec.makeOptional(IntegerConversion<UInt32>.self)
+        case ObjectIdentifier(UInt64?.self): ScalarCodec.makeOptional(IntegerConversion<UInt64>.self)
+        case ObjectIdentifier(Double?.self): ScalarCodec.makeOptional(DoubleConversion.self)
+        case ObjectIdentifier(Float?.self): ScalarCodec.makeOptional(FloatConversion.self)
+        case ObjectIdentifier(Bool?.self): ScalarCodec.makeOptional(BoolConversion.self)
+        case ObjectIdentifier(String?.self): ScalarCodec.makeOptional(StringConversion.self)
+        case ObjectIdentifier(NSString?.self): ScalarCodec.makeOptional(NSStringConversion.self)
+        case ObjectIdentifier(NSNumber?.self): ScalarCodec.makeOptional(NSNumberConversion.self)
+        case ObjectIdentifier(Decimal?.self): ScalarCodec.makeOptional(DecimalConversion.self)
         default: nil
         }
     }

@@ -38,12 +38,12 @@ final class PathFilter: TokenSink {
 
     // MARK: - Events
 
-    func tokenNull() -> Bool { scalar { $0.tokenNull() } }
-    func tokenBool(_ value: Bool) -> Bool { scalar { $0.tokenBool(value) } }
-    func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool { scalar { $0.tokenNumber(text) } }
-    func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { scalar { $0.tokenString(bytes) } }
+    override func tokenNull() -> Bool { scalar { $0.tokenNull() } }
+    override func tokenBool(_ value: Bool) -> Bool { scalar { $0.tokenBool(value) } }
+    override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool { scalar { $0.tokenNumber(text) } }
+    override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { scalar { $0.tokenString(bytes) } }
 
-    func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if case .passing = state { return builder.tokenKey(bytes) }
         if skipDepth > 0 { return true }
         guard case .objectNeedKey = state, case .key(let wanted) = path.segments[matched] else {
@@ -58,10 +58,10 @@ final class PathFilter: TokenSink {
         return true
     }
 
-    func tokenStartMap() -> Bool { open(isObject: true) }
-    func tokenStartArray() -> Bool { open(isObject: false) }
-    func tokenEndMap() -> Bool { close(isObject: true) }
-    func tokenEndArray() -> Bool { close(isObject: false) }
+    override func tokenStartMap() -> Bool { open(isObject: true) }
+    override func tokenStartArray() -> Bool { open(isObject: false) }
+    override func tokenEndMap() -> Bool { close(isObject: true) }
+    override func tokenEndArray() -> Bool { close(isObject: false) }
 
     // MARK: - Transitions
 
@@ -163,7 +163,7 @@ final class PathFilter: TokenSink {
     private func handOver(_ forward: (Builder) -> Bool) -> Bool {
         state = .passing
         builder.pathPrefix = path.jsonPath(prefix: matched)
-        tokenizer?.sink = builder
+        tokenizer?.sink = .passUnretained(builder)
         return forward(builder)
     }
 

@@ -30,11 +30,13 @@ final class FieldTable: @unchecked Sendable {
     /// Entry index + 1 per bucket; 0 is empty.
     private let buckets: UnsafeMutableBufferPointer<Int32>
     private let mask: Int
+    private let slotCount: Int
 
     init(modelName: String, isClass: Bool, slots: [Slot]) {
         self.modelName = modelName
         self.isClass = isClass
         self.slots = slots
+        slotCount = slots.count
         slotBuffer = .allocate(capacity: slots.count)
         _ = slotBuffer.initialize(from: slots)
         let allKeys = slots.enumerated().map { (index, slot) in (Array(slot.key.utf8), index) }
@@ -68,6 +70,21 @@ final class FieldTable: @unchecked Sendable {
     @inline(__always)
     func slot(_ index: Int) -> UnsafeMutablePointer<Slot> { slotBuffer.baseAddress! + index }
 
+    /// The slot whose key is `key`, or -1. The slot `predicted` is tried first, with one length and byte comparison,
+    /// before the key is hashed.
+    @inline(__always)
+    func slotIndex(forKey key: UnsafeRawBufferPointer, predicted: Int) -> Int {
+        if predicted < slotCount {
+            let entry = entries[predicted]
+            if entry.slot == predicted && entry.keyLength == key.count
+                && Self.equal(keyBytes.baseAddress! + entry.keyStart, key)
+            {
+                return predicted
+            }
+        }
+        return slotIndex(forKey: key)
+    }
+
     /// The slot whose key is `key`, or -1.
     @inline(__always)
     func slotIndex(forKey key: UnsafeRawBufferPointer) -> Int {
@@ -78,7 +95,7 @@ final class FieldTable: @unchecked Sendable {
             if number == 0 { return -1 }
             let entry = entries[number - 1]
             if entry.hash == hash && entry.keyLength == key.count
-                && (key.count == 0 || memcmp(keyBytes.baseAddress! + entry.keyStart, key.baseAddress!, key.count) == 0)
+                && Self.equal(keyBytes.baseAddress! + entry.keyStart, key)
             {
                 return entry.slot
             }
@@ -86,19 +103,45 @@ final class FieldTable: @unchecked Sendable {
         }
     }
 
-    /// FNV-1a over the key's bytes.
+    /// Compares a stored key with `key`, whose length is already known to be the same, eight bytes at a time.
+    @inline(__always)
+    private static func equal(_ stored: UnsafePointer<UInt8>, _ key: UnsafeRawBufferPointer) -> Bool {
+        guard let base = key.baseAddress else { return true }
+        let stored = UnsafeRawPointer(stored)
+        var offset = 0
+        while offset + 8 <= key.count {
+            if stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < key.count {
+            if stored.load(fromByteOffset: offset, as: UInt8.self) != base.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Mixes the key eight bytes at a time (a multiply-xorshift per word, as in SplitMix), the tail byte by byte.
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        var hash = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        guard let base = bytes.baseAddress else { return hash }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 29
+            offset += 8
         }
-        return hash
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
+            shift += 8
+            offset += 1
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 31)
     }
 }
-
-#if canImport(Glibc)
-import func Glibc.memcmp
-#elseif canImport(Darwin)
-import func Darwin.memcmp
-#endif

@@ -31,7 +31,8 @@ final class Tokenizer {
         var offset: Int
     }
 
-    unowned(unsafe) var sink: TokenSink
+    /// Where events go; whoever sets it keeps the sink alive while the tokenizer parses.
+    var sink: Unmanaged<TokenSink>
     private var handle: yajl_handle?
     /// Bytes of the stream that came before the chunk being parsed.
     private var chunkStart = 0
@@ -40,7 +41,7 @@ final class Tokenizer {
 
     /// - Parameter multipleValues: accept a stream of top-level values (JSON Lines, concatenated documents).
     init(sink: TokenSink, multipleValues: Bool = false) {
-        self.sink = sink
+        self.sink = .passUnretained(sink)
         // yajl keeps the callbacks pointer and the context for the handle's whole life.
         guard let handle = yajl_alloc(Tokenizer.callbacks, nil, Unmanaged.passUnretained(self).toOpaque()) else {
             fatalError("yajl_alloc failed: out of memory")
@@ -103,32 +104,35 @@ final class Tokenizer {
     nonisolated(unsafe) private static let callbacks: UnsafePointer<yajl_callbacks> = {
         let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
         table.initialize(to: yajl_callbacks(
-            yajl_null: { context in flag(receiver(context).tokenNull()) },
-            yajl_boolean: { context, value in flag(receiver(context).tokenBool(value != 0)) },
+            yajl_null: { context in flag(receiver(context).withInstance { $0.tokenNull() }) },
+            yajl_boolean: { context, value in flag(receiver(context).withInstance { $0.tokenBool(value != 0) }) },
             // Numbers arrive only as raw text: yajl_integer and yajl_double would lose precision.
             yajl_integer: nil,
             yajl_double: nil,
             yajl_number: { context, text, length in
-                flag(receiver(context).tokenNumber(UnsafeRawBufferPointer(start: text, count: length)))
+                let buffer = UnsafeRawBufferPointer(start: text, count: length)
+                return flag(receiver(context).withInstance { $0.tokenNumber(buffer) })
             },
             yajl_string: { context, bytes, length in
-                flag(receiver(context).tokenString(UnsafeRawBufferPointer(start: bytes, count: length)))
+                let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+                return flag(receiver(context).withInstance { $0.tokenString(buffer) })
             },
-            yajl_start_map: { context in flag(receiver(context).tokenStartMap()) },
+            yajl_start_map: { context in flag(receiver(context).withInstance { $0.tokenStartMap() }) },
             yajl_map_key: { context, bytes, length in
-                flag(receiver(context).tokenKey(UnsafeRawBufferPointer(start: bytes, count: length)))
+                let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+                return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
             },
-            yajl_end_map: { context in flag(receiver(context).tokenEndMap()) },
-            yajl_start_array: { context in flag(receiver(context).tokenStartArray()) },
-            yajl_end_array: { context in flag(receiver(context).tokenEndArray()) }
+            yajl_end_map: { context in flag(receiver(context).withInstance { $0.tokenEndMap() }) },
+            yajl_start_array: { context in flag(receiver(context).withInstance { $0.tokenStartArray() }) },
+            yajl_end_array: { context in flag(receiver(context).withInstance { $0.tokenEndArray() }) }
         ))
         return UnsafePointer(table)
     }()
 }
 
 @inline(__always)
-private func receiver(_ context: UnsafeMutableRawPointer?) -> TokenSink {
-    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue().sink
+private func receiver(_ context: UnsafeMutableRawPointer?) -> Unmanaged<TokenSink> {
+    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).withInstance { $0.sink }
 }
 
 @inline(__always)

@@ -19,9 +19,24 @@ struct Bench: ParsableCommand {
     @Option(help: "How many interleaved rounds to run.")
     var rounds = 15
 
+    @Option(help: "Run only the documents whose file name contains this text.")
+    var document: String?
+
+    @Option(help: "Run only this contender (HandyStream, Foundation, yajl), without the table: for profilers.")
+    var only: String?
+
     func run() throws {
-        let documents = try BenchDocument.all.map { document in
+        let selected = BenchDocument.all.filter { document.map($0.file.contains) ?? true }
+        let documents = try selected.map { document in
             (document, try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent(document.file)))
+        }
+        if let only {
+            for (document, data) in documents {
+                for contender in document.contenders where contender.name.lowercased().hasPrefix(only.lowercased()) {
+                    for _ in 0..<rounds { _ = try contender.run(data) }
+                }
+            }
+            return
         }
         print("HandyStream bench: \(rounds) interleaved rounds; MB/s are medians (1 MB = 10^6 bytes).\n")
         for (document, data) in documents {

@@ -15,15 +15,15 @@ final class TraceSink: TokenSink {
         return trace.count - 1 != stopAt
     }
 
-    func tokenNull() -> Bool { record("null") }
-    func tokenBool(_ value: Bool) -> Bool { record(value ? "true" : "false") }
-    func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool { record("num:" + String(decoding: text, as: UTF8.self)) }
-    func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { record("str:" + String(decoding: bytes, as: UTF8.self)) }
-    func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool { record("key:" + String(decoding: bytes, as: UTF8.self)) }
-    func tokenStartMap() -> Bool { record("{") }
-    func tokenEndMap() -> Bool { record("}") }
-    func tokenStartArray() -> Bool { record("[") }
-    func tokenEndArray() -> Bool { record("]") }
+    override func tokenNull() -> Bool { record("null") }
+    override func tokenBool(_ value: Bool) -> Bool { record(value ? "true" : "false") }
+    override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool { record("num:" + String(decoding: text, as: UTF8.self)) }
+    override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { record("str:" + String(decoding: bytes, as: UTF8.self)) }
+    override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool { record("key:" + String(decoding: bytes, as: UTF8.self)) }
+    override func tokenStartMap() -> Bool { record("{") }
+    override func tokenEndMap() -> Bool { record("}") }
+    override func tokenStartArray() -> Bool { record("[") }
+    override func tokenEndArray() -> Bool { record("]") }
 }
 
 /// Parses `json` in chunks of `chunkSize` bytes and returns the trace and the final outcome.
