@@ -30,7 +30,8 @@ final class Builder: TokenSink {
     /// The index of the top frame: `depth` less the skipped levels, once all is well.
     private var height = 0
     private let root: Frame
-    /// For each depth, the frame used there last, for reuse.
+    /// For each depth, the frames used there so far, as a list through ``Frame/nextAtDepth``: an object's
+    /// children at one depth are of several types (a tweet's `user`, `entities`, …), and each keeps its frame.
     private let recycled: UnsafeMutablePointer<Unmanaged<Frame>?>
     /// Every frame made for this builder.
     private var ownedFrames: [Frame] = []
@@ -129,13 +130,15 @@ final class Builder: TokenSink {
     /// same codec opened it, otherwise a new one from `make`. Either way it has begun a fresh value.
     @inline(__always)
     func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Frame {
-        if let cached = recycled[depth],
-            cached.withInstance({ $0.opener === codec && $0.isObject == isObject })
-        {
-            return cached.withInstance { frame in
+        var candidate = recycled[depth]
+        while let cached = candidate {
+            let found = cached.withInstance { frame -> Frame? in
+                guard frame.opener === codec && frame.isObject == isObject else { return nil }
                 frame.begin(self)
                 return frame
             }
+            if let found { return found }
+            candidate = cached.withInstance { $0.nextAtDepth }
         }
         return _slowpath_newFrame(make)
     }
@@ -144,6 +147,7 @@ final class Builder: TokenSink {
     private func _slowpath_newFrame(_ make: () -> Frame) -> Frame {
         let frame = make()
         ownedFrames.append(frame)
+        frame.nextAtDepth = recycled[depth]
         recycled[depth] = .passUnretained(frame)
         frame.begin(self)
         return frame

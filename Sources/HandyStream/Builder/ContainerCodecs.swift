@@ -178,6 +178,7 @@ final class ArrayFrame<Element>: Frame {
 
     func take() -> [Element] {
         let taken = count
+        if taken == 0 { return [] }
         count = 0
         return Array(unsafeUninitializedCapacity: taken) { buffer, initialized in
             buffer.baseAddress!.moveInitialize(from: elements, count: taken)

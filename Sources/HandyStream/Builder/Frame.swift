@@ -12,6 +12,8 @@ class Frame {
     /// long as the process: they are published in the type registry and never freed.
     unowned(unsafe) let opener: ValueCodec
     let isObject: Bool
+    /// The next frame kept for reuse at the same depth (the builder's per-depth list).
+    var nextAtDepth: Unmanaged<Frame>?
 
     init(opener: ValueCodec, isObject: Bool) {
         self.opener = opener

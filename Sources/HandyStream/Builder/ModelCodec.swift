@@ -15,7 +15,8 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
 /// `didFinishMapping()`. Unknown keys' values are skipped; `null` and values that don't fit leave the default.
 final class ModelFrame<Model: HandyJSON>: Frame {
     /// Kept alive by the model's codec, which lives as long as the process.
-    private unowned(unsafe) let table: FieldTable
+    private let tableReference: Unmanaged<FieldTable>
+    @inline(__always) private var table: FieldTable { tableReference.takeUnretainedValue() }
     private let storage = UnsafeMutablePointer<Model>.allocate(capacity: 1)
     private var isLive = false
     /// Where the properties' offsets count from: the struct itself, or the class instance.
@@ -30,7 +31,7 @@ final class ModelFrame<Model: HandyJSON>: Frame {
     private var inUnknownKey = false
 
     init(opener: ValueCodec, table: FieldTable) {
-        self.table = table
+        self.tableReference = .passUnretained(table)
         self.base = UnsafeMutableRawPointer(storage)
         super.init(opener: opener, isObject: true)
     }
@@ -41,9 +42,8 @@ final class ModelFrame<Model: HandyJSON>: Frame {
     }
 
     override func begin(_ builder: Builder) {
-        if builder.seed != nil, builder.depth == 1, let seed = builder.seed as? Model {
-            builder.seed = nil
-            storage.initialize(to: seed)
+        if builder.seed != nil && builder.depth == 1 {
+            _slowpath_beginFromSeed(builder)
         } else {
             storage.initialize(to: Model())
         }
@@ -55,8 +55,20 @@ final class ModelFrame<Model: HandyJSON>: Frame {
         storage.pointee.willStartMapping()
     }
 
+    /// `update(object:from:)`: the root model starts as the caller's value. Out of line, because a generic function
+    /// that mentions `Model?` asks the runtime for that type's metadata on entry, on every call.
+    @inline(never)
+    private func _slowpath_beginFromSeed(_ builder: Builder) {
+        if let seed = builder.seed as? Model {
+            storage.initialize(to: seed)
+        } else {
+            storage.initialize(to: Model())
+        }
+        builder.seed = nil
+    }
+
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        pending = table.slotIndex(forKey: bytes, predicted: predicted)
+        pending = tableReference.withInstance { $0.slotIndex(forKey: bytes, predicted: predicted) }
         predicted = pending + 1
         inUnknownKey = pending < 0
         if inUnknownKey {
