@@ -59,17 +59,47 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
 
 // MARK: - Arrays and sets
 
+/// How an array frame makes its elements into an `[Element]` and stores it. ``make()`` called where `Element` is a
+/// concrete type gives specialized code (``KnownContainers`` does so for common element types); called from generic
+/// code it gives generic code, which asks the runtime for `[Element]`'s metadata on every array.
+struct ArrayFinishing<Element>: @unchecked Sendable {
+    let take: (UnsafeMutablePointer<Element>, Int) -> [Element]
+    let store: (UnsafeMutablePointer<Element>, Int, UnsafeMutableRawPointer, StoreMode) -> Void
+
+    @inline(__always)
+    static func make() -> ArrayFinishing {
+        ArrayFinishing(
+            take: { elements, count in moveArray(elements, count) },
+            store: { elements, count, target, mode in
+                ModelStorage.store(moveArray(elements, count), at: target, mode: mode)
+            })
+    }
+
+    @inline(__always)
+    private static func moveArray(_ elements: UnsafeMutablePointer<Element>, _ count: Int) -> [Element] {
+        if count == 0 { return [] }
+        return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: elements, count: count)
+            initialized = count
+        }
+    }
+}
+
 /// `[Element]`: elements that don't fit are dropped (reported to diagnostics, an error in strict mode).
 final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
     unowned(unsafe) let element: ValueCodec
+    let finishing: ArrayFinishing<Element>
 
-    init(element: ValueCodec) {
+    init(element: ValueCodec, finishing: ArrayFinishing<Element> = .make()) {
         self.element = element
+        self.finishing = finishing
         super.init(valueType: [Element].self)
     }
 
     override func openArray(_ builder: Builder) -> Frame? {
-        builder.frame(openedBy: self, isObject: false) { ArrayFrame<Element>(opener: self, element: element) }
+        builder.frame(openedBy: self, isObject: false) {
+            ArrayFrame<Element>(opener: self, element: element, finishing: finishing)
+        }
     }
     override var expectation: String { "an array" }
 }
@@ -84,7 +114,9 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
     }
 
     override func openArray(_ builder: Builder) -> Frame? {
-        builder.frame(openedBy: self, isObject: false) { ArrayFrame<Element>(opener: self, element: element) }
+        builder.frame(openedBy: self, isObject: false) {
+            ArrayFrame<Element>(opener: self, element: element, finishing: .make())
+        }
     }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         let elements = unsafeDowncast(frame, to: ArrayFrame<Element>.self).take()
@@ -97,7 +129,8 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
 /// made once, when the array ends. (Appending to an `Array<Element>` element by element would run the standard
 /// library's unspecialized code, which asks the runtime for type metadata on every call.)
 final class ArrayFrame<Element>: Frame {
-    unowned(unsafe) let element: ValueCodec
+    private let elementReference: Unmanaged<ValueCodec>
+    private let finishing: ArrayFinishing<Element>
     private var elements: UnsafeMutablePointer<Element>
     private var capacity = 16
     /// Elements `0..<count` are initialized.
@@ -105,11 +138,18 @@ final class ArrayFrame<Element>: Frame {
     /// The position in the JSON array, dropped elements included, for error paths.
     private var index = 0
 
-    init(opener: ValueCodec, element: ValueCodec) {
-        self.element = element
+    init(opener: ValueCodec, element: ValueCodec, finishing: ArrayFinishing<Element>) {
+        elementReference = .passUnretained(element)
+        self.finishing = finishing
         elements = .allocate(capacity: capacity)
         super.init(opener: opener, isObject: false)
     }
+
+    /// Calls the element codec without reference counting: codecs live as long as the process.
+    @inline(__always)
+    private func element<Result>(_ body: (ValueCodec) -> Result) -> Result { elementReference.withInstance(body) }
+
+    private var elementExpectation: String { element { $0.expectation } }
 
     deinit {
         discard()
@@ -144,32 +184,32 @@ final class ArrayFrame<Element>: Frame {
             count += 1
             return true
         }
-        return builder.fallback("expected \(element.expectation); the element was dropped")
+        return builder.fallback("expected \(elementExpectation); the element was dropped")
     }
 
-    override func null(_ builder: Builder) -> Bool { appended(element.storeNull(at: slot, mode: .initialize), builder) }
+    override func null(_ builder: Builder) -> Bool { appended(element { $0.storeNull(at: slot, mode: .initialize) }, builder) }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        appended(element.storeBool(value, at: slot, mode: .initialize), builder)
+        appended(element { $0.storeBool(value, at: slot, mode: .initialize) }, builder)
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        appended(element.storeNumber(text, at: slot, mode: .initialize), builder)
+        appended(element { $0.storeNumber(text, at: slot, mode: .initialize) }, builder)
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        appended(element.storeString(bytes, at: slot, mode: .initialize), builder)
+        appended(element { $0.storeString(bytes, at: slot, mode: .initialize) }, builder)
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
-        if let child = isObject ? element.openObject(builder) : element.openArray(builder) { return child }
+        if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
         // An element of the wrong shape: for `[T?]` it becomes nil, otherwise it is dropped.
-        if element.storeNull(at: slot, mode: .initialize) {
+        if element({ $0.storeNull(at: slot, mode: .initialize) }) {
             count += 1
         } else {
             _ = builder.fallback(
-                "expected \(element.expectation), found \(isObject ? "an object" : "an array"); the element was dropped")
+                "expected \(elementExpectation), found \(isObject ? "an object" : "an array"); the element was dropped")
         }
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        element.store(finished: child, at: slot, mode: .initialize)
+        element { $0.store(finished: child, at: slot, mode: .initialize) }
         count += 1
         index += 1
         return true
@@ -178,15 +218,13 @@ final class ArrayFrame<Element>: Frame {
 
     func take() -> [Element] {
         let taken = count
-        if taken == 0 { return [] }
         count = 0
-        return Array(unsafeUninitializedCapacity: taken) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: elements, count: taken)
-            initialized = taken
-        }
+        return finishing.take(elements, taken)
     }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
-        ModelStorage.store(take(), at: target, mode: mode)
+        let taken = count
+        count = 0
+        finishing.store(elements, taken, target, mode)
     }
     override func takeAny() -> Any { take() }
     override func discard() {
@@ -216,7 +254,7 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
 /// Fills a dictionary: keys and values are collected (values built in place in the frame's buffer), and the
 /// `Dictionary` is made once, when the object ends, the last of duplicate keys winning.
 final class DictionaryFrame<Value>: Frame {
-    unowned(unsafe) let value: ValueCodec
+    private let valueReference: Unmanaged<ValueCodec>
     private var keys: [String] = []
     private var values: UnsafeMutablePointer<Value>
     private var capacity = 16
@@ -224,7 +262,7 @@ final class DictionaryFrame<Value>: Frame {
     private var count = 0
 
     init(opener: ValueCodec, value: ValueCodec) {
-        self.value = value
+        valueReference = .passUnretained(value)
         values = .allocate(capacity: capacity)
         super.init(opener: opener, isObject: true)
     }
@@ -238,6 +276,11 @@ final class DictionaryFrame<Value>: Frame {
         keys.removeAll(keepingCapacity: true)
         count = 0
     }
+
+    @inline(__always)
+    private func value<Result>(_ body: (ValueCodec) -> Result) -> Result { valueReference.withInstance(body) }
+
+    private var valueExpectation: String { value { $0.expectation } }
 
     @inline(__always)
     private var slot: UnsafeMutableRawPointer {
@@ -262,36 +305,36 @@ final class DictionaryFrame<Value>: Frame {
             return true
         }
         keys.removeLast()
-        return builder.fallback("expected \(value.expectation); the entry was left out")
+        return builder.fallback("expected \(valueExpectation); the entry was left out")
     }
 
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         keys.append(String(jsonBytes: bytes))
         return true
     }
-    override func null(_ builder: Builder) -> Bool { inserted(value.storeNull(at: slot, mode: .initialize), builder) }
+    override func null(_ builder: Builder) -> Bool { inserted(value { $0.storeNull(at: slot, mode: .initialize) }, builder) }
     override func bool(_ flag: Bool, _ builder: Builder) -> Bool {
-        inserted(value.storeBool(flag, at: slot, mode: .initialize), builder)
+        inserted(value { $0.storeBool(flag, at: slot, mode: .initialize) }, builder)
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        inserted(value.storeNumber(text, at: slot, mode: .initialize), builder)
+        inserted(value { $0.storeNumber(text, at: slot, mode: .initialize) }, builder)
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        inserted(value.storeString(bytes, at: slot, mode: .initialize), builder)
+        inserted(value { $0.storeString(bytes, at: slot, mode: .initialize) }, builder)
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
-        if let child = isObject ? value.openObject(builder) : value.openArray(builder) { return child }
-        if value.storeNull(at: slot, mode: .initialize) {
+        if let child = value({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
+        if value({ $0.storeNull(at: slot, mode: .initialize) }) {
             count += 1
         } else {
             keys.removeLast()
             _ = builder.fallback(
-                "expected \(value.expectation), found \(isObject ? "an object" : "an array"); the entry was left out")
+                "expected \(valueExpectation), found \(isObject ? "an object" : "an array"); the entry was left out")
         }
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        value.store(finished: child, at: slot, mode: .initialize)
+        value { $0.store(finished: child, at: slot, mode: .initialize) }
         count += 1
         return true
     }
@@ -349,12 +392,17 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Any>(opener: self, value: self) }
     }
     override func openArray(_ builder: Builder) -> Frame? {
-        builder.frame(openedBy: self, isObject: false) { ArrayFrame<Any>(opener: self, element: self) }
+        builder.frame(openedBy: self, isObject: false) {
+            ArrayFrame<Any>(opener: self, element: self, finishing: AnyCodec.arrayFinishing)
+        }
     }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         ModelStorage.storeAny(frame.takeAny(), at: target, mode: mode)
     }
     override var expectation: String { "a JSON value" }
+
+    /// Specialized here, where the element type is known.
+    static let arrayFinishing = ArrayFinishing<Any>.make()
 
     static func foundationNumber(_ text: UnsafeRawBufferPointer) -> Any? {
         guard let decimal = DecimalText(text) else { return nil }

@@ -86,7 +86,8 @@ final class ModelFrame<Model: HandyJSON>: Frame {
         guard pending >= 0 else { return true }
         let slot = table.slot(pending)
         defer { pending = -1 }
-        if store(slot.pointee.codec, ModelStorage.field(base, offset: slot.pointee.offset)) { return true }
+        let target = ModelStorage.field(base, offset: slot.pointee.offset)
+        if slot.pointee.codecReference.withInstance({ store($0, target) }) { return true }
         return builder.fallback("expected \(slot.pointee.codec.expectation), found \(found()); the default was kept")
     }
 
@@ -108,16 +109,20 @@ final class ModelFrame<Model: HandyJSON>: Frame {
 
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         guard pending >= 0 else { return nil }
-        let codec = table.slot(pending).pointee.codec
-        if let child = isObject ? codec.openObject(builder) : codec.openArray(builder) { return child }
+        let codec = table.slot(pending).pointee.codecReference
+        if let child = codec.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) {
+            return child
+        }
         _ = builder.fallback(
-            "expected \(codec.expectation), found \(isObject ? "an object" : "an array"); the default was kept")
+            "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array"); "
+                + "the default was kept")
         return nil
     }
 
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         let slot = table.slot(pending)
-        slot.pointee.codec.store(finished: child, at: ModelStorage.field(base, offset: slot.pointee.offset), mode: .assign)
+        let target = ModelStorage.field(base, offset: slot.pointee.offset)
+        slot.pointee.codecReference.withInstance { $0.store(finished: child, at: target, mode: .assign) }
         pending = -1
         return true
     }

@@ -11,7 +11,16 @@ final class FieldTable: @unchecked Sendable {
         /// The JSON key it is read from.
         let key: String
         let offset: Int
-        unowned(unsafe) let codec: ValueCodec
+        /// The property type's codec, called without reference counting: codecs live as long as the process.
+        let codecReference: Unmanaged<ValueCodec>
+        var codec: ValueCodec { codecReference.takeUnretainedValue() }
+
+        init(name: String, key: String, offset: Int, codec: ValueCodec) {
+            self.name = name
+            self.key = key
+            self.offset = offset
+            self.codecReference = .passUnretained(codec)
+        }
     }
 
     private struct Entry {

@@ -96,7 +96,7 @@ final class CodecFactory {
         }
         if let array = type as? any ArrayMarker.Type {
             guard let element = codec(for: array.elementType, context: context) else { return nil }
-            return array.makeCodec(element: element)
+            return KnownContainers.arrayCodec(for: type, element: element) ?? array.makeCodec(element: element)
         }
         if let set = type as? any SetMarker.Type {
             guard let element = codec(for: set.elementType, context: context) else { return nil }
@@ -220,4 +220,26 @@ protocol DictionaryMarker {
 extension Dictionary: DictionaryMarker where Key == String {
     static var valueType: Any.Type { Value.self }
     static func makeCodec(value: ValueCodec) -> ValueCodec { DictionaryCodec<Value>(value: value) }
+}
+
+/// Array types common enough in real documents to deserve code specialized for them (see ``ArrayFinishing``).
+enum KnownContainers {
+    static func arrayCodec(for type: Any.Type, element: ValueCodec) -> ValueCodec? {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier([Double].self): ArrayCodec<Double>(element: element, finishing: .make())
+        case ObjectIdentifier([[Double]].self): ArrayCodec<[Double]>(element: element, finishing: .make())
+        case ObjectIdentifier([[[Double]]].self): ArrayCodec<[[Double]]>(element: element, finishing: .make())
+        case ObjectIdentifier([Float].self): ArrayCodec<Float>(element: element, finishing: .make())
+        case ObjectIdentifier([Int].self): ArrayCodec<Int>(element: element, finishing: .make())
+        case ObjectIdentifier([[Int]].self): ArrayCodec<[Int]>(element: element, finishing: .make())
+        case ObjectIdentifier([Int64].self): ArrayCodec<Int64>(element: element, finishing: .make())
+        case ObjectIdentifier([UInt64].self): ArrayCodec<UInt64>(element: element, finishing: .make())
+        case ObjectIdentifier([Int32].self): ArrayCodec<Int32>(element: element, finishing: .make())
+        case ObjectIdentifier([String].self): ArrayCodec<String>(element: element, finishing: .make())
+        case ObjectIdentifier([Bool].self): ArrayCodec<Bool>(element: element, finishing: .make())
+        case ObjectIdentifier([Any].self): ArrayCodec<Any>(element: element, finishing: .make())
+        case ObjectIdentifier([[String: Any]].self): ArrayCodec<[String: Any]>(element: element, finishing: .make())
+        default: nil
+        }
+    }
 }

@@ -82,6 +82,41 @@ struct DecimalTextTests {
         }
     }
 
+    @Test("Random decimal texts of any length and exponent match Swift's correctly rounded parser", arguments: 0..<4)
+    func randomDecimals(seed: Int) {
+        var generator = SplitMix64(seed: UInt64(100 + seed))
+        for _ in 0..<20_000 {
+            let digitCount = Int.random(in: 1...25, using: &generator)
+            var digits = String(Int.random(in: 1...9, using: &generator))
+            for _ in 1..<digitCount { digits.append(String(Int.random(in: 0...9, using: &generator))) }
+            let point = Int.random(in: 0...digitCount, using: &generator)
+            var text = point == digitCount ? digits
+                : String(digits.prefix(max(point, 1))) + "." + String(digits.dropFirst(max(point, 1)))
+            if text.hasSuffix(".") { text.removeLast() }
+            let exponent = Int.random(in: -345...330, using: &generator)
+            if Bool.random(using: &generator) { text += "e\(exponent)" }
+            if Bool.random(using: &generator) { text = "-" + text }
+            let expected = Double(text)!
+            if expected.isFinite {
+                #expect(double(text)?.bitPattern == expected.bitPattern, "\(text)")
+            } else {
+                #expect(double(text) == nil, "\(text)")
+            }
+        }
+    }
+
+    @Test("Halfway cases and the edges of the fast paths", arguments: [
+        "9007199254740993", "9007199254740995", "2.2250738585072011e-308", "2.2250738585072012e-308",
+        "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "1.7976931348623157e308",
+        "1.7976931348623158e308", "1.7976931348623159e308", "0.1", "0.30000000000000004", "123456789012345678901234",
+        "1e23", "8.98846567431158e307", "7.2057594037927933e16", "-65.613616999999977", "1.00000000000000011102230246251565404236316680908203125",
+        "1.00000000000000011102230246251565404236316680908203124", "1.00000000000000011102230246251565404236316680908203126",
+    ])
+    func edgeCases(text: String) {
+        let expected = Double(text)!
+        #expect(double(text)?.bitPattern == (expected.isFinite ? expected.bitPattern : nil), "\(text)")
+    }
+
     @Test("Floats are correctly rounded")
     func floats() {
         #expect(float("3.4028235e38") == .greatestFiniteMagnitude)
