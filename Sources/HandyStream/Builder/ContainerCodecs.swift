@@ -77,7 +77,16 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
 
     @inline(__always)
     private static func moveArray(_ elements: UnsafeMutablePointer<Element>, _ count: Int) -> [Element] {
-        if count == 0 { return [] }
+        // Small arrays (a GeoJSON point is [x, y]) are made from array literals: specialized, those allocate
+        // directly, where `Array(unsafeUninitializedCapacity:)` asks the runtime for the storage class's metadata.
+        switch count {
+        case 0: return []
+        case 1: return [elements.move()]
+        case 2: return [elements.move(), (elements + 1).move()]
+        case 3: return [elements.move(), (elements + 1).move(), (elements + 2).move()]
+        case 4: return [elements.move(), (elements + 1).move(), (elements + 2).move(), (elements + 3).move()]
+        default: break
+        }
         return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
             buffer.baseAddress!.moveInitialize(from: elements, count: count)
             initialized = count

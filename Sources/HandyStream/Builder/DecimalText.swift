@@ -25,86 +25,197 @@ struct DecimalText {
     /// Returns `nil` for anything else, including surrounding blanks, `inf`, `nan` and hexadecimal.
     init?(_ text: UnsafeRawBufferPointer, fromString: Bool = false) {
         let count = text.count
-        guard count > 0 else { return nil }
+        guard count > 0, let base = text.baseAddress else { return nil }
+        // One pass finds the parts and accumulates every digit; with at most 19 digits in all (the common case),
+        // that is the exact significand. Longer numbers are read again by `Digits`.
         var index = 0
-        if text[0] == ASCII.minus {
-            isNegative = true
+        var negative = false
+        if base.load(as: UInt8.self) == ASCII.minus {
+            negative = true
             index = 1
-        } else if fromString && text[0] == ASCII.plus {
+        } else if fromString && base.load(as: UInt8.self) == ASCII.plus {
             index = 1
         }
-        // Up to 19 significant digits always fit in a UInt64: no overflow checks on the common path.
-        var taken = 0
+        var accumulated: UInt64 = 0
         let integerStart = index
         while index < count {
-            let digit = text[index] &- ASCII.zero
+            let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
             if digit > 9 { break }
-            if taken < Self.safeDigits {
-                significand = significand &* 10 &+ UInt64(digit)
-                if significand != 0 { taken += 1 }
-            } else {
-                appendBeyondSafeDigits(digit, inFraction: false, taken: &taken)
-            }
-            index += 1
+            accumulated = accumulated &* 10 &+ UInt64(digit)
+            index &+= 1
         }
-        guard index > integerStart else { return nil }
-        if !fromString && index - integerStart > 1 && text[integerStart] == ASCII.zero { return nil }
-        if index < count && text[index] == ASCII.period {
-            hasFractionOrExponent = true
+        let integerEnd = index
+        guard integerEnd > integerStart else { return nil }
+        if !fromString && integerEnd - integerStart > 1 && base.load(fromByteOffset: integerStart, as: UInt8.self)
+            == ASCII.zero
+        {
+            return nil
+        }
+        var fractionStart = index
+        var fractionEnd = index
+        var fractionOrExponent = false
+        if index < count && base.load(fromByteOffset: index, as: UInt8.self) == ASCII.period {
+            fractionOrExponent = true
             index += 1
-            let fractionStart = index
+            fractionStart = index
             while index < count {
-                let digit = text[index] &- ASCII.zero
+                let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
                 if digit > 9 { break }
-                if taken < Self.safeDigits {
-                    significand = significand &* 10 &+ UInt64(digit)
-                    if significand != 0 { taken += 1 }
-                    exponent -= 1
-                } else {
-                    appendBeyondSafeDigits(digit, inFraction: true, taken: &taken)
-                }
-                index += 1
+                accumulated = accumulated &* 10 &+ UInt64(digit)
+                index &+= 1
             }
-            guard index > fractionStart else { return nil }
+            fractionEnd = index
+            guard fractionEnd > fractionStart else { return nil }
         }
-        if index < count && (text[index] == ASCII.lowerE || text[index] == ASCII.upperE) {
-            hasFractionOrExponent = true
+        var explicitExponent = 0
+        if index < count && base.load(fromByteOffset: index, as: UInt8.self) | 0x20 == ASCII.lowerE {
+            fractionOrExponent = true
             index += 1
             var negativeExponent = false
-            if index < count && (text[index] == ASCII.minus || text[index] == ASCII.plus) {
-                negativeExponent = text[index] == ASCII.minus
-                index += 1
+            if index < count {
+                let sign = base.load(fromByteOffset: index, as: UInt8.self)
+                if sign == ASCII.minus || sign == ASCII.plus {
+                    negativeExponent = sign == ASCII.minus
+                    index += 1
+                }
             }
             let exponentStart = index
-            var value = 0
             while index < count {
-                let digit = text[index] &- ASCII.zero
+                let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
                 if digit > 9 { break }
-                value = min(value &* 10 &+ Int(digit), Self.exponentClamp)
+                explicitExponent = min(explicitExponent &* 10 &+ Int(digit), Self.exponentClamp)
                 index += 1
             }
             guard index > exponentStart else { return nil }
-            exponent += negativeExponent ? -value : value
+            if negativeExponent { explicitExponent = -explicitExponent }
         }
         guard index == count else { return nil }
+        isNegative = negative
+        hasFractionOrExponent = fractionOrExponent
+        if (integerEnd - integerStart) + (fractionEnd - fractionStart) <= 19 {
+            significand = accumulated
+            exponent = explicitExponent - (fractionEnd - fractionStart)
+        } else {
+            let digits = Digits.read(
+                base, integer: integerStart..<integerEnd, fraction: fractionStart..<fractionEnd,
+                exponent: explicitExponent)
+            significand = digits.significand
+            exponent = digits.exponent
+            droppedNonZero = digits.droppedNonZero
+        }
     }
 
-    /// Significant digits that always fit in a `UInt64`.
-    private static let safeDigits = 19
+    /// Builds the significand from runs of digits: 19 significant digits always fit in a `UInt64`, eight at a time
+    /// where eight are available; a 20th is kept when it still fits (so 20-digit integers up to `UInt64.max` stay
+    /// exact); the rest only move the exponent.
+    private struct Digits {
+        let base: UnsafeRawPointer
+        var exponent: Int
+        var significand: UInt64 = 0
+        var taken = 0
+        var droppedAny = false
+        var droppedNonZero = false
 
-    /// A digit past the 19th: kept when the significand still fits (20-digit integers up to `UInt64.max` stay
-    /// exact), otherwise dropped, moving the exponent.
-    @inline(never)
-    private mutating func appendBeyondSafeDigits(_ digit: UInt8, inFraction: Bool, taken: inout Int) {
-        let (times10, overflow1) = significand.multipliedReportingOverflow(by: 10)
-        let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
-        if !overflow1 && !overflow2 && !droppedNonZero {
-            significand = sum
-            taken += 1
-            if inFraction { exponent -= 1 }
-        } else {
-            if digit != 0 { droppedNonZero = true }
-            if !inFraction { exponent += 1 }
+        init(base: UnsafeRawPointer, exponent: Int) {
+            self.base = base
+            self.exponent = exponent
+        }
+
+        /// Reads a number of more than 19 digits, from its first significant digit on.
+        @inline(never)
+        static func read(
+            _ base: UnsafeRawPointer, integer: Range<Int>, fraction: Range<Int>, exponent: Int
+        ) -> Digits {
+            var digits = Digits(base: base, exponent: exponent)
+            var start = integer.lowerBound
+            while start < integer.upperBound && base.load(fromByteOffset: start, as: UInt8.self) == ASCII.zero {
+                start += 1
+            }
+            var fractionFirst = fraction.lowerBound
+            if start == integer.upperBound {
+                while fractionFirst < fraction.upperBound
+                    && base.load(fromByteOffset: fractionFirst, as: UInt8.self) == ASCII.zero
+                {
+                    fractionFirst += 1
+                }
+                digits.exponent -= fractionFirst - fraction.lowerBound
+            }
+            digits.accumulate(start, integer.upperBound, inFraction: false)
+            digits.accumulate(fractionFirst, fraction.upperBound, inFraction: true)
+            return digits
+        }
+
+        @inline(__always)
+        mutating func accumulate(_ start: Int, _ end: Int, inFraction: Bool) {
+            var index = start
+            if !droppedAny {
+                #if _endian(little)
+                while taken <= 11 && end - index >= 8 {
+                    let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    guard Self.isEightDigits(chunk) else { break }
+                    significand = significand &* 100_000_000 &+ Self.eightDigits(chunk)
+                    taken &+= 8
+                    index &+= 8
+                }
+                #endif
+                while index < end && taken < 19 {
+                    significand = significand &* 10 &+ UInt64(base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero)
+                    taken &+= 1
+                    index &+= 1
+                }
+                if inFraction { exponent -= index - start }
+            }
+            if index < end { self = Self.dropDigits(self, index, end, inFraction: inFraction) }
+        }
+
+        /// A pure function, so that the common path's state can stay in registers.
+        @inline(never)
+        private static func dropDigits(_ digits: Digits, _ start: Int, _ end: Int, inFraction: Bool) -> Digits {
+            var digits = digits
+            digits.dropDigits(start, end, inFraction: inFraction)
+            return digits
+        }
+
+        @inline(__always)
+        private mutating func dropDigits(_ start: Int, _ end: Int, inFraction: Bool) {
+            var index = start
+            if !droppedAny {
+                let digit = UInt64(base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero)
+                let (times10, overflow1) = significand.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(digit)
+                if !overflow1 && !overflow2 {
+                    significand = sum
+                    taken += 1
+                    index += 1
+                    if inFraction { exponent -= 1 }
+                }
+            }
+            guard index < end else { return }
+            droppedAny = true
+            if !inFraction { exponent += end - index }
+            while index < end {
+                if base.load(fromByteOffset: index, as: UInt8.self) != ASCII.zero { droppedNonZero = true }
+                index += 1
+            }
+        }
+
+        /// Whether all eight bytes are ASCII digits.
+        @inline(__always)
+        static func isEightDigits(_ chunk: UInt64) -> Bool {
+            ((chunk & 0xF0F0_F0F0_F0F0_F0F0) | (((chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4))
+                == 0x3333_3333_3333_3333
+        }
+
+        /// The value of eight ASCII digits, the first in the lowest byte (little-endian load).
+        @inline(__always)
+        static func eightDigits(_ chunk: UInt64) -> UInt64 {
+            let mask: UInt64 = 0x0000_00FF_0000_00FF
+            let mul1: UInt64 = 0x000F_4240_0000_0064  // 100 + (1000000 << 32)
+            let mul2: UInt64 = 0x0000_2710_0000_0001  // 1 + (10000 << 32)
+            var value = chunk &- 0x3030_3030_3030_3030
+            value = (value &* 10) &+ (value >> 8)
+            value = (((value & mask) &* mul1) &+ (((value >> 16) & mask) &* mul2)) >> 32
+            return value
         }
     }
 
