@@ -118,6 +118,9 @@ extension JSONDecodingError {
         case "malformed number, a digit is required after the minus sign.":
             (.malformed, "malformed number: a digit must follow the minus sign")
         case "probable comment found in input text, comments are not enabled.": (.malformed, "comments are not allowed")
+        case Tokenizer.byteOrderMarkMessage: (.malformed, "a byte order mark (U+FEFF) is not allowed in JSON")
+        case Tokenizer.controlCharacterMessage: (.malformed, "invalid character (form feed and vertical tab are not "
+            + "JSON whitespace, nor allowed unescaped in strings)")
         default: (.malformed, failure.message)
         }
     }

@@ -1,4 +1,7 @@
 internal import CYajl
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The yajl boundary: one push parser, fed chunk after chunk, whose events go to a ``TokenSink``.
 ///
@@ -38,6 +41,8 @@ final class Tokenizer {
     private var chunkStart = 0
     /// Bytes handed to ``parse(_:)`` so far.
     private(set) var bytesFed = 0
+    /// Malformed input found by the tokenizer's own checks, which stopped yajl.
+    private var ownFailure: SyntaxFailure?
 
     /// - Parameter multipleValues: accept a stream of top-level values (JSON Lines, concatenated documents).
     init(sink: TokenSink, multipleValues: Bool = false) {
@@ -58,15 +63,54 @@ final class Tokenizer {
 
     /// Parses one chunk. Chunks may split a token anywhere; yajl keeps the partial token.
     func parse(_ chunk: UnsafeRawBufferPointer) -> Outcome {
+        if let failure = ownFailure { return .malformed(failure) }
+        guard let base = chunk.baseAddress, !chunk.isEmpty else { return .needsMore }
+        if bytesFed == 0 && chunk.count >= 3 && chunk[0] == 0xEF && chunk[1] == 0xBB && chunk[2] == 0xBF {
+            ownFailure = SyntaxFailure(message: Self.byteOrderMarkMessage, isLexical: true, offset: 0)
+            return .malformed(ownFailure!)
+        }
+        // yajl takes form feed and vertical tab for whitespace; JSON doesn't, and inside a string they would be
+        // unescaped control characters: either way the input is malformed from there on.
+        if let forbidden = Self.firstNonJSONWhitespace(chunk) {
+            let before = parse(UnsafeRawBufferPointer(rebasing: chunk[..<forbidden]))
+            guard before == .needsMore else { return before }
+            ownFailure = SyntaxFailure(
+                message: Self.controlCharacterMessage, isLexical: true, offset: bytesFed)
+            bytesFed += chunk.count - forbidden
+            return .malformed(ownFailure!)
+        }
         chunkStart = bytesFed
         bytesFed += chunk.count
-        guard let base = chunk.baseAddress, !chunk.isEmpty else { return .needsMore }
         let status = yajl_parse(handle, base.assumingMemoryBound(to: UInt8.self), chunk.count)
         return outcome(of: status, ifOK: .needsMore)
     }
 
+    static let controlCharacterMessage = "form feed and vertical tab are not allowed in JSON"
+    static let invalidUTF8Message = "invalid bytes in UTF8 string."
+    static let byteOrderMarkMessage = "byte order mark"
+
+    private static func firstNonJSONWhitespace(_ chunk: UnsafeRawBufferPointer) -> Int? {
+        let base = chunk.baseAddress!
+        let formFeed = memchr(base, 0x0C, chunk.count)
+        let verticalTab = memchr(base, 0x0B, chunk.count)
+        switch (formFeed, verticalTab) {
+        case (nil, nil): return nil
+        case (let found?, nil), (nil, let found?): return base.distance(to: UnsafeRawPointer(found))
+        case (let first?, let second?): return base.distance(to: UnsafeRawPointer(min(first, second)))
+        }
+    }
+
+    /// Called for strings and keys: refuses what yajl's lax UTF-8 check lets through.
+    @inline(__always)
+    fileprivate func checkUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if UTF8Validation.isValid(bytes) { return true }
+        ownFailure = SyntaxFailure(message: Self.invalidUTF8Message, isLexical: true, offset: offset)
+        return false
+    }
+
     /// Tells yajl the input has ended: a document cut short is reported here.
     func complete() -> Outcome {
+        if let failure = ownFailure { return .malformed(failure) }
         chunkStart = bytesFed
         let status = yajl_complete_parse(handle)
         return outcome(of: status, ifOK: .complete)
@@ -74,6 +118,7 @@ final class Tokenizer {
 
     private func outcome(of status: yajl_status, ifOK success: Outcome) -> Outcome {
         if status == yajl_status_ok { return success }
+        if let failure = ownFailure { return .malformed(failure) }
         if status == yajl_status_client_canceled { return .stopped }
         return .malformed(syntaxFailure())
     }
@@ -115,11 +160,13 @@ final class Tokenizer {
             },
             yajl_string: { context, bytes, length in
                 let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+                guard tokenizer(context).checkUTF8(buffer) else { return 0 }
                 return flag(receiver(context).withInstance { $0.tokenString(buffer) })
             },
             yajl_start_map: { context in flag(receiver(context).withInstance { $0.tokenStartMap() }) },
             yajl_map_key: { context, bytes, length in
                 let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+                guard tokenizer(context).checkUTF8(buffer) else { return 0 }
                 return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
             },
             yajl_end_map: { context in flag(receiver(context).withInstance { $0.tokenEndMap() }) },
@@ -133,6 +180,11 @@ final class Tokenizer {
 @inline(__always)
 private func receiver(_ context: UnsafeMutableRawPointer?) -> Unmanaged<TokenSink> {
     Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).withInstance { $0.sink }
+}
+
+@inline(__always)
+private func tokenizer(_ context: UnsafeMutableRawPointer?) -> Tokenizer {
+    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue()
 }
 
 @inline(__always)

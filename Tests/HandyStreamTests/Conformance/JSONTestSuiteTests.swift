@@ -1,0 +1,116 @@
+import Foundation
+@testable import HandyStream
+import Testing
+
+/// The parsing cases of Nicolas Seriot's JSONTestSuite (github.com/nst/JSONTestSuite, MIT licence, copied in
+/// `Fixtures/JSONTestSuite` with its LICENSE): `y_` must be accepted, `n_` rejected, `i_` are the implementation's
+/// choice but must neither crash nor hang.
+enum JSONTestSuite {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/JSONTestSuite/test_parsing")
+
+    static func files(_ prefix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }.sorted()
+    }
+
+    /// Decodes the file into `Any`; returns the error, or nil when accepted.
+    static func outcome(_ name: String) throws -> JSONDecodingError? {
+        let data = try Data(contentsOf: directory.appendingPathComponent(name))
+        do {
+            _ = try ModelDecoder().decode(Any.self, from: data)
+            return nil
+        } catch let error as JSONDecodingError {
+            return error
+        }
+    }
+
+    /// What HandyStream does with each implementation-defined case.
+    static let implementationDefined: [String: Bool] = [
+        // Numbers out of every type's range are valid JSON: accepted; they fit no Int or Double property
+        // (the default is kept), and a String property gets their exact text.
+        "i_number_double_huge_neg_exp.json": true,
+        "i_number_huge_exp.json": true,
+        "i_number_neg_int_huge_exp.json": true,
+        "i_number_pos_double_huge_exp.json": true,
+        "i_number_real_neg_overflow.json": true,
+        "i_number_real_pos_overflow.json": true,
+        "i_number_real_underflow.json": true,
+        "i_number_too_big_neg_int.json": true,
+        "i_number_too_big_pos_int.json": true,
+        "i_number_very_big_negative_int.json": true,
+        // Escaped lone surrogates: yajl decodes a lone \uD800-\uDBFF escape as "?" (accepted); a lone low
+        // surrogate escape comes out as a UTF-8-encoded surrogate, which strict UTF-8 validation refuses.
+        "i_object_key_lone_2nd_surrogate.json": false,
+        "i_string_1st_surrogate_but_2nd_missing.json": true,
+        "i_string_1st_valid_surrogate_2nd_invalid.json": true,
+        "i_string_incomplete_surrogate_and_escape_valid.json": true,
+        "i_string_incomplete_surrogate_pair.json": false,
+        "i_string_incomplete_surrogates_escape_valid.json": true,
+        "i_string_invalid_lonely_surrogate.json": true,
+        "i_string_invalid_surrogate.json": true,
+        "i_string_inverted_surrogates_U+1D11E.json": false,
+        "i_string_lone_second_surrogate.json": false,
+        // Bytes that are not UTF-8: refused.
+        "i_string_UTF-16LE_with_BOM.json": false,
+        "i_string_UTF-8_invalid_sequence.json": false,
+        "i_string_UTF8_surrogate_U+D800.json": false,
+        "i_string_invalid_utf-8.json": false,
+        "i_string_iso_latin_1.json": false,
+        "i_string_lone_utf8_continuation_byte.json": false,
+        "i_string_not_in_unicode_range.json": false,
+        "i_string_overlong_sequence_2_bytes.json": false,
+        "i_string_overlong_sequence_6_bytes.json": false,
+        "i_string_overlong_sequence_6_bytes_null.json": false,
+        "i_string_truncated-utf-8.json": false,
+        "i_string_utf16BE_no_BOM.json": false,
+        "i_string_utf16LE_no_BOM.json": false,
+        // 500 levels: under the default cap of 512.
+        "i_structure_500_nested_arrays.json": true,
+        // A byte order mark: refused with its own message.
+        "i_structure_UTF-8_BOM_empty_object.json": false,
+    ]
+}
+
+@Suite("JSONTestSuite conformance")
+struct JSONTestSuiteTests {
+    @Test("The corpus is complete")
+    func corpus() {
+        #expect(JSONTestSuite.files("y_").count == 95)
+        #expect(JSONTestSuite.files("n_").count == 188)
+        #expect(JSONTestSuite.files("i_").count == 35)
+    }
+
+    @Test("y_: accepted", arguments: JSONTestSuite.files("y_"))
+    func accepted(name: String) throws {
+        let error = try JSONTestSuite.outcome(name)
+        #expect(error == nil, "\(name): \(String(describing: error))")
+    }
+
+    @Test("n_: rejected with an error", arguments: JSONTestSuite.files("n_"))
+    func rejected(name: String) throws {
+        #expect(try JSONTestSuite.outcome(name) != nil, "\(name) was accepted")
+    }
+
+    @Test("i_: the documented choice", arguments: JSONTestSuite.files("i_"))
+    func implementationDefined(name: String) throws {
+        let expected = try #require(JSONTestSuite.implementationDefined[name], "\(name) is not in the table")
+        let error = try JSONTestSuite.outcome(name)
+        #expect((error == nil) == expected, "\(name): \(String(describing: error))")
+    }
+
+    @Test("Form feed and vertical tab are refused, with the offset of the byte")
+    func formFeed() throws {
+        let error = try #require(decodingError(Any.self, "[1,\u{0C}2]"))
+        #expect(error.description == "1:4: invalid character (form feed and vertical tab are not JSON whitespace, "
+            + "nor allowed unescaped in strings) at $[1]")
+        #expect(decodingError(Any.self, "[\"a\u{0B}b\"]")?.kind == .malformed)
+    }
+
+    @Test("A byte order mark is refused with its own message")
+    func byteOrderMark() throws {
+        let error = try #require(decodingError(Any.self, "\u{FEFF}{}"))
+        #expect(error.description == "1:1: a byte order mark (U+FEFF) is not allowed in JSON at $")
+    }
+}
