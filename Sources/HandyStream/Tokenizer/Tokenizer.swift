@@ -160,13 +160,13 @@ final class Tokenizer {
             },
             yajl_string: { context, bytes, length in
                 let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-                guard tokenizer(context).checkUTF8(buffer) else { return 0 }
+                guard validUTF8(context, buffer) else { return 0 }
                 return flag(receiver(context).withInstance { $0.tokenString(buffer) })
             },
             yajl_start_map: { context in flag(receiver(context).withInstance { $0.tokenStartMap() }) },
             yajl_map_key: { context, bytes, length in
                 let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-                guard tokenizer(context).checkUTF8(buffer) else { return 0 }
+                guard validUTF8(context, buffer) else { return 0 }
                 return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
             },
             yajl_end_map: { context in flag(receiver(context).withInstance { $0.tokenEndMap() }) },
@@ -183,8 +183,8 @@ private func receiver(_ context: UnsafeMutableRawPointer?) -> Unmanaged<TokenSin
 }
 
 @inline(__always)
-private func tokenizer(_ context: UnsafeMutableRawPointer?) -> Tokenizer {
-    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue()
+private func validUTF8(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).withInstance { $0.checkUTF8(bytes) }
 }
 
 @inline(__always)

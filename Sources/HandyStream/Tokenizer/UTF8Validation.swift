@@ -24,32 +24,38 @@ enum UTF8Validation {
 
     @inline(never)
     private static func _slowpath_validate(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Bool {
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
         var index = start
-        func byte(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
-        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-            offset < count && range.contains(byte(offset))
-        }
         while index < count {
-            let lead = byte(index)
-            switch lead {
-            case 0x00...0x7F:
-                index += 1
-            case 0xC2...0xDF:
-                guard continuation(index + 1) else { return false }
-                index += 2
-            case 0xE0...0xEF:
-                let second: ClosedRange<UInt8> = lead == 0xE0 ? 0xA0...0xBF : lead == 0xED ? 0x80...0x9F : 0x80...0xBF
-                guard continuation(index + 1, second), continuation(index + 2) else { return false }
-                index += 3
-            case 0xF0...0xF4:
-                let second: ClosedRange<UInt8> = lead == 0xF0 ? 0x90...0xBF : lead == 0xF4 ? 0x80...0x8F : 0x80...0xBF
-                guard continuation(index + 1, second), continuation(index + 2), continuation(index + 3) else {
-                    return false
-                }
-                index += 4
-            default:
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index &+= 1
+                continue
+            }
+            if lead < 0xC2 { return false }  // a continuation byte, or an overlong two-byte form
+            if lead < 0xE0 {
+                guard index &+ 1 < count, bytes[index &+ 1] & 0xC0 == 0x80 else { return false }
+                index &+= 2
+                continue
+            }
+            if lead < 0xF0 {
+                guard index &+ 2 < count else { return false }
+                let second = bytes[index &+ 1]
+                let third = bytes[index &+ 2]
+                guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return false }
+                if lead == 0xE0 && second < 0xA0 { return false }  // overlong
+                if lead == 0xED && second > 0x9F { return false }  // a UTF-16 surrogate
+                index &+= 3
+                continue
+            }
+            guard lead < 0xF5, index &+ 3 < count else { return false }
+            let second = bytes[index &+ 1]
+            guard second & 0xC0 == 0x80, bytes[index &+ 2] & 0xC0 == 0x80, bytes[index &+ 3] & 0xC0 == 0x80 else {
                 return false
             }
+            if lead == 0xF0 && second < 0x90 { return false }  // overlong
+            if lead == 0xF4 && second > 0x8F { return false }  // past U+10FFFF
+            index &+= 4
         }
         return true
     }

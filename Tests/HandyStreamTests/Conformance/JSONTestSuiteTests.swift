@@ -114,3 +114,25 @@ struct JSONTestSuiteTests {
         #expect(error.description == "1:1: a byte order mark (U+FEFF) is not allowed in JSON at $")
     }
 }
+
+@Suite("Strict UTF-8")
+struct UTF8ValidationTests {
+    @Test("Agrees with the standard library's validation on random byte strings", arguments: 0..<3)
+    func randomBytes(seed: Int) {
+        var generator = SplitMix64(seed: UInt64(7 + seed))
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...12, using: &generator)
+            // Bias towards the interesting lead and continuation bytes.
+            let bytes: [UInt8] = (0..<length).map { _ in
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: UInt8.random(in: 0x20...0x7F, using: &generator)
+                case 1: UInt8.random(in: 0x80...0xBF, using: &generator)
+                case 2: UInt8.random(in: 0xC0...0xF7, using: &generator)
+                default: [0xE0, 0xED, 0xF0, 0xF4, 0xA0, 0x9F, 0x8F, 0x90][Int.random(in: 0..<8, using: &generator)]
+                }
+            }
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            #expect(bytes.withUnsafeBytes { UTF8Validation.isValid($0) } == expected, "\(bytes)")
+        }
+    }
+}
