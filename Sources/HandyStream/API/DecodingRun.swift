@@ -59,8 +59,10 @@ final class DecodingRun<T>: Builder.Delegate {
 /// The shared entry points behind ``ModelDecoder`` and the HandyJSON-compatible calls.
 enum Decoding {
     /// The codec for `T`, or the declaration error that stops a throwing caller.
-    static func codec<T>(for type: T.Type, reportProblems: Bool) throws(ModelDeclarationError) -> ValueCodec {
-        let (codec, problems) = TypeRegistry.codec(for: type)
+    static func codec<T>(
+        for type: T.Type, strategy: KeyDecodingStrategy, reportProblems: Bool
+    ) throws(ModelDeclarationError) -> ValueCodec {
+        let (codec, problems) = TypeRegistry.codec(for: type, strategy: strategy)
         guard let codec else {
             throw ModelDeclarationError(
                 typeName: "\(type)",
@@ -75,7 +77,7 @@ enum Decoding {
         _ type: T.Type, from input: UnsafeRawBufferPointer, path: String, options: DecodingOptions,
         reportProblems: Bool, seed: Any? = nil
     ) throws -> T? {
-        let codec = try codec(for: type, reportProblems: reportProblems)
+        let codec = try codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: reportProblems)
         let run = DecodingRun<T>(codec: codec, path: try DesignatedPath(parsing: path), options: options, seed: seed)
         return try run.decode(input).value
     }
@@ -84,7 +86,7 @@ enum Decoding {
     static func decode<T>(
         _ type: T.Type, fromObject object: Any, path: String, options: DecodingOptions, seed: Any? = nil
     ) throws -> T? {
-        let codec = try codec(for: type, reportProblems: false)
+        let codec = try codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: false)
         let run = DecodingRun<T>(codec: codec, path: try DesignatedPath(parsing: path), options: options, seed: seed)
         guard ObjectEvents.emit(object, to: run.sink) else {
             if let failure = run.failure {

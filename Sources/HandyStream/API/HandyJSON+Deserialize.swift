@@ -84,8 +84,10 @@ public final class JSONDeserializer<T: HandyJSON> {
 }
 
 enum HandyJSONDecoding {
-    /// The HandyJSON calls are lenient and quiet.
-    static let options = DecodingOptions()
+    /// The HandyJSON calls are lenient and quiet, with the configured key strategy.
+    static var options: DecodingOptions {
+        DecodingOptions(keyDecodingStrategy: HandyJSONConfiguration.keyDecodingStrategy)
+    }
 
     static func model<T>(_ type: T.Type, _ input: UnsafeRawBufferPointer, _ path: String?) -> T? {
         (try? Decoding.decode(type, from: input, path: path ?? "", options: options, reportProblems: false)) ?? nil

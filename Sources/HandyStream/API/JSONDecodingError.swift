@@ -158,14 +158,18 @@ public struct DecodingOptions: Sendable {
     public var maximumDepth: Int
     /// Told of every value the lenient rules pass over, with its path.
     public var diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?
+    /// How property names become keys where a model's mapping doesn't say.
+    public var keyDecodingStrategy: KeyDecodingStrategy
 
     public init(
         strict: Bool = false,
         maximumDepth: Int = 512,
+        keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys,
         diagnostics: (@Sendable (DecodingDiagnostic) -> Void)? = nil
     ) {
         self.strict = strict
         self.maximumDepth = maximumDepth
+        self.keyDecodingStrategy = keyDecodingStrategy
         self.diagnostics = diagnostics
     }
 }

@@ -30,7 +30,7 @@ public struct ModelDecoder: Sendable {
     }
 
     private func decode<T>(_ type: T.Type, input: UnsafeRawBufferPointer, path: String) throws -> T {
-        let codec = try Decoding.codec(for: type, reportProblems: true)
+        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
         let run = DecodingRun<T>(codec: codec, path: try DesignatedPath(parsing: path), options: options)
         guard let value = try run.decode(input).value else {
             let mismatch = run.root.mismatch ?? "expected \(codec.expectation)"

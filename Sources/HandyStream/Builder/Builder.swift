@@ -126,6 +126,9 @@ final class Builder: TokenSink {
 
     // MARK: - Frames
 
+    /// The property base of the frame on top of the stack (the one opening a child now).
+    var topPropertyBase: UnsafeMutableRawPointer? { top.withInstance { $0.propertyBase } }
+
     /// A frame for the container opening now at the current depth: the one used last time at this depth when the
     /// same codec opened it, otherwise a new one from `make`. Either way it has begun a fresh value.
     @inline(__always)

@@ -14,6 +14,9 @@ class Frame {
     let isObject: Bool
     /// The next frame kept for reuse at the same depth (the builder's per-depth list).
     var nextAtDepth: Unmanaged<Frame>?
+    /// For frames that fill properties: where the properties' offsets count from (a struct's storage, a class
+    /// instance, or for a nested key path, the owning model's).
+    var propertyBase: UnsafeMutableRawPointer?
 
     init(opener: ValueCodec, isObject: Bool) {
         self.opener = opener

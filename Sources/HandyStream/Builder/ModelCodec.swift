@@ -11,30 +11,132 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "an object" }
 }
 
-/// Fills one model: `Model()`, `willStartMapping()`, each known key's value written at its property's offset,
-/// `didFinishMapping()`. Unknown keys' values are skipped; `null` and values that don't fit leave the default.
-final class ModelFrame<Model: HandyJSON>: Frame {
-    /// Kept alive by the model's codec, which lives as long as the process.
+/// Fills properties from an object's keys: each known key's value is written at its property's offset from
+/// ``Frame/propertyBase``; unknown keys' values are skipped; `null` and values that don't fit leave the default.
+/// Models and nested key paths (``PathFrame``) share this.
+class PropertyFrame: Frame {
     private let tableReference: Unmanaged<FieldTable>
-    @inline(__always) private var table: FieldTable { tableReference.takeUnretainedValue() }
-    private let storage = UnsafeMutablePointer<Model>.allocate(capacity: 1)
-    private var isLive = false
-    /// Where the properties' offsets count from: the struct itself, or the class instance.
-    private var base: UnsafeMutableRawPointer
-    /// The slot of the key just read, or -1 for a key the model does not have.
-    private var pending = -1
+    /// Kept alive by the codec that made the frame, which lives as long as the process.
+    @inline(__always) final var table: FieldTable { tableReference.takeUnretainedValue() }
+    /// The slot of the key just read, or -1 for a key that is not read (unknown, or a worse candidate).
+    private final var pending = -1
     /// The slot expected next: documents tend to list keys in the order models declare them.
-    private var predicted = 0
-    /// The last key the model did not have, kept only to name it in error paths.
-    private var unknownKey: [UInt8] = []
-    /// The key being read is `unknownKey`.
-    private var inUnknownKey = false
+    private final var predicted = 0
+    /// For slots with candidate keys, the best priority seen in this object (255: none yet).
+    private final var candidatePriorities: [UInt8]
+    /// The last key that is not read, kept only to name it in error paths.
+    private final var unknownKey: [UInt8] = []
+    private final var inUnknownKey = false
 
     init(opener: ValueCodec, table: FieldTable) {
-        self.tableReference = .passUnretained(table)
-        self.base = UnsafeMutableRawPointer(storage)
+        tableReference = .passUnretained(table)
+        candidatePriorities = table.hasCandidates ? Array(repeating: 255, count: table.slots.count) : []
         super.init(opener: opener, isObject: true)
     }
+
+    /// Prepares for a new object whose properties live at `base`.
+    @inline(__always)
+    final func beginProperties(at base: UnsafeMutableRawPointer) {
+        propertyBase = base
+        pending = -1
+        predicted = 0
+        inUnknownKey = false
+        if !candidatePriorities.isEmpty { _slowpath_resetCandidates() }
+    }
+
+    @inline(never)
+    private final func _slowpath_resetCandidates() {
+        for index in candidatePriorities.indices { candidatePriorities[index] = 255 }
+    }
+
+    override final func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        var found = tableReference.withInstance { $0.slotIndex(forKey: bytes, predicted: predicted) }
+        if found >= FieldTable.candidateFlag { found = _slowpath_candidate(found) }
+        pending = found
+        predicted = found + 1
+        inUnknownKey = found < 0
+        if inUnknownKey {
+            unknownKey.removeAll(keepingCapacity: true)
+            unknownKey.append(contentsOf: bytes)
+        }
+        return true
+    }
+
+    /// A candidate key: read only when no better-ranked candidate of its slot came before it in this object.
+    @inline(never)
+    private final func _slowpath_candidate(_ packed: Int) -> Int {
+        let slot = packed & FieldTable.slotMask
+        let priority = UInt8((packed & ~FieldTable.candidateFlag) >> FieldTable.priorityShift)
+        guard priority <= candidatePriorities[slot] else { return -1 }
+        candidatePriorities[slot] = priority
+        return slot
+    }
+
+    /// Stores a scalar in the pending property; a value that doesn't fit keeps the default.
+    @inline(__always)
+    private final func scalar(
+        _ builder: Builder, _ store: (ValueCodec, UnsafeMutableRawPointer) -> Bool, found: @autoclosure () -> String
+    ) -> Bool {
+        guard pending >= 0 else { return true }
+        let slot = table.slot(pending)
+        defer { pending = -1 }
+        let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
+        if slot.pointee.codecReference.withInstance({ store($0, target) }) { return true }
+        return builder.fallback(
+            "expected \(slot.pointee.codec.expectation), found \(found()); the default was kept")
+    }
+
+    // `null` leaves the default, as in HandyJSON.
+    override final func null(_ builder: Builder) -> Bool {
+        pending = -1
+        return true
+    }
+    override final func bool(_ value: Bool, _ builder: Builder) -> Bool {
+        scalar(builder, { $0.storeBool(value, at: $1, mode: .assign) }, found: value ? "true" : "false")
+    }
+    override final func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        scalar(builder, { $0.storeNumber(text, at: $1, mode: .assign) },
+               found: "the number " + String(jsonBytes: text))
+    }
+    override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign) }, found: "a string")
+    }
+
+    override final func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        guard pending >= 0 else { return nil }
+        let codec = table.slot(pending).pointee.codecReference
+        if let child = codec.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) {
+            return child
+        }
+        _ = builder.fallback(
+            "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array"); "
+                + "the default was kept")
+        return nil
+    }
+
+    override final func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        let slot = table.slot(pending)
+        let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
+        slot.pointee.codecReference.withInstance { $0.store(finished: child, at: target, mode: .assign) }
+        pending = -1
+        return true
+    }
+
+    override final func skipped() { pending = -1 }
+
+    override final func appendPosition(to path: inout String) {
+        if pending >= 0 {
+            path += "." + table.slot(pending).pointee.key
+        } else if inUnknownKey {
+            path += "." + String(decoding: unknownKey, as: UTF8.self)
+        }
+    }
+}
+
+/// Fills one model: `Model()`, `willStartMapping()`, the properties, `didFinishMapping()`.
+final class ModelFrame<Model: HandyJSON>: PropertyFrame {
+    private let storage = UnsafeMutablePointer<Model>.allocate(capacity: 1)
+    private var isLive = false
 
     deinit {
         discard()
@@ -48,10 +150,8 @@ final class ModelFrame<Model: HandyJSON>: Frame {
             storage.initialize(to: Model())
         }
         isLive = true
-        pending = -1
-        inUnknownKey = false
-        predicted = 0
-        base = table.isClass ? ModelStorage.objectBase(referenceAt: storage) : UnsafeMutableRawPointer(storage)
+        beginProperties(at: table.isClass
+            ? ModelStorage.objectBase(referenceAt: storage) : UnsafeMutableRawPointer(storage))
         storage.pointee.willStartMapping()
     }
 
@@ -66,68 +166,6 @@ final class ModelFrame<Model: HandyJSON>: Frame {
         }
         builder.seed = nil
     }
-
-    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        pending = tableReference.withInstance { $0.slotIndex(forKey: bytes, predicted: predicted) }
-        predicted = pending + 1
-        inUnknownKey = pending < 0
-        if inUnknownKey {
-            unknownKey.removeAll(keepingCapacity: true)
-            unknownKey.append(contentsOf: bytes)
-        }
-        return true
-    }
-
-    /// Stores a scalar in the pending property; a value that doesn't fit keeps the default.
-    @inline(__always)
-    private func scalar(
-        _ builder: Builder, _ store: (ValueCodec, UnsafeMutableRawPointer) -> Bool, found: @autoclosure () -> String
-    ) -> Bool {
-        guard pending >= 0 else { return true }
-        let slot = table.slot(pending)
-        defer { pending = -1 }
-        let target = ModelStorage.field(base, offset: slot.pointee.offset)
-        if slot.pointee.codecReference.withInstance({ store($0, target) }) { return true }
-        return builder.fallback("expected \(slot.pointee.codec.expectation), found \(found()); the default was kept")
-    }
-
-    // `null` leaves the default, as in HandyJSON.
-    override func null(_ builder: Builder) -> Bool {
-        pending = -1
-        return true
-    }
-    override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        scalar(builder, { $0.storeBool(value, at: $1, mode: .assign) }, found: value ? "true" : "false")
-    }
-    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(builder, { $0.storeNumber(text, at: $1, mode: .assign) },
-               found: "the number " + String(decoding: text, as: UTF8.self))
-    }
-    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign) }, found: "a string")
-    }
-
-    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
-        guard pending >= 0 else { return nil }
-        let codec = table.slot(pending).pointee.codecReference
-        if let child = codec.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) {
-            return child
-        }
-        _ = builder.fallback(
-            "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array"); "
-                + "the default was kept")
-        return nil
-    }
-
-    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        let slot = table.slot(pending)
-        let target = ModelStorage.field(base, offset: slot.pointee.offset)
-        slot.pointee.codecReference.withInstance { $0.store(finished: child, at: target, mode: .assign) }
-        pending = -1
-        return true
-    }
-
-    override func skipped() { pending = -1 }
 
     override func finish(_ builder: Builder) -> Bool {
         storage.pointee.didFinishMapping()
@@ -148,11 +186,27 @@ final class ModelFrame<Model: HandyJSON>: Frame {
             isLive = false
         }
     }
-    override func appendPosition(to path: inout String) {
-        if pending >= 0 {
-            path += "." + table.slot(pending).pointee.key
-        } else if inUnknownKey {
-            path += "." + String(decoding: unknownKey, as: UTF8.self)
-        }
+}
+
+/// The object at the first segments of a nested key path (`friend` in `friend.name`): its keys are looked up in a
+/// table of its own whose slots are the owning model's properties, so the values are written straight into the
+/// model while the events stream past, and no dictionary is built for `friend`.
+final class PathCodec: ValueCodec, @unchecked Sendable {
+    var table: FieldTable!
+
+    init() { super.init(valueType: Void.self) }
+
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { PathFrame(opener: self, table: table) }
+    }
+    /// The values were written in place while the object streamed past.
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {}
+    override var expectation: String { "an object" }
+}
+
+final class PathFrame: PropertyFrame {
+    override func begin(_ builder: Builder) {
+        // The frame that opened this one owns the properties.
+        beginProperties(at: builder.topPropertyBase.unsafelyUnwrapped)
     }
 }

@@ -1,5 +1,219 @@
-/// Collects a model's custom mapping while its field table is built. Issue-tracked forms (`<--`, `specify`,
-/// `exclude`, transforms) are added to this type; the field table reads it once per type.
+import Foundation
+
+/// Collects a model's custom mapping: written in `mapping(mapper:)`, read once per type when its field table is built,
+/// and baked into the table, so that it costs nothing per value.
+///
+///     mutating func mapping(mapper: HelpingMapper) {
+///         mapper <<< self.id <-- "cat_id"                                  // another key
+///         mapper <<< self.name <-- ["nickname", "nick_name"]              // the first key present wins
+///         mapper <<< self.friendName <-- "friend.name"                     // a nested key path
+///         mapper <<< self.birthday <-- ("birth", DateTransform())          // a key and a transform
+///         mapper >>> self.cache                                            // neither decoded nor encoded
+///     }
+///
+/// A property is recognized by its address: `mapping(mapper:)` runs on an instance whose storage the table builder
+/// knows, so each `self.property` passed `inout` names one stored property's offset.
 public final class HelpingMapper {
-    init() {}
+    /// Where the instance `mapping(mapper:)` runs on lives.
+    let base: UnsafeRawPointer
+    private(set) var rules: [Int: MappingPropertyHandler] = [:]
+    private(set) var excluded: Set<Int> = []
+    /// Mappings declared twice for one property, by offset, for the declaration report.
+    private(set) var duplicates: Set<Int> = []
+
+    init(base: UnsafeRawPointer) {
+        self.base = base
+    }
+
+    /// The offset of a property passed `inout`, from its address.
+    func offset(ofAddress address: Int) -> Int { address - Int(bitPattern: base) }
+
+    func add(_ mapping: CustomMappingKeyValueTuple) {
+        let offset = offset(ofAddress: mapping.0)
+        if rules[offset] != nil { duplicates.insert(offset) }
+        rules[offset] = mapping.1
+    }
+
+    func exclude(address: Int) {
+        excluded.insert(offset(ofAddress: address))
+    }
+
+    /// Reads the property from `key` (a nested path such as `"friend.name"` is allowed).
+    public func specify<T>(property: inout T, name: String) {
+        self <<< property <-- name
+    }
+
+    /// Reads the property through `converter`, which is given the JSON value's text (a string's contents, a
+    /// number's or a Boolean's literal text).
+    public func specify<T>(property: inout T, converter: @escaping (String) -> T) {
+        specify(property: &property, name: nil, converter: converter)
+    }
+
+    /// Reads the property from `name` (when given) through `converter` (when given).
+    public func specify<T>(property: inout T, name: String?, converter: ((String) -> T)?) {
+        let handler = MappingPropertyHandler(keys: name.map { [$0] }, adapter: converter.map { convert in
+            ValueAdapter(
+                fromJSON: { json, target, mode in
+                    guard let text = ValueAdapter.text(of: json) else { return false }
+                    ModelStorage.store(convert(text), at: target, mode: mode)
+                    return true
+                },
+                toJSON: { source in source.assumingMemoryBound(to: T.self).pointee as Any })
+        })
+        add((address(of: &property), handler))
+    }
+
+    /// Leaves the property out: it is neither decoded nor encoded, and may be of any type.
+    public func exclude<T>(property: inout T) {
+        exclude(address: address(of: &property))
+    }
+}
+
+/// A property's address, as HandyJSON's mapping identified properties.
+@inline(__always)
+func address<T>(of property: inout T) -> Int {
+    withUnsafeMutablePointer(to: &property) { Int(bitPattern: $0) }
+}
+
+/// What one mapping says of its property: the keys it is read from and how its value is adapted.
+public final class MappingPropertyHandler {
+    /// Candidate keys or key paths, in order of preference; `nil` keeps the property's own key.
+    let keys: [String]?
+    let adapter: ValueAdapter?
+
+    init(keys: [String]?, adapter: ValueAdapter?) {
+        self.keys = keys
+        self.adapter = adapter
+    }
+}
+
+/// A property's address and what its mapping says, as `<--` makes them and `<<<` hands them to the mapper.
+public typealias CustomMappingKeyValueTuple = (Int, MappingPropertyHandler)
+
+/// Converts a property's value from and to Foundation-style JSON values (`Any`), typed for that property: made by
+/// the mapping operators, where the property's type is known.
+struct ValueAdapter {
+    /// Stores the value for `json` at `target`; `false` when the value doesn't fit (the default is kept).
+    let fromJSON: (Any?, UnsafeMutableRawPointer, StoreMode) -> Bool
+    /// The JSON value for the property at `source`, or `nil` to leave it out.
+    let toJSON: (UnsafeRawPointer) -> Any?
+
+    /// The text a `specify(property:converter:)` converter is given.
+    static func text(of json: Any?) -> String? {
+        switch json {
+        case let string as String: string
+        case let flag as Bool: flag ? "true" : "false"
+        case let number as Int: String(number)
+        case let number as Double: "\(number)"
+        case let number as NSNumber: number.stringValue
+        default: nil
+        }
+    }
+}
+
+// MARK: - Operators
+
+infix operator <-- : LogicalConjunctionPrecedence
+infix operator <<< : AssignmentPrecedence
+infix operator >>> : AssignmentPrecedence
+
+/// Reads the property from `name`: a key, or a nested path (`"friend.name"`, `\.` for a literal dot).
+public func <-- <T>(property: inout T, name: String) -> CustomMappingKeyValueTuple {
+    property <-- [name]
+}
+
+/// Reads the property from the first of `names` present in the document.
+public func <-- <T>(property: inout T, names: [String]) -> CustomMappingKeyValueTuple {
+    (address(of: &property), MappingPropertyHandler(keys: names, adapter: nil))
+}
+
+/// Reads and writes the property through `transformer`.
+public func <-- <Transform: TransformType>(property: inout Transform.Object, transformer: Transform)
+    -> CustomMappingKeyValueTuple
+{
+    mapping(&property, keys: nil, transformer)
+}
+
+/// Reads and writes the property from `key` through `transformer`.
+public func <-- <Transform: TransformType>(property: inout Transform.Object, transformer: (String?, Transform?))
+    -> CustomMappingKeyValueTuple
+{
+    mapping(&property, keys: transformer.0.map { [$0] }, transformer.1)
+}
+
+/// Reads and writes the property from the first of `keys` present through `transformer`.
+public func <-- <Transform: TransformType>(property: inout Transform.Object, transformer: ([String], Transform?))
+    -> CustomMappingKeyValueTuple
+{
+    mapping(&property, keys: transformer.0, transformer.1)
+}
+
+private func mapping<Transform: TransformType>(
+    _ property: inout Transform.Object, keys: [String]?, _ transformer: Transform?
+) -> CustomMappingKeyValueTuple {
+    let adapter = transformer.map { transform in
+        ValueAdapter(
+            fromJSON: { json, target, mode in
+                guard let value = transform.transformFromJSON(json) else { return false }
+                ModelStorage.store(value, at: target, mode: mode)
+                return true
+            },
+            toJSON: { source in
+                transform.transformToJSON(source.assumingMemoryBound(to: Transform.Object.self).pointee)
+            })
+    }
+    return (address(of: &property), MappingPropertyHandler(keys: keys, adapter: adapter))
+}
+
+/// The same for an optional property.
+public func <-- <Transform: TransformType>(property: inout Transform.Object?, transformer: Transform)
+    -> CustomMappingKeyValueTuple
+{
+    optionalMapping(&property, keys: nil, transformer)
+}
+
+/// The same for an optional property, with a key.
+public func <-- <Transform: TransformType>(property: inout Transform.Object?, transformer: (String?, Transform?))
+    -> CustomMappingKeyValueTuple
+{
+    optionalMapping(&property, keys: transformer.0.map { [$0] }, transformer.1)
+}
+
+/// The same for an optional property, with candidate keys.
+public func <-- <Transform: TransformType>(property: inout Transform.Object?, transformer: ([String], Transform?))
+    -> CustomMappingKeyValueTuple
+{
+    optionalMapping(&property, keys: transformer.0, transformer.1)
+}
+
+private func optionalMapping<Transform: TransformType>(
+    _ property: inout Transform.Object?, keys: [String]?, _ transformer: Transform?
+) -> CustomMappingKeyValueTuple {
+    let adapter = transformer.map { transform in
+        ValueAdapter(
+            fromJSON: { json, target, mode in
+                guard let value = transform.transformFromJSON(json) else { return false }
+                ModelStorage.store(Optional(value), at: target, mode: mode)
+                return true
+            },
+            toJSON: { source in
+                source.assumingMemoryBound(to: Transform.Object?.self).pointee.flatMap(transform.transformToJSON)
+            })
+    }
+    return (address(of: &property), MappingPropertyHandler(keys: keys, adapter: adapter))
+}
+
+/// Declares one mapping.
+public func <<< (mapper: HelpingMapper, mapping: CustomMappingKeyValueTuple) {
+    mapper.add(mapping)
+}
+
+/// Declares several mappings.
+public func <<< (mapper: HelpingMapper, mappings: [CustomMappingKeyValueTuple]) {
+    mappings.forEach(mapper.add)
+}
+
+/// Leaves the property out of decoding and encoding.
+public func >>> <T>(mapper: HelpingMapper, property: inout T) {
+    mapper.exclude(address: address(of: &property))
 }

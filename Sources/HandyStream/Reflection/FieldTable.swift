@@ -23,17 +23,37 @@ final class FieldTable: @unchecked Sendable {
         }
     }
 
+    /// One key a slot is read from. A slot has one key, or several candidates ranked by `priority` (0 is preferred).
+    struct Key {
+        var bytes: [UInt8]
+        var slot: Int
+        var priority: Int
+    }
+
     private struct Entry {
         var hash: UInt64
         var keyStart: Int
+        /// -1 for the placeholder of a slot that has no key of its own at this level (read through a path).
         var keyLength: Int
-        var slot: Int
+        /// ``slotIndex(forKey:predicted:)``'s answer: the slot, with its priority and candidate flag packed above.
+        var packed: Int
     }
+
+    /// Bits above the slot number in a lookup's answer.
+    static let priorityShift = 16
+    static let candidateFlag = 1 << 30
+    static let slotMask = (1 << 16) - 1
 
     let modelName: String
     let isClass: Bool
     let slots: [Slot]
+    /// Whether some slot has several candidate keys (frames then track which candidate they have seen).
+    let hasCandidates: Bool
+    /// Keys are compared ignoring ASCII case (the `.caseInsensitive` key strategy); stored keys are lowercase.
+    let caseInsensitive: Bool
     private let slotBuffer: UnsafeMutableBufferPointer<Slot>
+    /// Entry `i < slots.count` is slot `i`'s preferred key (or a placeholder), so that a predicted slot is found
+    /// without hashing; candidate keys follow.
     private let entries: UnsafeMutableBufferPointer<Entry>
     private let keyBytes: UnsafeMutableBufferPointer<UInt8>
     /// Entry index + 1 per bucket; 0 is empty.
@@ -41,28 +61,42 @@ final class FieldTable: @unchecked Sendable {
     private let mask: Int
     private let slotCount: Int
 
-    init(modelName: String, isClass: Bool, slots: [Slot]) {
+    init(modelName: String, isClass: Bool, slots: [Slot], keys: [Key], caseInsensitive: Bool = false) {
         self.modelName = modelName
         self.isClass = isClass
         self.slots = slots
+        self.caseInsensitive = caseInsensitive
         slotCount = slots.count
-        slotBuffer = .allocate(capacity: slots.count)
+        slotBuffer = .allocate(capacity: max(1, slots.count))
         _ = slotBuffer.initialize(from: slots)
-        let allKeys = slots.enumerated().map { (index, slot) in (Array(slot.key.utf8), index) }
-        entries = .allocate(capacity: allKeys.count)
-        keyBytes = .allocate(capacity: max(1, allKeys.reduce(0) { $0 + $1.0.count }))
+        let keysPerSlot = Dictionary(grouping: keys, by: \.slot)
+        hasCandidates = keysPerSlot.values.contains { $0.count > 1 }
+        var ordered: [Key?] = slots.indices.map { slot in keysPerSlot[slot]?.first { $0.priority == 0 } }
+        var placed = Set(ordered.compactMap { $0.map { "\($0.slot):\($0.priority)" } })
+        for key in keys where placed.insert("\(key.slot):\(key.priority)").inserted { ordered.append(key) }
+        entries = .allocate(capacity: max(1, ordered.count))
+        keyBytes = .allocate(capacity: max(1, keys.reduce(0) { $0 + $1.bytes.count }))
         var capacity = 8
-        while capacity < allKeys.count * 2 { capacity *= 2 }
+        while capacity < ordered.count * 2 { capacity *= 2 }
         buckets = .allocate(capacity: capacity)
         buckets.initialize(repeating: 0)
         mask = capacity - 1
         var cursor = 0
-        for (number, (bytes, slot)) in allKeys.enumerated() {
-            _ = UnsafeMutableBufferPointer(rebasing: keyBytes[cursor..<cursor + bytes.count]).initialize(from: bytes)
-            let hash = bytes.withUnsafeBytes { Self.hash($0) }
+        for (number, key) in ordered.enumerated() {
+            guard var key else {
+                entries.baseAddress!.advanced(by: number).initialize(
+                    to: Entry(hash: 0, keyStart: 0, keyLength: -1, packed: number))
+                continue
+            }
+            if caseInsensitive { key.bytes = key.bytes.map(ASCII.lowercased) }
+            _ = UnsafeMutableBufferPointer(rebasing: keyBytes[cursor..<cursor + key.bytes.count])
+                .initialize(from: key.bytes)
+            let hash = key.bytes.withUnsafeBytes { Self.hash($0) }
+            let isCandidate = (keysPerSlot[key.slot]?.count ?? 0) > 1
+            let packed = key.slot | (key.priority << Self.priorityShift) | (isCandidate ? Self.candidateFlag : 0)
             entries.baseAddress!.advanced(by: number).initialize(
-                to: Entry(hash: hash, keyStart: cursor, keyLength: bytes.count, slot: slot))
-            cursor += bytes.count
+                to: Entry(hash: hash, keyStart: cursor, keyLength: key.bytes.count, packed: packed))
+            cursor += key.bytes.count
             var bucket = Int(truncatingIfNeeded: hash) & mask
             while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
             buckets[bucket] = Int32(number + 1)
@@ -79,22 +113,30 @@ final class FieldTable: @unchecked Sendable {
     @inline(__always)
     func slot(_ index: Int) -> UnsafeMutablePointer<Slot> { slotBuffer.baseAddress! + index }
 
-    /// The slot whose key is `key`, or -1. The slot `predicted` is tried first, with one length and byte comparison,
-    /// before the key is hashed.
+    /// The slot whose key is `key`, or -1; for a candidate key, the slot with its priority and ``candidateFlag``
+    /// packed above it. The slot `predicted` is tried first, with one length and byte comparison, before the key is
+    /// hashed.
     @inline(__always)
     func slotIndex(forKey key: UnsafeRawBufferPointer, predicted: Int) -> Int {
+        if caseInsensitive { return _slowpath_caseInsensitiveLookup(key) }
         if predicted < slotCount {
             let entry = entries[predicted]
-            if entry.slot == predicted && entry.keyLength == key.count
-                && Self.equal(keyBytes.baseAddress! + entry.keyStart, key)
-            {
-                return predicted
+            if entry.keyLength == key.count && Self.equal(keyBytes.baseAddress! + entry.keyStart, key) {
+                return entry.packed
             }
         }
         return slotIndex(forKey: key)
     }
 
-    /// The slot whose key is `key`, or -1.
+    @inline(never)
+    private func _slowpath_caseInsensitiveLookup(_ key: UnsafeRawBufferPointer) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: key.count) { lowered in
+            for index in 0..<key.count { lowered[index] = ASCII.lowercased(key[index]) }
+            return slotIndex(forKey: UnsafeRawBufferPointer(lowered))
+        }
+    }
+
+    /// The slot whose key is `key`, or -1 (packed as ``slotIndex(forKey:predicted:)`` packs it).
     @inline(__always)
     func slotIndex(forKey key: UnsafeRawBufferPointer) -> Int {
         let hash = Self.hash(key)
@@ -106,7 +148,7 @@ final class FieldTable: @unchecked Sendable {
             if entry.hash == hash && entry.keyLength == key.count
                 && Self.equal(keyBytes.baseAddress! + entry.keyStart, key)
             {
-                return entry.slot
+                return entry.packed
             }
             bucket = (bucket + 1) & mask
         }

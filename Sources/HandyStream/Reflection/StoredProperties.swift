@@ -48,6 +48,15 @@ struct StoredProperty {
     }
 }
 
+extension StoredProperty {
+    /// Whether `type` is a function type, or an optional of one.
+    static func isFunction(_ type: Any.Type) -> Bool {
+        if _MetadataKind(rawValue: _runtimeMetadataKind(type)) == .function { return true }
+        if let optional = type as? any OptionalMarker.Type { return isFunction(optional.wrappedType) }
+        return false
+    }
+}
+
 // The runtime's own reflection entry points, with the declarations the standard library gives them in
 // ReflectionMirror.swift; `_forEachField` is built on these two.
 private typealias _NameFreeFunction = @convention(c) (UnsafePointer<CChar>?) -> Void
@@ -58,6 +67,10 @@ private struct _RuntimeFieldFlags {
     var isStrong = false
     var isVar = false
 }
+
+/// The runtime call behind the standard library's `_MetadataKind(_:)`, which is internal.
+@_silgen_name("swift_getMetadataKind")
+private func _runtimeMetadataKind(_ type: Any.Type) -> UInt
 
 @_silgen_name("swift_reflectionMirror_recursiveCount")
 private func _runtimeFieldCount(_ type: Any.Type) -> Int

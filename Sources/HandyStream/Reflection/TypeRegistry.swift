@@ -8,44 +8,62 @@ import Synchronization
 /// built is kept for the life of the process, the losers' included: codecs refer to each other unowned, and a
 /// published codec may point at a child that lost the race.
 enum TypeRegistry {
+    /// Tables depend on the key strategy, so codecs are cached per type and strategy.
+    struct Key: Hashable {
+        var type: ObjectIdentifier
+        var strategy: KeyDecodingStrategy
+    }
+
     private struct Codecs {
-        var byType: [ObjectIdentifier: ValueCodec] = [:]
+        var byType: [Key: ValueCodec] = [:]
         var retained: [ValueCodec] = []
+        var tables: [FieldTable] = []
     }
 
     private static let codecs = Mutex(Codecs())
     /// Problems found in models' declarations, by model type, reachable models included.
-    private static let problemsByModel = Mutex<[ObjectIdentifier: [String]]>([:])
+    private static let problemsByModel = Mutex<[Key: [String]]>([:])
 
     /// The codec for `type`, and the problems found in its declaration (and in the models it contains).
-    static func codec(for type: Any.Type) -> (codec: ValueCodec?, problems: [String]) {
-        let key = ObjectIdentifier(type)
+    static func codec(for type: Any.Type, strategy: KeyDecodingStrategy = .useDefaultKeys)
+        -> (codec: ValueCodec?, problems: [String])
+    {
+        let key = Key(type: ObjectIdentifier(type), strategy: strategy)
         if let codec = publishedCodec(key) {
             return (codec, problemsByModel.withLock { $0[key] } ?? [])
         }
-        let factory = CodecFactory(root: key)
+        let factory = CodecFactory(root: key.type, strategy: strategy)
         let built = factory.codec(for: type, context: "\(type)")
         factory.finish()
         let codec = codecs.withLock { codecs in
             codecs.retained.append(contentsOf: factory.built.values)
-            for (identifier, codec) in factory.built where codecs.byType[identifier] == nil {
-                codecs.byType[identifier] = codec
+            codecs.retained.append(contentsOf: factory.auxiliaryCodecs)
+            codecs.tables.append(contentsOf: factory.tables)
+            for (identifier, codec) in factory.built {
+                let key = Key(type: identifier, strategy: strategy)
+                if codecs.byType[key] == nil { codecs.byType[key] = codec }
             }
             return built == nil ? nil : codecs.byType[key]
         }
         problemsByModel.withLock { table in
-            for (identifier, problems) in factory.problemsByModel where table[identifier] == nil {
-                table[identifier] = problems
+            for (identifier, problems) in factory.problemsByModel {
+                let key = Key(type: identifier, strategy: strategy)
+                if table[key] == nil { table[key] = problems }
             }
         }
-        let problems = factory.problemsByModel[key] ?? factory.problems(reachableFrom: key)
+        let problems = factory.problemsByModel[key.type] ?? factory.problems(reachableFrom: key.type)
         return (codec, problems)
     }
 }
 
 /// Builds the codecs for one request: every type reachable from the requested one.
 final class CodecFactory {
+    let strategy: KeyDecodingStrategy
     private(set) var built: [ObjectIdentifier: ValueCodec] = [:]
+    /// Codecs that belong to no type (transforms, nested key paths), kept alive with the rest.
+    private(set) var auxiliaryCodecs: [ValueCodec] = []
+    /// Tables of nested key paths, kept alive with the rest.
+    private(set) var tables: [FieldTable] = []
     /// Problems found in each model's own properties.
     private var ownProblems: [ObjectIdentifier: [String]] = [:]
     /// The models each model's properties contain.
@@ -54,22 +72,24 @@ final class CodecFactory {
     /// type itself while its own codec is made (so that `[Model]` answers for `Model`'s problems).
     private var currentModel: ObjectIdentifier?
     private let root: ObjectIdentifier
-
-    init(root: ObjectIdentifier) {
-        self.root = root
-        currentModel = root
-    }
     /// Problems per model, reachable models included; filled by ``finish()``.
     private(set) var problemsByModel: [ObjectIdentifier: [String]] = [:]
+    private lazy var anyCodec: AnyCodec = (codec(for: Any.self, context: "Any") as? AnyCodec) ?? AnyCodec()
 
-    /// The codec for `type`, or `nil` (and a problem recorded) when the type can't be decoded.
+    init(root: ObjectIdentifier, strategy: KeyDecodingStrategy) {
+        self.root = root
+        self.strategy = strategy
+        currentModel = root
+    }
+
+    /// The codec for `type`, or `nil` when the type can't be decoded.
     func codec(for type: Any.Type, context: @autoclosure () -> String) -> ValueCodec? {
         let key = ObjectIdentifier(type)
         if let codec = built[key] {
             noteContained(type, key)
             return codec
         }
-        if let codec = TypeRegistry.publishedCodec(key) {
+        if let codec = TypeRegistry.publishedCodec(TypeRegistry.Key(type: key, strategy: strategy)) {
             built[key] = codec
             noteContained(type, key)
             return codec
@@ -88,6 +108,9 @@ final class CodecFactory {
     private func make(_ type: Any.Type, context: String) -> ValueCodec? {
         if let scalar = ScalarCodecs.codec(for: type) { return scalar }
         if ObjectIdentifier(type) == ObjectIdentifier(Any.self) { return AnyCodec() }
+        if let custom = type as? any HandyJSONCustomTransformable.Type {
+            return TransformCodec(adapter: .custom(custom), anyCodec: anyCodec, valueType: type, name: "\(type)")
+        }
         if let enumType = type as? any HandyJSONEnum.Type { return makeEnum(enumType, context: context) }
         if let modelType = type as? any HandyJSON.Type { return makeModel(modelType) }
         if let optional = type as? any OptionalMarker.Type {
@@ -126,24 +149,75 @@ final class CodecFactory {
 
         let modelName = "\(Model.self)"
         let isClass = Model.self is AnyClass
-        var slots: [FieldTable.Slot] = []
+        func problem(_ text: String) { ownProblems[key, default: []].append(text) }
         guard let properties = StoredProperty.of(Model.self) else {
-            ownProblems[key, default: []].append("\(modelName): the Swift runtime cannot list its stored properties")
-            codec.table = FieldTable(modelName: modelName, isClass: isClass, slots: [])
+            problem("\(modelName): the Swift runtime cannot list its stored properties")
+            codec.table = FieldTable(modelName: modelName, isClass: isClass, slots: [], keys: [])
             return codec
         }
+        let mapper = MappingReader.read(Model.self)
+        var root = PathNode()
+        let knownOffsets = Set(properties.map(\.offset))
+        for offset in mapper.rules.keys.sorted() where !knownOffsets.contains(offset) {
+            problem("\(modelName): mapping(mapper:) maps something that is not a stored property (a computed "
+                + "property, or a copy of one)")
+        }
+        for offset in mapper.excluded.sorted() where !knownOffsets.contains(offset) {
+            problem("\(modelName): mapping(mapper:) excludes something that is not a stored property (a computed "
+                + "property, or a copy of one)")
+        }
         for property in properties where property.isStrong && property.isVar {
-            guard let propertyCodec = self.codec(for: property.type, context: "\(modelName).\(property.name)") else {
-                ownProblems[key, default: []].append(
-                    "\(modelName).\(property.name): a property of type \(property.type) can't be decoded; "
-                        + "make the type HandyJSON or HandyJSONEnum, or exclude the property in mapping(mapper:)")
+            if mapper.excluded.contains(property.offset) { continue }
+            // Closures are never JSON; they can't be excluded by address either (Swift passes a re-abstracted copy
+            // of a function value to a generic inout parameter), so they are left alone.
+            if StoredProperty.isFunction(property.type) { continue }
+            let rule = mapper.rules[property.offset]
+            if mapper.duplicates.contains(property.offset) {
+                problem("\(modelName).\(property.name): mapped twice in mapping(mapper:); the last mapping is used")
+            }
+            let propertyCodec: ValueCodec
+            if let adapter = rule?.adapter {
+                propertyCodec = TransformCodec(
+                    adapter: adapter, anyCodec: anyCodec, valueType: property.type,
+                    name: "the transform of \(modelName).\(property.name)")
+                auxiliaryCodecs.append(propertyCodec)
+            } else if let found = self.codec(for: property.type, context: "\(modelName).\(property.name)") {
+                propertyCodec = found
+            } else {
+                problem("\(modelName).\(property.name): a property of type \(property.type) can't be decoded; "
+                    + "make the type HandyJSON or HandyJSONEnum, or exclude the property in mapping(mapper:)")
                 continue
             }
-            slots.append(FieldTable.Slot(
-                name: property.name, key: property.name, offset: property.offset, codec: propertyCodec))
+            let keys = rule?.keys ?? [strategy.key(forProperty: property.name)]
+            guard !keys.isEmpty else {
+                problem("\(modelName).\(property.name): mapped to an empty list of keys")
+                continue
+            }
+            for (priority, key) in keys.enumerated() {
+                let segments = PathNode.segments(of: key)
+                guard !segments.isEmpty else {
+                    problem("\(modelName).\(property.name): the key '\(key)' has no segment and can never match")
+                    continue
+                }
+                let slot = FieldTable.Slot(
+                    name: property.name, key: key, offset: property.offset, codec: propertyCodec)
+                if let conflict = root.insert(slot, path: segments, priority: priority) {
+                    problem("\(modelName).\(property.name): the key '\(key)' can never match: \(conflict)")
+                }
+            }
         }
-        codec.table = FieldTable(modelName: modelName, isClass: isClass, slots: slots)
+        codec.table = root.table(modelName: modelName, isClass: isClass, factory: self)
         return codec
+    }
+
+    /// Makes the codec of a nested key path's object, with its table.
+    fileprivate func pathCodec(_ node: PathNode, modelName: String) -> PathCodec {
+        let pathCodec = PathCodec()
+        let table = node.table(modelName: modelName, isClass: false, factory: self)
+        pathCodec.table = table
+        tables.append(table)
+        auxiliaryCodecs.append(pathCodec)
+        return pathCodec
     }
 
     /// Works out, for every model built here, the problems of the model and of all the models it contains.
@@ -158,19 +232,111 @@ final class CodecFactory {
         var pending = [start]
         var found: [String] = []
         while let model = pending.popLast() {
-            found += ownProblems[model] ?? TypeRegistry.publishedProblems(model) ?? []
+            found += ownProblems[model]
+                ?? TypeRegistry.publishedProblems(TypeRegistry.Key(type: model, strategy: strategy)) ?? []
             for next in containedModels[model] ?? [] where seen.insert(next).inserted { pending.append(next) }
         }
         return found
     }
 }
 
+/// The keys of one object level while a table is built: direct keys, and nested objects for key paths.
+private struct PathNode {
+    var slots: [FieldTable.Slot] = []
+    var keys: [FieldTable.Key] = []
+    var children: [String: PathNode] = [:]
+    /// The order children were first named in.
+    var childOrder: [String] = []
+
+    /// Splits a key path at unescaped dots; `\.` is a literal dot. Empty segments are dropped.
+    static func segments(of path: String) -> [String] {
+        var segments: [String] = []
+        var current = ""
+        var escaped = false
+        for character in path {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "." {
+                if !current.isEmpty { segments.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if escaped { current.append("\\") }
+        if !current.isEmpty { segments.append(current) }
+        return segments
+    }
+
+    /// Adds a slot read at `path`; returns why it can never match, when it can't.
+    mutating func insert(_ slot: FieldTable.Slot, path: [String], priority: Int) -> String? {
+        let head = path[0]
+        if path.count == 1 {
+            if children[head] != nil { return "'\(head)' is also the start of a nested key path" }
+            if let other = slots.firstIndex(where: { $0.key == head && $0.name != slot.name }) {
+                return "'\(head)' is already read by \(slots[other].name)"
+            }
+            let index: Int
+            if let existing = slots.firstIndex(where: { $0.name == slot.name && $0.offset == slot.offset }) {
+                index = existing
+            } else {
+                index = slots.count
+                slots.append(FieldTable.Slot(
+                    name: slot.name, key: head, offset: slot.offset, codec: slot.codecReference.takeUnretainedValue()))
+            }
+            keys.append(FieldTable.Key(bytes: Array(head.utf8), slot: index, priority: priority))
+            return nil
+        }
+        if slots.contains(where: { $0.key == head }) {
+            return "'\(head)' is the key of a property, not an object of its own"
+        }
+        if children[head] == nil { childOrder.append(head) }
+        return children[head, default: PathNode()].insert(slot, path: Array(path.dropFirst()), priority: priority)
+    }
+
+    /// The table of this level; nested objects become slots whose codec is a ``PathCodec``.
+    func table(modelName: String, isClass: Bool, factory: CodecFactory) -> FieldTable {
+        var slots = self.slots
+        var keys = self.keys
+        for name in childOrder {
+            let pathCodec = factory.pathCodec(children[name]!, modelName: modelName)
+            keys.append(FieldTable.Key(bytes: Array(name.utf8), slot: slots.count, priority: 0))
+            slots.append(FieldTable.Slot(name: name, key: name, offset: 0, codec: pathCodec))
+        }
+        return FieldTable(
+            modelName: modelName, isClass: isClass, slots: slots, keys: keys,
+            caseInsensitive: factory.strategy.isCaseInsensitive)
+    }
+}
+
+/// Runs a model's `mapping(mapper:)` once, on an instance whose address is known, so that the properties it names
+/// can be told apart by their offsets.
+enum MappingReader {
+    static func read<Model: HandyJSON>(_: Model.Type) -> HelpingMapper {
+        var instance = Model()
+        if Model.self is AnyClass {
+            let mapper = HelpingMapper(
+                base: UnsafeRawPointer(ModelStorage.objectBase(referenceAt: &instance)))
+            instance.mapping(mapper: mapper)
+            return mapper
+        }
+        return withUnsafeMutablePointer(to: &instance) { pointer in
+            let mapper = HelpingMapper(base: UnsafeRawPointer(pointer))
+            pointer.pointee.mapping(mapper: mapper)
+            return mapper
+        }
+    }
+}
+
 extension TypeRegistry {
-    fileprivate static func publishedCodec(_ key: ObjectIdentifier) -> ValueCodec? {
+    fileprivate static func publishedCodec(_ key: Key) -> ValueCodec? {
         codecs.withLock { $0.byType[key] }
     }
 
-    fileprivate static func publishedProblems(_ key: ObjectIdentifier) -> [String]? {
+    fileprivate static func publishedProblems(_ key: Key) -> [String]? {
         problemsByModel.withLock { $0[key] }
     }
 }

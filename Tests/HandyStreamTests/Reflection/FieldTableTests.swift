@@ -110,8 +110,6 @@ struct FieldTableTests {
                 Array<WithUndecodable> can't be decoded:
                   - WithUndecodable.plain: a property of type NotAModel can't be decoded; make the type HandyJSON or \
                 HandyJSONEnum, or exclude the property in mapping(mapper:)
-                  - WithUndecodable.callback: a property of type Optional<() -> ()> can't be decoded; make the type \
-                HandyJSON or HandyJSONEnum, or exclude the property in mapping(mapper:)
                 """)
         }
     }

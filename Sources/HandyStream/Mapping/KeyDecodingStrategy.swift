@@ -1,0 +1,82 @@
+import Synchronization
+
+/// How property names become JSON keys when a model has no explicit mapping for a property. Explicit mappings
+/// (`<--`, `specify`) always win over the strategy.
+///
+///     let decoder = ModelDecoder(options: DecodingOptions(keyDecodingStrategy: .convertFromSnakeCase))
+///     // {"user_id": 7} fills `var userId = 0`
+public struct KeyDecodingStrategy: Sendable, Hashable {
+    enum Kind: Hashable {
+        case useDefaultKeys
+        case convertFromSnakeCase
+        case caseInsensitive
+        case custom(ObjectIdentifier)
+    }
+
+    let kind: Kind
+    private let keyForProperty: (@Sendable (String) -> String)?
+    private let box: CustomKeyBox?
+
+    private init(kind: Kind, keyForProperty: (@Sendable (String) -> String)?, box: CustomKeyBox? = nil) {
+        self.kind = kind
+        self.keyForProperty = keyForProperty
+        self.box = box
+    }
+
+    /// Each property is read from the key that is its name.
+    public static let useDefaultKeys = KeyDecodingStrategy(kind: .useDefaultKeys, keyForProperty: nil)
+
+    /// `userId` is read from `user_id`, `imageURL` from `image_url` (the property name in snake case).
+    public static let convertFromSnakeCase = KeyDecodingStrategy(
+        kind: .convertFromSnakeCase, keyForProperty: { snakeCase($0) })
+
+    /// Keys match property names (and mapped keys) whatever their ASCII case, as HandyJSON's `caseInsensitive`.
+    public static let caseInsensitive = KeyDecodingStrategy(kind: .caseInsensitive, keyForProperty: nil)
+
+    /// `keyForProperty` gives the JSON key of each property name. Field tables are built once per type and
+    /// strategy: make a custom strategy once and reuse it, rather than one per decoding.
+    public static func custom(_ keyForProperty: @escaping @Sendable (String) -> String) -> KeyDecodingStrategy {
+        let box = CustomKeyBox()
+        return KeyDecodingStrategy(kind: .custom(ObjectIdentifier(box)), keyForProperty: keyForProperty, box: box)
+    }
+
+    /// The JSON key of a property.
+    func key(forProperty name: String) -> String { keyForProperty?(name) ?? name }
+
+    var isCaseInsensitive: Bool { kind == .caseInsensitive }
+
+    public static func == (lhs: KeyDecodingStrategy, rhs: KeyDecodingStrategy) -> Bool { lhs.kind == rhs.kind }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+
+    /// `userId` → `user_id`, `imageURL` → `image_url`, `URLString` → `url_string`.
+    static func snakeCase(_ name: String) -> String {
+        let characters = Array(name)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase && index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) {
+                    result.append("_")
+                }
+            }
+            result.append(contentsOf: character.lowercased())
+        }
+        return result
+    }
+}
+
+/// Gives a custom strategy an identity, so that tables built for it can be cached.
+private final class CustomKeyBox: Sendable {}
+
+/// The settings of the HandyJSON-compatible calls (`deserialize`, `JSONDeserializer`), which take no options.
+/// Safe to read and change from any thread.
+public enum HandyJSONConfiguration {
+    private static let strategy = Mutex(KeyDecodingStrategy.useDefaultKeys)
+
+    /// The key strategy of the HandyJSON-compatible calls; `.useDefaultKeys` unless changed.
+    public static var keyDecodingStrategy: KeyDecodingStrategy {
+        get { strategy.withLock { $0 } }
+        set { strategy.withLock { $0 = newValue } }
+    }
+}
