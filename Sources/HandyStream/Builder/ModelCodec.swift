@@ -24,15 +24,20 @@ class PropertyFrame: Frame {
     private final var predicted = 0
     /// For slots with candidate keys, the best priority seen in this object (255: none yet).
     private final var candidatePriorities: [UInt8]
-    /// The last key that is not read, kept only to name it in error paths.
-    private final var unknownKey: [UInt8] = []
+    /// The last key that is not read, kept only to name it in error paths: its first bytes, in a buffer of the
+    /// frame's own (copying into an `Array` on every unknown key would cost more than the rest of skipping it).
+    private final let unknownKey = UnsafeMutablePointer<UInt8>.allocate(capacity: PropertyFrame.unknownKeyCapacity)
+    private final var unknownKeyLength = 0
     private final var inUnknownKey = false
+    private static let unknownKeyCapacity = 64
 
     init(opener: ValueCodec, table: FieldTable) {
         tableReference = .passUnretained(table)
         candidatePriorities = table.hasCandidates ? Array(repeating: 255, count: table.slots.count) : []
         super.init(opener: opener, isObject: true)
     }
+
+    deinit { unknownKey.deallocate() }
 
     /// Prepares for a new object whose properties live at `base`.
     @inline(__always)
@@ -56,8 +61,9 @@ class PropertyFrame: Frame {
         predicted = found + 1
         inUnknownKey = found < 0
         if inUnknownKey {
-            unknownKey.removeAll(keepingCapacity: true)
-            unknownKey.append(contentsOf: bytes)
+            unknownKeyLength = min(bytes.count, Self.unknownKeyCapacity)
+            if unknownKeyLength > 0 { unknownKey.update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                        count: unknownKeyLength) }
         }
         return true
     }
@@ -128,7 +134,7 @@ class PropertyFrame: Frame {
         if pending >= 0 {
             path += "." + table.slot(pending).pointee.key
         } else if inUnknownKey {
-            path += "." + String(decoding: unknownKey, as: UTF8.self)
+            path += "." + String(decoding: UnsafeBufferPointer(start: unknownKey, count: unknownKeyLength), as: UTF8.self)
         }
     }
 }

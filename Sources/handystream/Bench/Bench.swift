@@ -67,12 +67,54 @@ struct Bench: ParsableCommand {
         }
         printTable(
             header: ["document", "HandyStream", "Foundation", "yajl bare", "vs Foundation", "of yajl"], rows: rows)
+        if document == nil {
+            print("")
+            try runComparisons()
+        }
         print("""
 
             HandyStream and Foundation's JSONDecoder fill the same models (every field of the document); "yajl bare" \
             is yajl's tokenizer with callbacks that do nothing, the ceiling of a decoder built on it. "vs Foundation" \
-            is HandyStream's throughput over JSONDecoder's; "of yajl" is HandyStream's share of the bare tokenizer's.
+            is HandyStream's throughput over JSONDecoder's; "of yajl" is HandyStream's share of the bare tokenizer's. \
+            The comparisons measure what a feature costs: a partial model (three fields), a model whose properties \
+            are renamed through mapping(mapper:), and a designated path at the end of the document.
             """)
+    }
+
+    /// Pairs of ways to decode the same document, measured the same way: what a feature costs.
+    private func runComparisons() throws {
+        let twitter = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("twitter.json"))
+        let comparisons: [(String, Contender, Contender)] = [
+            ("twitter.json, partial model: HandyStream vs Foundation",
+             Contender(name: "HandyStream") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count },
+             Contender(name: "Foundation") { try JSONDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count }),
+            ("twitter.json, partial model with mappings vs without",
+             Contender(name: "mapped") { try ModelDecoder().decode(TwitterSearchMapped.self, from: $0).tweets.count },
+             Contender(name: "plain") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count }),
+            ("twitter.json, designated path at the end (search_metadata) vs yajl bare",
+             Contender(name: "path") { try ModelDecoder().decode(SearchMetadata.self, from: $0, at: "search_metadata").count },
+             Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }),
+        ]
+        var rows: [[String]] = []
+        for (title, first, second) in comparisons {
+            var times: ([Double], [Double]) = ([], [])
+            for _ in 0..<rounds {
+                times.0.append(try seconds(first, twitter))
+                times.1.append(try seconds(second, twitter))
+            }
+            let a = Double(twitter.count) / median(times.0) / 1e6
+            let b = Double(twitter.count) / median(times.1) / 1e6
+            rows.append([title, "\(first.name) " + format(a), "\(second.name) " + format(b), String(format: "%.2f", a / b)])
+        }
+        printTable(header: ["comparison", "first", "second", "first / second"], rows: rows)
+    }
+
+    private func seconds(_ contender: Contender, _ data: Data) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let found = try contender.run(data)
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        precondition(found > 0, "\(contender.name) found nothing")
+        return Double(elapsed) / 1e9
     }
 
     private func median(_ values: [Double]) -> Double {

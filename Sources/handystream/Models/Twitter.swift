@@ -165,3 +165,27 @@ struct StatusPartial: HandyJSON, Codable {
 struct UserPartial: HandyJSON, Codable {
     var screen_name = ""
 }
+
+/// The partial model again, with its own property names mapped to the document's keys: the cost of mappings.
+struct TwitterSearchMapped: HandyJSON {
+    var tweets: [StatusMapped] = []
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< self.tweets <-- "statuses"
+    }
+}
+
+struct StatusMapped: HandyJSON {
+    var identifier: UInt64 = 0
+    var body = ""
+    var author = UserMapped()
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< [self.identifier <-- "id", self.body <-- "text", self.author <-- "user"]
+    }
+}
+
+struct UserMapped: HandyJSON {
+    var handle = ""
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< self.handle <-- ["screen_name", "name"]
+    }
+}
