@@ -48,6 +48,13 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
     }
     override func openObject(_ builder: Builder) -> Frame? { wrapped.openObject(builder) }
     override func openArray(_ builder: Builder) -> Frame? { wrapped.openArray(builder) }
+    override func isNil(_ source: UnsafeRawPointer) -> Bool {
+        source.assumingMemoryBound(to: Wrapped?.self).pointee == nil
+    }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        guard let value = source.assumingMemoryBound(to: Wrapped?.self).pointee else { return writer.null() }
+        try withUnsafePointer(to: value) { try wrapped.write(UnsafeRawPointer($0), to: &writer) }
+    }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         _ = wrapping(target, mode) { scratch in
             wrapped.store(finished: frame, at: scratch, mode: .initialize)
@@ -110,6 +117,9 @@ final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
             ArrayFrame<Element>(opener: self, element: element, finishing: finishing)
         }
     }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        try writeElements(source.assumingMemoryBound(to: [Element].self).pointee, element, to: &writer)
+    }
     override var expectation: String { "an array" }
 }
 
@@ -130,6 +140,9 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         let elements = unsafeDowncast(frame, to: ArrayFrame<Element>.self).take()
         ModelStorage.store(Set(elements), at: target, mode: mode)
+    }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        try writeElements(Array(source.assumingMemoryBound(to: Set<Element>.self).pointee), element, to: &writer)
     }
     override var expectation: String { "an array" }
 }
@@ -256,6 +269,16 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
 
     override func openObject(_ builder: Builder) -> Frame? {
         builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Value>(opener: self, value: value) }
+    }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        let dictionary = source.assumingMemoryBound(to: [String: Value].self).pointee
+        try writer.beginObject()
+        let keys = writer.options.sortedKeys ? dictionary.keys.sorted() : Array(dictionary.keys)
+        for key in keys {
+            writer.key(key)
+            try withUnsafePointer(to: dictionary[key]!) { try value.write(UnsafeRawPointer($0), to: &writer) }
+        }
+        writer.endObject()
     }
     override var expectation: String { "an object" }
 }
@@ -409,6 +432,13 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
         ModelStorage.storeAny(frame.takeAny(), at: target, mode: mode)
     }
     override var expectation: String { "a JSON value" }
+    override func isNil(_ source: UnsafeRawPointer) -> Bool {
+        let value = source.assumingMemoryBound(to: Any.self).pointee
+        return (value as? OptionalMarkerValue).map { $0.wrappedValue == nil } ?? false
+    }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        try AnyWriter.write(source.assumingMemoryBound(to: Any.self).pointee, to: &writer)
+    }
 
     /// Specialized here, where the element type is known.
     static let arrayFinishing = ArrayFinishing<Any>.make()
@@ -458,4 +488,20 @@ final class EnumCodec<E: RawRepresentable>: ValueCodec, @unchecked Sendable {
         converting(target, mode) { raw.storeString(bytes, at: $0, mode: .initialize) }
     }
     override var expectation: String { "a raw value of \(E.self)" }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        let rawValue = source.assumingMemoryBound(to: E.self).pointee.rawValue
+        try withUnsafePointer(to: rawValue) { try raw.write(UnsafeRawPointer($0), to: &writer) }
+    }
+}
+
+/// Writes a sequence of elements with their codec.
+func writeElements<Element>(_ elements: [Element], _ codec: ValueCodec, to writer: inout JSONWriter) throws {
+    try writer.beginArray()
+    try elements.withUnsafeBufferPointer { buffer in
+        for index in buffer.indices {
+            writer.element()
+            try codec.write(UnsafeRawPointer(buffer.baseAddress! + index), to: &writer)
+        }
+    }
+    writer.endArray()
 }

@@ -9,6 +9,10 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: true) { ModelFrame<Model>(opener: self, table: table) }
     }
     override var expectation: String { "an object" }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        let base = table.isClass ? source.load(as: UnsafeRawPointer.self) : source
+        try table.writeObject(base: base, to: &writer)
+    }
 }
 
 /// Fills properties from an object's keys: each known key's value is written at its property's offset from
@@ -207,6 +211,10 @@ final class PathCodec: ValueCodec, @unchecked Sendable {
     }
     /// The values were written in place while the object streamed past.
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {}
+    /// `source` is the owning model's base (a path slot's offset is 0): its properties are written as this object.
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        try table.writeObject(base: source, to: &writer)
+    }
     override var expectation: String { "an object" }
 }
 

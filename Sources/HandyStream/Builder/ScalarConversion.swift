@@ -14,6 +14,7 @@ protocol ScalarConversion {
     static func value(string bytes: UnsafeRawBufferPointer) -> Value?
     static func value(bool: Bool) -> Value?
     static var expectation: String { get }
+    static func write(_ value: Value, to writer: inout JSONWriter) throws
 }
 
 /// Stores scalars of one type (or of its `Optional`) through its ``ScalarConversion``.
@@ -28,20 +29,32 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
     private let string: Store
     private let bool: (Bool, UnsafeMutableRawPointer, StoreMode) -> Bool
     private let null: (UnsafeMutableRawPointer, StoreMode) -> Bool
+    private let writer: (UnsafeRawPointer, inout JSONWriter) throws -> Void
+    private let nilTest: ((UnsafeRawPointer) -> Bool)?
     private let expected: String
 
     private init(
         type: Any.Type, expected: String, number: @escaping Store, string: @escaping Store,
         bool: @escaping (Bool, UnsafeMutableRawPointer, StoreMode) -> Bool,
-        null: @escaping (UnsafeMutableRawPointer, StoreMode) -> Bool
+        null: @escaping (UnsafeMutableRawPointer, StoreMode) -> Bool,
+        write: @escaping (UnsafeRawPointer, inout JSONWriter) throws -> Void,
+        isNil: ((UnsafeRawPointer) -> Bool)? = nil
     ) {
         self.number = number
         self.string = string
         self.bool = bool
         self.null = null
+        self.writer = write
+        self.nilTest = isNil
         self.expected = expected
         super.init(valueType: type)
     }
+
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        try self.writer(source, &writer)
+    }
+
+    override func isNil(_ source: UnsafeRawPointer) -> Bool { nilTest?(source) ?? false }
 
     /// The codec for `Conversion.Value`.
     static func make<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
@@ -62,7 +75,10 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
                 ModelStorage.store(value, at: target, mode: mode)
                 return true
             },
-            null: { _, _ in false })
+            null: { _, _ in false },
+            write: { source, writer in
+                try Conversion.write(source.assumingMemoryBound(to: Conversion.Value.self).pointee, to: &writer)
+            })
     }
 
     /// The codec for `Conversion.Value?`: as a property, a value that doesn't fit keeps the default; as an element
@@ -82,7 +98,15 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
             null: { target, mode in
                 ModelStorage.store(Conversion.Value?.none, at: target, mode: mode)
                 return true
-            })
+            },
+            write: { source, writer in
+                if let value = source.assumingMemoryBound(to: Conversion.Value?.self).pointee {
+                    try Conversion.write(value, to: &writer)
+                } else {
+                    writer.null()
+                }
+            },
+            isNil: { source in source.assumingMemoryBound(to: Conversion.Value?.self).pointee == nil })
     }
 
     @inline(__always)
@@ -116,6 +140,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
 // MARK: - Numbers
 
 struct IntegerConversion<Value: FixedWidthInteger>: ScalarConversion {
+    static func write(_ value: Value, to writer: inout JSONWriter) { writer.integer(value) }
+
     static func value(number text: UnsafeRawBufferPointer) -> Value? { DecimalText(text)?.integer(Value.self) }
     static func value(string bytes: UnsafeRawBufferPointer) -> Value? {
         DecimalText(bytes, fromString: true)?.integer(Value.self)
@@ -125,6 +151,8 @@ struct IntegerConversion<Value: FixedWidthInteger>: ScalarConversion {
 }
 
 struct DoubleConversion: ScalarConversion {
+    static func write(_ value: Double, to writer: inout JSONWriter) throws { try writer.double(value) }
+
     static func value(number text: UnsafeRawBufferPointer) -> Double? { DecimalText(text)?.double(text: text) }
     static func value(string bytes: UnsafeRawBufferPointer) -> Double? {
         DecimalText(bytes, fromString: true)?.double(text: bytes)
@@ -134,6 +162,8 @@ struct DoubleConversion: ScalarConversion {
 }
 
 struct FloatConversion: ScalarConversion {
+    static func write(_ value: Float, to writer: inout JSONWriter) throws { try writer.float(value) }
+
     static func value(number text: UnsafeRawBufferPointer) -> Float? { DecimalText(text)?.float(text: text) }
     static func value(string bytes: UnsafeRawBufferPointer) -> Float? {
         DecimalText(bytes, fromString: true)?.float(text: bytes)
@@ -143,6 +173,8 @@ struct FloatConversion: ScalarConversion {
 }
 
 struct BoolConversion: ScalarConversion {
+    static func write(_ value: Bool, to writer: inout JSONWriter) { writer.bool(value) }
+
     static func value(number text: UnsafeRawBufferPointer) -> Bool? {
         guard let number = DecimalText(text) else { return nil }
         return number.significand != 0 || number.droppedNonZero
@@ -172,6 +204,8 @@ struct BoolConversion: ScalarConversion {
 // MARK: - Text
 
 struct StringConversion: ScalarConversion {
+    static func write(_ value: String, to writer: inout JSONWriter) { writer.string(value) }
+
     static func value(number text: UnsafeRawBufferPointer) -> String? { String(jsonBytes: text) }
     static func value(string bytes: UnsafeRawBufferPointer) -> String? { String(jsonBytes: bytes) }
     static func value(bool: Bool) -> String? { bool ? "true" : "false" }
@@ -189,6 +223,8 @@ extension String {
 // MARK: - Foundation types
 
 struct NSStringConversion: ScalarConversion {
+    static func write(_ value: NSString, to writer: inout JSONWriter) { writer.string(String(value)) }
+
     static func value(number text: UnsafeRawBufferPointer) -> NSString? {
         NSString(string: String(jsonBytes: text))
     }
@@ -200,6 +236,14 @@ struct NSStringConversion: ScalarConversion {
 }
 
 struct NSNumberConversion: ScalarConversion {
+    static func write(_ value: NSNumber, to writer: inout JSONWriter) throws {
+        if String(cString: value.objCType) == "d" || String(cString: value.objCType) == "f" {
+            try writer.double(value.doubleValue)
+        } else {
+            writer.numberText(value.stringValue)
+        }
+    }
+
     static func value(number text: UnsafeRawBufferPointer) -> NSNumber? { number(text, fromString: false) }
     static func value(string bytes: UnsafeRawBufferPointer) -> NSNumber? { number(bytes, fromString: true) }
     static func value(bool: Bool) -> NSNumber? { NSNumber(value: bool) }
@@ -217,6 +261,11 @@ struct NSNumberConversion: ScalarConversion {
 }
 
 struct DecimalConversion: ScalarConversion {
+    static func write(_ value: Decimal, to writer: inout JSONWriter) throws {
+        if value.isNaN { return try writer.double(.nan) }
+        writer.numberText(value.description)
+    }
+
     static func value(number text: UnsafeRawBufferPointer) -> Decimal? { decimal(text, fromString: false) }
     static func value(string bytes: UnsafeRawBufferPointer) -> Decimal? { decimal(bytes, fromString: true) }
     static func value(bool: Bool) -> Decimal? { bool ? 1 : 0 }

@@ -37,6 +37,11 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
         _ = adapter.fromJSON(frame.takeAny(), target, mode)
     }
     override var expectation: String { "a value \(name) accepts" }
+    override func isNil(_ source: UnsafeRawPointer) -> Bool { adapter.toJSON(source) == nil }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        guard let json = adapter.toJSON(source) else { return writer.null() }
+        try AnyWriter.write(json, to: &writer)
+    }
 }
 
 extension ValueAdapter {

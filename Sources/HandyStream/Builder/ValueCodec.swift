@@ -39,4 +39,14 @@ class ValueCodec: @unchecked Sendable {
 
     /// What the codec expects, for messages: "an integer", "a string", "an object".
     var expectation: String { "a value of type \(valueType)" }
+
+    // MARK: - Writing
+
+    /// Writes the value at `source` (a value of this codec's type) as JSON.
+    func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        throw JSONEncodingError(message: "a value of type \(valueType) can't be written as JSON")
+    }
+
+    /// Whether the value at `source` is `nil`: a model leaves such properties out unless told to write `null`.
+    func isNil(_ source: UnsafeRawPointer) -> Bool { false }
 }

@@ -15,11 +15,18 @@ final class FieldTable: @unchecked Sendable {
         let codecReference: Unmanaged<ValueCodec>
         var codec: ValueCodec { codecReference.takeUnretainedValue() }
 
-        init(name: String, key: String, offset: Int, codec: ValueCodec) {
+        /// Whether the property is written under ``key`` at this level (its preferred key or key path leads here).
+        var writes: Bool
+        /// Whether ``key`` comes from an explicit mapping (a key strategy then leaves it as it is).
+        var isMapped: Bool
+
+        init(name: String, key: String, offset: Int, codec: ValueCodec, writes: Bool = true, isMapped: Bool = false) {
             self.name = name
             self.key = key
             self.offset = offset
             self.codecReference = .passUnretained(codec)
+            self.writes = writes
+            self.isMapped = isMapped
         }
     }
 
@@ -60,6 +67,9 @@ final class FieldTable: @unchecked Sendable {
     private let buckets: UnsafeMutableBufferPointer<Int32>
     private let mask: Int
     private let slotCount: Int
+    /// The slots written, in declaration order and sorted by key.
+    private let writeOrder: [Int]
+    private let sortedWriteOrder: [Int]
 
     init(modelName: String, isClass: Bool, slots: [Slot], keys: [Key], caseInsensitive: Bool = false) {
         self.modelName = modelName
@@ -67,6 +77,8 @@ final class FieldTable: @unchecked Sendable {
         self.slots = slots
         self.caseInsensitive = caseInsensitive
         slotCount = slots.count
+        writeOrder = slots.indices.filter { slots[$0].writes }
+        sortedWriteOrder = writeOrder.sorted { slots[$0].key < slots[$1].key }
         slotBuffer = .allocate(capacity: max(1, slots.count))
         _ = slotBuffer.initialize(from: slots)
         let keysPerSlot = Dictionary(grouping: keys, by: \.slot)
@@ -172,6 +184,24 @@ final class FieldTable: @unchecked Sendable {
             offset += 1
         }
         return true
+    }
+
+    // MARK: - Writing
+
+    /// Writes the properties stored at `base` as a JSON object, in declaration order (or sorted by key).
+    func writeObject(base: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        try writer.beginObject()
+        let order = writer.options.sortedKeys ? sortedWriteOrder : writeOrder
+        let omitNil = writer.options.nilEncoding == .omit
+        for index in order {
+            let slot = slotBuffer[index]
+            let source = base + slot.offset
+            let codec = slot.codec
+            if omitNil && codec.isNil(source) { continue }
+            writer.key(writer.options.keyEncodingStrategy.key(slot.key, mapped: slot.isMapped))
+            try codec.write(source, to: &writer)
+        }
+        writer.endObject()
     }
 
     /// Mixes the key eight bytes at a time (a multiply-xorshift per word, as in SplitMix), the tail byte by byte.

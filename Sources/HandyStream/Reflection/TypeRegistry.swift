@@ -166,7 +166,7 @@ final class CodecFactory {
             problem("\(modelName): mapping(mapper:) excludes something that is not a stored property (a computed "
                 + "property, or a copy of one)")
         }
-        for property in properties where property.isStrong && property.isVar {
+        for property in properties where property.isStrong {
             if mapper.excluded.contains(property.offset) { continue }
             // Closures are never JSON; they can't be excluded by address either (Swift passes a re-abstracted copy
             // of a function value to a generic inout parameter), so they are left alone.
@@ -183,6 +183,8 @@ final class CodecFactory {
                 auxiliaryCodecs.append(propertyCodec)
             } else if let found = self.codec(for: property.type, context: "\(modelName).\(property.name)") {
                 propertyCodec = found
+            } else if !property.isVar {
+                continue  // a `let` is only written, and one of a type that can't be written is left out
             } else {
                 problem("\(modelName).\(property.name): a property of type \(property.type) can't be decoded; "
                     + "make the type HandyJSON or HandyJSONEnum, or exclude the property in mapping(mapper:)")
@@ -200,8 +202,10 @@ final class CodecFactory {
                     continue
                 }
                 let slot = FieldTable.Slot(
-                    name: property.name, key: key, offset: property.offset, codec: propertyCodec)
-                if let conflict = root.insert(slot, path: segments, priority: priority) {
+                    name: property.name, key: key, offset: property.offset, codec: propertyCodec,
+                    writes: priority == 0, isMapped: rule?.keys != nil)
+                // A `let` is written but never decoded: it gets a slot and no key.
+                if let conflict = root.insert(slot, path: segments, priority: priority, decodes: property.isVar) {
                     problem("\(modelName).\(property.name): the key '\(key)' can never match: \(conflict)")
                 }
             }
@@ -271,8 +275,8 @@ private struct PathNode {
         return segments
     }
 
-    /// Adds a slot read at `path`; returns why it can never match, when it can't.
-    mutating func insert(_ slot: FieldTable.Slot, path: [String], priority: Int) -> String? {
+    /// Adds a slot read (when `decodes`) and written at `path`; returns why it can never match, when it can't.
+    mutating func insert(_ slot: FieldTable.Slot, path: [String], priority: Int, decodes: Bool) -> String? {
         let head = path[0]
         if path.count == 1 {
             if children[head] != nil { return "'\(head)' is also the start of a nested key path" }
@@ -285,26 +289,33 @@ private struct PathNode {
             } else {
                 index = slots.count
                 slots.append(FieldTable.Slot(
-                    name: slot.name, key: head, offset: slot.offset, codec: slot.codecReference.takeUnretainedValue()))
+                    name: slot.name, key: head, offset: slot.offset, codec: slot.codecReference.takeUnretainedValue(),
+                    writes: slot.writes, isMapped: slot.isMapped))
             }
-            keys.append(FieldTable.Key(bytes: Array(head.utf8), slot: index, priority: priority))
+            if decodes { keys.append(FieldTable.Key(bytes: Array(head.utf8), slot: index, priority: priority)) }
             return nil
         }
         if slots.contains(where: { $0.key == head }) {
             return "'\(head)' is the key of a property, not an object of its own"
         }
         if children[head] == nil { childOrder.append(head) }
-        return children[head, default: PathNode()].insert(slot, path: Array(path.dropFirst()), priority: priority)
+        return children[head, default: PathNode()].insert(
+            slot, path: Array(path.dropFirst()), priority: priority, decodes: decodes)
     }
+
+    /// Whether some property is written at or below this level.
+    var writesAnything: Bool { slots.contains(where: \.writes) || children.values.contains(where: \.writesAnything) }
 
     /// The table of this level; nested objects become slots whose codec is a ``PathCodec``.
     func table(modelName: String, isClass: Bool, factory: CodecFactory) -> FieldTable {
         var slots = self.slots
         var keys = self.keys
         for name in childOrder {
-            let pathCodec = factory.pathCodec(children[name]!, modelName: modelName)
+            let child = children[name]!
+            let pathCodec = factory.pathCodec(child, modelName: modelName)
             keys.append(FieldTable.Key(bytes: Array(name.utf8), slot: slots.count, priority: 0))
-            slots.append(FieldTable.Slot(name: name, key: name, offset: 0, codec: pathCodec))
+            slots.append(FieldTable.Slot(
+                name: name, key: name, offset: 0, codec: pathCodec, writes: child.writesAnything, isMapped: true))
         }
         return FieldTable(
             modelName: modelName, isClass: isClass, slots: slots, keys: keys,

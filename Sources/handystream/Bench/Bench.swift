@@ -77,7 +77,8 @@ struct Bench: ParsableCommand {
             is yajl's tokenizer with callbacks that do nothing, the ceiling of a decoder built on it. "vs Foundation" \
             is HandyStream's throughput over JSONDecoder's; "of yajl" is HandyStream's share of the bare tokenizer's. \
             The comparisons measure what a feature costs: a partial model (three fields), a model whose properties \
-            are renamed through mapping(mapper:), and a designated path at the end of the document.
+            are renamed through mapping(mapper:), and a designated path at the end of the document; the \
+            serialization rows write the decoded models back to JSON (MB/s of the source document).
             """)
     }
 
@@ -95,8 +96,19 @@ struct Bench: ParsableCommand {
              Contender(name: "path") { try ModelDecoder().decode(SearchMetadata.self, from: $0, at: "search_metadata").count },
              Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }),
         ]
+        let search = try ModelDecoder().decode(TwitterSearch.self, from: twitter)
+        let citm = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("citm_catalog.json"))
+        let catalog = try ModelDecoder().decode(Catalog.self, from: citm)
+        let encodings: [(String, Contender, Contender)] = [
+            ("twitter.json models to JSON: HandyStream vs JSONEncoder",
+             Contender(name: "HandyStream") { _ in try ModelEncoder().encode(search).count },
+             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(search).count }),
+            ("citm_catalog.json models to JSON: HandyStream vs JSONEncoder",
+             Contender(name: "HandyStream") { _ in try ModelEncoder().encode(catalog).count },
+             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(catalog).count }),
+        ]
         var rows: [[String]] = []
-        for (title, first, second) in comparisons {
+        for (title, first, second) in comparisons + encodings {
             var times: ([Double], [Double]) = ([], [])
             for _ in 0..<rounds {
                 times.0.append(try seconds(first, twitter))

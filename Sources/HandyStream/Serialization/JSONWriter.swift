@@ -1,0 +1,206 @@
+import Foundation
+
+/// Appends JSON text to one growing byte buffer: compact, or pretty printed with two-space indentation (a setting of
+/// the writer, not a second code path). Strings are escaped as RFC 8259 requires and stay UTF-8.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    let options: EncodingOptions
+    /// Open containers, for indentation and the depth cap.
+    private(set) var depth = 0
+    /// Whether the container being written has had a member yet.
+    private var needsComma = false
+
+    init(options: EncodingOptions) {
+        self.options = options
+        bytes.reserveCapacity(1024)
+    }
+
+    // MARK: - Containers
+
+    mutating func beginObject() throws(JSONEncodingError) { try open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+    mutating func beginArray() throws(JSONEncodingError) { try open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) throws(JSONEncodingError) {
+        depth += 1
+        if depth > options.maximumDepth {
+            throw JSONEncodingError(
+                message: "nesting deeper than \(options.maximumDepth) levels (a cycle in the object graph?)")
+        }
+        bytes.append(bracket)
+        needsComma = false
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if options.prettyPrinted && needsComma { newline() }
+        bytes.append(bracket)
+        needsComma = true
+    }
+
+    /// Starts an object member: the comma before it, the key, and the colon.
+    mutating func key(_ key: String) {
+        separate()
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+        if options.prettyPrinted { bytes.append(UInt8(ascii: " ")) }
+        needsComma = false
+    }
+
+    /// Starts an array element.
+    mutating func element() {
+        separate()
+        needsComma = false
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if options.prettyPrinted { newline() }
+    }
+
+    private mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<depth { bytes.append(contentsOf: [0x20, 0x20]) }
+    }
+
+    // MARK: - Scalars
+
+    mutating func null() { raw("null") }
+    mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+
+    mutating func integer<T: BinaryInteger>(_ value: T) {
+        raw("\(value)")
+    }
+
+    /// The shortest text that reads back as the same value (Swift's `description` is exactly that).
+    mutating func double(_ value: Double) throws(JSONEncodingError) {
+        guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
+        raw(value.description)
+    }
+
+    mutating func float(_ value: Float) throws(JSONEncodingError) {
+        guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
+        raw(value.description)
+    }
+
+    /// A number's text as it is (a `Decimal`, or an `NSNumber`'s).
+    mutating func numberText(_ text: String) { raw(text) }
+
+    private mutating func nonFinite(_ name: String) throws(JSONEncodingError) {
+        switch options.nonFiniteNumbers {
+        case .throwError:
+            throw JSONEncodingError(message: "\(name) is not a JSON number; set EncodingOptions.nonFiniteNumbers")
+        case .null: null()
+        case .string: string(name)
+        }
+        needsComma = true
+    }
+
+    private mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        needsComma = true
+    }
+
+    private mutating func raw(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+        needsComma = true
+    }
+
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                escape(byte)
+                runStart = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            bytes.append(UInt8(ascii: "\""))
+        }
+        needsComma = true
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
+    }
+}
+
+/// A value that can't be written as JSON: a non-finite number (unless an option says how), or an object graph
+/// deeper than the cap (a cycle).
+public struct JSONEncodingError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}
+
+/// How a ``ModelEncoder`` writes.
+public struct EncodingOptions: Sendable {
+    /// What to write for `nil` optionals.
+    public enum NilEncoding: Sendable {
+        /// Leave the property out, as HandyJSON does (the default).
+        case omit
+        /// Write `null`.
+        case null
+    }
+
+    /// What to write for infinity and NaN, which JSON has no numbers for.
+    public enum NonFiniteNumbers: Sendable {
+        /// Throw a ``JSONEncodingError`` (the default).
+        case throwError
+        /// Write `null`.
+        case null
+        /// Write the strings `"inf"`, `"-inf"` and `"nan"`.
+        case string
+    }
+
+    public var prettyPrinted: Bool
+    public var sortedKeys: Bool
+    public var keyEncodingStrategy: KeyEncodingStrategy
+    public var nilEncoding: NilEncoding
+    public var nonFiniteNumbers: NonFiniteNumbers
+    /// Deeper object graphs (or cyclic ones) are an error.
+    public var maximumDepth: Int
+
+    public init(
+        prettyPrinted: Bool = false, sortedKeys: Bool = false, keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys,
+        nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError, maximumDepth: Int = 512
+    ) {
+        self.prettyPrinted = prettyPrinted
+        self.sortedKeys = sortedKeys
+        self.keyEncodingStrategy = keyEncodingStrategy
+        self.nilEncoding = nilEncoding
+        self.nonFiniteNumbers = nonFiniteNumbers
+        self.maximumDepth = maximumDepth
+    }
+}
+
+/// How property names become keys when writing, where a model's mapping doesn't say.
+public enum KeyEncodingStrategy: Sendable {
+    case useDefaultKeys
+    /// `userId` is written as `user_id`.
+    case convertToSnakeCase
+
+    func key(_ key: String, mapped: Bool) -> String {
+        switch self {
+        case .useDefaultKeys: key
+        case .convertToSnakeCase: mapped ? key : KeyDecodingStrategy.snakeCase(key)
+        }
+    }
+}
