@@ -141,8 +141,21 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
         let elements = unsafeDowncast(frame, to: ArrayFrame<Element>.self).take()
         ModelStorage.store(Set(elements), at: target, mode: mode)
     }
+    /// With sorted keys, elements are written in the order of their JSON text, so that equal sets write equal text.
     override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        try writeElements(Array(source.assumingMemoryBound(to: Set<Element>.self).pointee), element, to: &writer)
+        let elements = Array(source.assumingMemoryBound(to: Set<Element>.self).pointee)
+        guard writer.options.sortedKeys else { return try writeElements(elements, element, to: &writer) }
+        let texts = try elements.map { value in
+            var single = JSONWriter(options: writer.options)
+            try withUnsafePointer(to: value) { try element.write(UnsafeRawPointer($0), to: &single) }
+            return single.bytes
+        }
+        try writer.beginArray()
+        for text in texts.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            writer.element()
+            writer.rawJSON(text)
+        }
+        writer.endArray()
     }
     override var expectation: String { "an array" }
 }

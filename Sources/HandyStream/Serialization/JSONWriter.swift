@@ -84,6 +84,12 @@ struct JSONWriter {
         raw(value.description)
     }
 
+    /// JSON text written by another writer with the same options.
+    mutating func rawJSON(_ text: [UInt8]) {
+        bytes.append(contentsOf: text)
+        needsComma = true
+    }
+
     /// A number's text as it is (a `Decimal`, or an `NSNumber`'s).
     mutating func numberText(_ text: String) { raw(text) }
 
