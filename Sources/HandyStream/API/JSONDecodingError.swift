@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Bad input: the one error type for everything wrong with a document, as opposed to a mistake in a model's
 /// declaration (``ModelDeclarationError``).
 ///
@@ -51,6 +55,24 @@ public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Send
         (line, column, snippet) = Self.locate(offset, in: input)
     }
 
+    /// An error in streamed input: `chunk` is the chunk being read (it begins at `chunkStart`), and `lines` knows
+    /// the lines of the chunks before it.
+    init(kind: Kind, message: String, offset: Int, path: String, chunk: UnsafeRawBufferPointer, chunkStart: Int,
+         lines: LineTracker) {
+        self.kind = kind
+        self.message = message
+        self.offset = offset
+        self.path = path
+        let within = min(max(offset - chunkStart, 0), chunk.count)
+        var (line, column, snippet) = Self.locate(within, in: chunk)
+        if line == 1 {
+            // The line began in an earlier chunk: its part there is counted in bytes.
+            column += max(chunkStart - lines.lineStart, 0)
+        }
+        line += lines.newlines
+        (self.line, self.column, self.snippet) = (line, column, snippet)
+    }
+
     static func invalidPath(_ text: String, reason: String) -> JSONDecodingError {
         JSONDecodingError(kind: .invalidPath, message: "invalid path '\(text)': \(reason)", offset: 0, path: "$",
                           input: nil)
@@ -79,6 +101,24 @@ public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Send
             .unicodeScalars.count
         let snippet = text.replacingTabs + "\n" + String(repeating: " ", count: caretColumn) + "^"
         return (line, column, snippet)
+    }
+}
+
+/// Counts the lines of streamed input chunk by chunk, so that an error in a later chunk knows its line.
+struct LineTracker {
+    /// Newlines in the chunks read so far.
+    private(set) var newlines = 0
+    /// The offset where the current line began.
+    private(set) var lineStart = 0
+
+    mutating func advance(over chunk: UnsafeRawBufferPointer, startingAt start: Int) {
+        guard var cursor = chunk.baseAddress else { return }
+        let end = cursor + chunk.count
+        while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
+            newlines += 1
+            cursor = UnsafeRawPointer(found) + 1
+            lineStart = start + chunk.baseAddress!.distance(to: cursor)
+        }
     }
 }
 

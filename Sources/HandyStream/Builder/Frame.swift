@@ -81,6 +81,13 @@ final class RootFrame<T>: Frame, RootStatus {
         return storage.move()
     }
 
+    /// Gets ready for the next value (element streaming), after ``take()``.
+    func reset() {
+        discard()
+        started = false
+        mismatch = nil
+    }
+
     private var target: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage) }
 
     private func scalar(_ stored: Bool, _ builder: Builder) -> Bool {

@@ -17,9 +17,22 @@ final class PathFilter: TokenSink {
         case arrayNeedElement(index: Int)
         /// The designated value has started: events go to the builder.
         case passing
+        /// Element streaming: the next element of the designated array; each goes to the builder as a root value.
+        case streamingArray(index: Int)
+        /// Element streaming: the designated array has ended; the rest of the top-level value is only checked.
+        case afterTarget
+    }
+
+    /// What the filter hands to the builder.
+    enum Mode {
+        /// The one value at the path.
+        case single
+        /// Each element of the array at the path, or with `topLevelValues`, each top-level value at the path.
+        case elements(topLevelValues: Bool)
     }
 
     private let path: DesignatedPath
+    private let mode: Mode
     private unowned let builder: Builder
     /// When events come from yajl, the filter gives the tokenizer to the builder once the designated value starts.
     unowned(unsafe) var tokenizer: Tokenizer?
@@ -31,9 +44,39 @@ final class PathFilter: TokenSink {
     private var depth = 0
     private(set) var failure: BuildFailure?
 
-    init(path: DesignatedPath, builder: Builder) {
+    init(path: DesignatedPath, builder: Builder, mode: Mode = .single) {
         self.path = path
         self.builder = builder
+        self.mode = mode
+    }
+
+    /// Element streaming: the builder has completed an element (or a top-level value); events come back here.
+    func resume() {
+        tokenizer?.sink = .passUnretained(self)
+        guard case .passing = state else { return }
+        if case .elements(topLevelValues: true) = mode {
+            state = .needValue
+            matched = 0
+        } else {
+            state = .streamingArray(index: streamedIndex + 1)
+        }
+    }
+
+    /// The index of the element being streamed.
+    private var streamedIndex = 0
+
+    /// Whether the value being handed over is a top-level value or an array element (element streaming).
+    private var handsOverEachTopLevelValue: Bool {
+        if case .elements(topLevelValues: true) = mode { return true }
+        return false
+    }
+
+    /// A top-level value has ended: with several values in the input, the path applies to the next one afresh.
+    private func topLevelValueEnded() {
+        if case .elements = mode {
+            state = .needValue
+            matched = 0
+        }
     }
 
     // MARK: - Events
@@ -46,6 +89,7 @@ final class PathFilter: TokenSink {
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if case .passing = state { return builder.tokenKey(bytes) }
         if skipDepth > 0 { return true }
+        if case .afterTarget = state { return true }
         guard case .objectNeedKey = state, case .key(let wanted) = path.segments[matched] else {
             fatalError("PathFilter: a key arrived in state \(state)")
         }
@@ -70,8 +114,18 @@ final class PathFilter: TokenSink {
         switch state {
         case .passing:
             return forward(builder)
+        case .afterTarget:
+            if depth == 0 { topLevelValueEnded() }
+            return true
+        case .streamingArray(let index):
+            return handOverElement(index, forward)
         case .needValue:
-            if matched == path.segments.count { return handOver(forward) }
+            if matched == path.segments.count {
+                if case .elements(topLevelValues: false) = mode {
+                    return notFound("found a scalar value instead of an array to stream")
+                }
+                return handOver(forward)
+            }
             return notFound("found a scalar value instead of \(expectedContainer)")
         case .objectSkipValue:
             state = .objectNeedKey
@@ -89,8 +143,20 @@ final class PathFilter: TokenSink {
         }
     }
 
+    /// Element streaming: hands one element of the designated array to the builder.
+    private func handOverElement(_ index: Int, _ forward: (Builder) -> Bool) -> Bool {
+        streamedIndex = index
+        state = .passing
+        builder.pathPrefix = path.jsonPath(prefix: matched) + "[\(index)]"
+        tokenizer?.sink = .passUnretained(builder)
+        return forward(builder)
+    }
+
     private func open(isObject: Bool) -> Bool {
         if case .passing = state { return isObject ? builder.tokenStartMap() : builder.tokenStartArray() }
+        if skipDepth == 0, case .streamingArray(let index) = state {
+            return handOverElement(index) { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
+        }
         depth += 1
         if depth > builder.maximumDepth {
             return fail(BuildFailure(kind: .tooDeep, message: "nesting deeper than \(builder.maximumDepth) levels",
@@ -101,8 +167,16 @@ final class PathFilter: TokenSink {
             return true
         }
         switch state {
+        case .afterTarget:
+            skipDepth = 1
+            return true
         case .needValue:
             if matched == path.segments.count {
+                if case .elements(topLevelValues: false) = mode {
+                    guard !isObject else { return notFound("found an object instead of an array to stream") }
+                    state = .streamingArray(index: 0)
+                    return true
+                }
                 depth -= 1
                 return handOver { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
             }
@@ -125,7 +199,7 @@ final class PathFilter: TokenSink {
             }
             skipDepth = 1
             return true
-        case .objectNeedKey, .passing:
+        case .objectNeedKey, .passing, .streamingArray:
             fatalError("PathFilter: a container opened in state \(state)")
         }
     }
@@ -139,10 +213,23 @@ final class PathFilter: TokenSink {
                 switch state {
                 case .objectSkipValue: state = .objectNeedKey
                 case .arrayNeedElement(let index): state = .arrayNeedElement(index: index + 1)
+                case .afterTarget: if depth == 0 { topLevelValueEnded() }
                 default: break
                 }
             }
             return true
+        }
+        switch state {
+        case .streamingArray:
+            // The designated array has ended.
+            state = .afterTarget
+            if depth == 0 { topLevelValueEnded() }
+            return true
+        case .afterTarget:
+            if depth == 0 { topLevelValueEnded() }
+            return true
+        default:
+            break
         }
         // The container at the matched prefix ended before the wanted key or index appeared.
         switch path.segments[matched] {
@@ -179,4 +266,10 @@ final class PathFilter: TokenSink {
 
     /// The path to where the filter is, for errors found by yajl before the designated value.
     var currentPath: String { path.jsonPath(prefix: matched) }
+
+    /// Whether the builder has the tokenizer now.
+    var isPassing: Bool {
+        if case .passing = state { return true }
+        return false
+    }
 }

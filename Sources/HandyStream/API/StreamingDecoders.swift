@@ -1,0 +1,305 @@
+import Foundation
+
+/// The machinery behind the push decoders: a tokenizer fed chunk by chunk, the path filter, and the builder, whose
+/// state survives between chunks. Chunks may split a token anywhere (inside a string, a number, a `\u` escape, a
+/// multi-byte character, a key): yajl keeps the partial token.
+final class StreamEngine<T>: Builder.Delegate {
+    private let root: RootFrame<T>
+    private let builder: Builder
+    private let filter: PathFilter
+    private var tokenizer: Tokenizer!
+    private let streamsElements: Bool
+    private let stopsWhenComplete: Bool
+    private var lines = LineTracker()
+    /// Single value: it is complete.
+    private(set) var isComplete = false
+    /// The input ended or decoding stopped: nothing more is read.
+    private var isClosed = false
+    /// Element streaming: elements completed since they were last collected.
+    private var completed: [T] = []
+
+    init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, elements: Bool, topLevelValues: Bool) {
+        root = RootFrame<T>(codec: codec)
+        builder = Builder(root: root, options: options)
+        streamsElements = elements
+        filter = PathFilter(
+            path: path, builder: builder, mode: elements ? .elements(topLevelValues: topLevelValues) : .single)
+        stopsWhenComplete = !elements && !path.isEmpty
+        builder.delegate = self
+        tokenizer = Tokenizer(sink: path.isEmpty && !elements ? builder : filter, multipleValues: elements)
+        filter.tokenizer = tokenizer
+    }
+
+    func builderCompletedRoot(_ builder: Builder) -> Bool {
+        guard streamsElements else {
+            isComplete = true
+            return !stopsWhenComplete
+        }
+        if let element = root.take() { completed.append(element) }
+        root.reset()
+        filter.resume()
+        return true
+    }
+
+    /// Feeds one chunk; throws for bad input.
+    func feed(_ chunk: UnsafeRawBufferPointer) throws(JSONDecodingError) {
+        guard !isClosed else { return }
+        let start = tokenizer.bytesFed
+        let outcome = tokenizer.parse(chunk)
+        try handle(outcome, chunk: chunk, chunkStart: start)
+        lines.advance(over: chunk, startingAt: start)
+    }
+
+    /// Ends the input: a document cut short, or a path that never appeared, is reported here.
+    func finish() throws(JSONDecodingError) {
+        guard !isClosed else { return }
+        isClosed = true
+        let start = tokenizer.bytesFed
+        try handle(tokenizer.complete(), chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
+    }
+
+    private func handle(_ outcome: Tokenizer.Outcome, chunk: UnsafeRawBufferPointer, chunkStart: Int)
+        throws(JSONDecodingError)
+    {
+        switch outcome {
+        case .needsMore, .complete:
+            return
+        case .stopped:
+            isClosed = true
+            guard let failure = builder.failure ?? filter.failure else { return }
+            throw JSONDecodingError(
+                kind: failure.kind, message: failure.message, offset: tokenizer.offset, path: failure.path,
+                chunk: chunk, chunkStart: chunkStart, lines: lines)
+        case .malformed(let syntax):
+            isClosed = true
+            let path = filter.isPassing || filter.tokenizer == nil ? builder.currentPath() : filter.currentPath
+            let error = JSONDecodingError(syntax: syntax, path: path, input: nil)
+            throw JSONDecodingError(
+                kind: error.kind, message: error.message, offset: syntax.offset, path: path, chunk: chunk,
+                chunkStart: chunkStart, lines: lines)
+        }
+    }
+
+    /// Element streaming: the elements completed so far, handed over once.
+    func takeElements() -> [T] {
+        defer { completed.removeAll(keepingCapacity: true) }
+        return completed
+    }
+
+    /// Single value: the value, once complete.
+    func takeValue() throws(JSONDecodingError) -> T {
+        if let value = root.take() { return value }
+        throw JSONDecodingError(
+            kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)", offset: 0,
+            path: builder.pathPrefix, input: nil)
+    }
+
+    var bytesRead: Int { tokenizer.bytesFed }
+}
+
+/// Decodes one value from input that arrives in chunks.
+///
+///     let decoder = try ModelDecoder().incremental(Cat.self, at: "data.cat")
+///     for try await chunk in body {
+///         if try decoder.feed(chunk) { break }       // data.cat is complete: the rest need not be read
+///     }
+///     let cat = try decoder.finish()
+public final class IncrementalDecoder<T> {
+    private let engine: StreamEngine<T>
+
+    init(engine: StreamEngine<T>) { self.engine = engine }
+
+    /// Feeds the next chunk. Returns `true` once the designated value is complete: further chunks are not needed
+    /// (and are ignored), so a caller may stop reading, for instance close the connection.
+    @discardableResult
+    public func feed(_ chunk: some ContiguousBytes) throws -> Bool {
+        try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
+        return engine.isComplete
+    }
+
+    /// Ends the input and returns the value; throws when the document is malformed or cut short, when the path is
+    /// not in it, or when the value doesn't fit `T`.
+    public func finish() throws -> T {
+        if !engine.isComplete { try engine.finish() }
+        return try engine.takeValue()
+    }
+
+    /// Bytes fed so far.
+    public var bytesRead: Int { engine.bytesRead }
+}
+
+/// Decodes the elements of an array (or a stream of top-level values) one at a time, as their last byte arrives;
+/// each element is handed over and forgotten, so memory stays flat however long the input is.
+///
+///     let items = try ModelDecoder().elements(of: Item.self, at: "data.items")
+///     for chunk in chunks { for item in try items.feed(chunk) { handle(item) } }
+///     for item in try items.finish() { handle(item) }   // and checks that the rest of the document is valid
+public final class ElementDecoder<T> {
+    private let engine: StreamEngine<T>
+
+    init(engine: StreamEngine<T>) { self.engine = engine }
+
+    /// Feeds the next chunk and returns the elements it completed.
+    public func feed(_ chunk: some ContiguousBytes) throws -> [T] {
+        try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
+        return engine.takeElements()
+    }
+
+    /// Ends the input: returns the last elements, and throws when the document is malformed or cut short.
+    public func finish() throws -> [T] {
+        try engine.finish()
+        return engine.takeElements()
+    }
+
+    /// Bytes fed so far.
+    public var bytesRead: Int { engine.bytesRead }
+}
+
+extension ModelDecoder {
+    /// A push decoder for one value of type `T` at `path`, fed chunk by chunk.
+    public func incremental<T>(_ type: T.Type, at path: String = "") throws -> IncrementalDecoder<T> {
+        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        return IncrementalDecoder(engine: StreamEngine(
+            codec: codec, path: try DesignatedPath(parsing: path), options: options, elements: false,
+            topLevelValues: false))
+    }
+
+    /// A push decoder for the elements of the array at `path` (`"data.items"`, or `"data.items[*]"`; `"[*]"` for a
+    /// top-level array). In JSON Lines or concatenated values, the path applies to each top-level value in turn,
+    /// and the empty path `""` yields each top-level value itself.
+    public func elements<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
+        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        let parsed = try DesignatedPath(parsing: path)
+        let topLevelValues = parsed.isEmpty && !path.hasSuffix("[*]")
+        return ElementDecoder(engine: StreamEngine(
+            codec: codec, path: parsed, options: options, elements: true, topLevelValues: topLevelValues))
+    }
+
+    /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`, `ArraySlice<UInt8>`),
+    /// each yielded as soon as it is complete. The chunks are read no faster than elements are taken, and the
+    /// iteration stops when its task is cancelled.
+    public func elements<T, Chunks: AsyncSequence>(of type: T.Type, at path: String = "", from chunks: Chunks)
+        -> AsyncElementSequence<T, Chunks> where Chunks.Element: ContiguousBytes
+    {
+        AsyncElementSequence(decoder: self, path: path, chunks: chunks)
+    }
+
+    /// Decodes a value from a file, read in chunks of `chunkSize` bytes through one reused buffer: the file is never
+    /// loaded whole, and reading stops once the designated value is complete.
+    public func decode<T>(_ type: T.Type, fromFileAt file: String, at path: String = "", chunkSize: Int = 1 << 16)
+        throws -> T
+    {
+        let decoder = try incremental(type, at: path)
+        try ChunkReader.read(file: file, chunkSize: chunkSize) { chunk in try !decoder.feed(chunk) }
+        return try decoder.finish()
+    }
+
+    /// Decodes a value from an open file handle, in chunks.
+    public func decode<T>(_ type: T.Type, from handle: FileHandle, at path: String = "", chunkSize: Int = 1 << 16)
+        throws -> T
+    {
+        let decoder = try incremental(type, at: path)
+        try ChunkReader.read(descriptor: handle.fileDescriptor, chunkSize: chunkSize) { chunk in
+            try !decoder.feed(chunk)
+        }
+        return try decoder.finish()
+    }
+
+    /// Calls `body` with each element at `path` in a file, read in chunks: memory stays flat whatever the file's size.
+    public func forEachElement<T>(
+        of type: T.Type, at path: String = "", inFileAt file: String, chunkSize: Int = 1 << 16,
+        _ body: (T) throws -> Void
+    ) throws {
+        let decoder = try elements(of: type, at: path)
+        try ChunkReader.read(file: file, chunkSize: chunkSize) { chunk in
+            for element in try decoder.feed(chunk) { try body(element) }
+            return true
+        }
+        for element in try decoder.finish() { try body(element) }
+    }
+
+    /// The same, from an open file handle (standard input, a pipe).
+    public func forEachElement<T>(
+        of type: T.Type, at path: String = "", from handle: FileHandle, chunkSize: Int = 1 << 16,
+        _ body: (T) throws -> Void
+    ) throws {
+        let decoder = try elements(of: type, at: path)
+        try ChunkReader.read(descriptor: handle.fileDescriptor, chunkSize: chunkSize) { chunk in
+            for element in try decoder.feed(chunk) { try body(element) }
+            return true
+        }
+        for element in try decoder.finish() { try body(element) }
+    }
+}
+
+/// Elements decoded from an asynchronous sequence of chunks; see ``ModelDecoder/elements(of:at:from:)``.
+public struct AsyncElementSequence<T, Chunks: AsyncSequence>: AsyncSequence where Chunks.Element: ContiguousBytes {
+    public typealias Element = T
+
+    let decoder: ModelDecoder
+    let path: String
+    let chunks: Chunks
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(chunks: chunks.makeAsyncIterator(), start: { try decoder.elements(of: T.self, at: path) })
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var chunks: Chunks.AsyncIterator
+        let start: () throws -> ElementDecoder<T>
+        var decoder: ElementDecoder<T>?
+        var buffered: [T] = []
+        var index = 0
+        var ended = false
+
+        init(chunks: Chunks.AsyncIterator, start: @escaping () throws -> ElementDecoder<T>) {
+            self.chunks = chunks
+            self.start = start
+        }
+
+        public mutating func next() async throws -> T? {
+            while index == buffered.count {
+                if ended { return nil }
+                try Task.checkCancellation()
+                if decoder == nil { decoder = try start() }
+                buffered.removeAll(keepingCapacity: true)
+                index = 0
+                if let chunk = try await chunks.next() {
+                    buffered = try decoder!.feed(chunk)
+                } else {
+                    buffered = try decoder!.finish()
+                    ended = true
+                }
+            }
+            defer { index += 1 }
+            return buffered[index]
+        }
+    }
+}
+
+/// Reads a file or descriptor in chunks through one reused buffer.
+enum ChunkReader {
+    /// Calls `body` with each chunk until it returns `false` or the input ends.
+    static func read(file: String, chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: file])
+        }
+        defer { close(descriptor) }
+        try read(descriptor: descriptor, chunkSize: chunkSize, body)
+    }
+
+    static func read(descriptor: Int32, chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CocoaError(.fileReadUnknown)
+            }
+            if count == 0 { return }
+            guard try body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { return }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+@testable import HandyStream
+import Synchronization
+import Testing
+
+/// Splits `bytes` into chunks of `size` bytes.
+func chunks(_ bytes: [UInt8], size: Int) -> [[UInt8]] {
+    stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min(bytes.count, $0 + size)]) }
+}
+
+struct Item: HandyJSON, Equatable {
+    var id = 0
+    var name = ""
+}
+
+/// An async sequence of chunks that counts how many were pulled.
+struct CountingChunks: AsyncSequence {
+    typealias Element = [UInt8]
+    let chunks: [[UInt8]]
+    let pulled: Pulled
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let chunks: [[UInt8]]
+        let pulled: Pulled
+        var index = 0
+        mutating func next() async -> [UInt8]? {
+            guard index < chunks.count else { return nil }
+            defer { index += 1 }
+            pulled.count.withLock { $0 += 1 }
+            return chunks[index]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks, pulled: pulled) }
+}
+
+final class Pulled: Sendable {
+    let count = Mutex(0)
+}
+
+@Suite("Streaming")
+struct StreamingTests {
+    static let tricky = """
+        {"data": {"items": [{"id": 1, "name": "caf\\u00e9 \\ud83d\\ude00 ü日本"}, {"id": -12345678901234, "name": "x\\"y"},
+         {"id": 3, "name": "\\n\\t"}], "\\u006bey": 1.5e-3}, "after": [true, false, null]}
+        """
+
+    @Test("A split at every byte gives the same result as one chunk")
+    func everySplitPoint() throws {
+        let bytes = Array(Self.tricky.utf8)
+        let whole = try canonical(try ModelDecoder().decode(Any.self, from: bytes))
+        for split in 0...bytes.count {
+            let decoder = try ModelDecoder().incremental(Any.self)
+            try decoder.feed(Array(bytes[..<split]))
+            try decoder.feed(Array(bytes[split...]))
+            #expect(try canonical(try decoder.finish()) == whole, "split at \(split)")
+        }
+    }
+
+    @Test("Every chunk size gives the same models, on every corpus document", arguments: [
+        "github_events.json", "twitter_timeline.json", "twitter.json", "citm_catalog.json", "canada.json",
+        "apache_builds.json", "instruments.json", "numbers.json", "random.json", "update-center.json",
+        "twitterescaped.json", "mesh.json",
+    ])
+    func chunkSizes(name: String) throws {
+        let bytes = Array(try Corpus.data(name))
+        let whole = try canonical(try ModelDecoder().decode(Any.self, from: bytes))
+        let sizes = bytes.count < 100_000 ? [1, 2, 3, 7, 64, 4096] : [3, 17, 1000, 65536]
+        for size in sizes {
+            let decoder = try ModelDecoder().incremental(Any.self)
+            for chunk in chunks(bytes, size: size) { try decoder.feed(chunk) }
+            #expect(try canonical(try decoder.finish()) == whole, "\(name), chunks of \(size)")
+        }
+        if name == "twitter.json" {
+            let models = try ModelDecoder().decode(SearchResult.self, from: bytes)
+            let decoder = try ModelDecoder().incremental(SearchResult.self)
+            for chunk in chunks(bytes, size: 5) { try decoder.feed(chunk) }
+            #expect(try canonical(try decoder.finish()) == (try canonical(models)))
+        }
+    }
+
+    @Test("Elements are handed over as the chunk that completes them arrives")
+    func elementsAsTheyComplete() throws {
+        let decoder = try ModelDecoder().elements(of: Item.self, at: "data.items")
+        var seen: [[Int]] = []
+        for chunk in chunks(Array(Self.tricky.utf8), size: 40) { seen.append(try decoder.feed(chunk).map(\.id)) }
+        seen.append(try decoder.finish().map(\.id))
+        #expect(seen.flatMap { $0 } == [1, -12345678901234, 3])
+        #expect(seen.filter { !$0.isEmpty }.count == 3, "each element came with its own chunk: \(seen)")
+        let starred = try ModelDecoder().elements(of: Item.self, at: "data.items[*]")
+        #expect(try starred.feed(Array(Self.tricky.utf8)).map(\.name) == ["café 😀 ü日本", "x\"y", "\n\t"])
+    }
+
+    @Test("A top-level array streams with [*]; elements that don't fit are dropped (or an error when strict)")
+    func topLevelArray() throws {
+        let json = #"[{"id": 1}, 2, {"id": 3}, [4]]"#
+        let decoder = try ModelDecoder().elements(of: Item.self, at: "[*]")
+        #expect(try decoder.feed(Array(json.utf8)).map(\.id) == [1, 3])
+        #expect(try decoder.finish().isEmpty)
+        let strict = try ModelDecoder(options: DecodingOptions(strict: true)).elements(of: Item.self, at: "[*]")
+        #expect(throws: JSONDecodingError.self) { try strict.feed(Array(json.utf8)) }
+    }
+
+    @Test("JSON Lines: the empty path yields each top-level value; a path applies to each line")
+    func jsonLines() throws {
+        let lines = "{\"id\": 1}\n{\"id\": 2, \"name\": \"b\"}\n\n{\"id\": 3}\n"
+        let decoder = try ModelDecoder().elements(of: Item.self)
+        var ids: [Int] = []
+        for chunk in chunks(Array(lines.utf8), size: 7) { ids += try decoder.feed(chunk).map(\.id) }
+        ids += try decoder.finish().map(\.id)
+        #expect(ids == [1, 2, 3])
+        let nested = "{\"page\": 1, \"items\": [{\"id\": 1}, {\"id\": 2}]}\n{\"items\": [{\"id\": 3}], \"page\": 2}\n"
+        let perLine = try ModelDecoder().elements(of: Item.self, at: "items")
+        #expect(try perLine.feed(Array(nested.utf8)).map(\.id) == [1, 2, 3])
+        #expect(try perLine.finish().isEmpty)
+        let missing = try ModelDecoder().elements(of: Item.self, at: "items")
+        #expect(throws: JSONDecodingError.self) { try missing.feed(Array("{\"items\": [{\"id\": 1}]}\n{\"other\": 1}".utf8)) }
+    }
+
+    @Test("A designated value is complete before the document is: feed says so, and the rest is not read")
+    func incrementalStopsEarly() throws {
+        let head = #"{"data": {"cat": {"id": 7, "name": "Tom"}}, "rest": ["#
+        let decoder = try ModelDecoder().incremental(Item.self, at: "data.cat")
+        #expect(try decoder.feed(Array(head.utf8)) == true)
+        #expect(try decoder.feed(Array(String(repeating: "\"padding\", ", count: 1000).utf8)) == true)
+        #expect(try decoder.finish() == Item(id: 7, name: "Tom"))
+        #expect(decoder.bytesRead == head.utf8.count)
+        let unfinished = try ModelDecoder().incremental(Item.self, at: "data.cat")
+        #expect(try unfinished.feed(Array(#"{"data": {"cat": {"id": 7"#.utf8)) == false)
+        #expect(throws: JSONDecodingError.self) { try unfinished.finish() }
+    }
+
+    @Test("Errors in streamed input: line and column across chunks")
+    func errorsAcrossChunks() throws {
+        let text = "{\n  \"data\": {\n    \"items\": [\n      {\"id\": 1},\n      {\"id\": tru}\n    ]\n  }\n}"
+        let decoder = try ModelDecoder().elements(of: Item.self, at: "data.items")
+        do {
+            for chunk in chunks(Array(text.utf8), size: 9) { _ = try decoder.feed(chunk) }
+            _ = try decoder.finish()
+            Issue.record("expected an error")
+        } catch let error as JSONDecodingError {
+            #expect(error.description == "5:17: invalid literal (expected true, false or null) at $.data.items[1].id")
+            let whole = decodingError([Item].self, text, at: "data.items")
+            #expect(error.description == whole?.description, "streamed and whole, the same error")
+        }
+        let truncated = try ModelDecoder().elements(of: Item.self, at: "data.items")
+        _ = try truncated.feed(Array("{\"data\": {\"items\": [{\"id\": 1}".utf8))
+        #expect(throws: JSONDecodingError.self) { try truncated.finish() }
+    }
+
+    @Test("Async chunks: elements as they complete, no faster than they are taken")
+    func asyncElements() async throws {
+        let items = (0..<50).map { #"{"id": \#($0), "name": "item \#($0)"}"# }.joined(separator: ",")
+        let bytes = Array(#"{"data": {"items": [\#(items)]}}"#.utf8)
+        let pulled = Pulled()
+        let source = CountingChunks(chunks: chunks(bytes, size: 16), pulled: pulled)
+        var ids: [Int] = []
+        for try await item in ModelDecoder().elements(of: Item.self, at: "data.items", from: source) {
+            ids.append(item.id)
+            if item.id == 4 {
+                // Back-pressure: only the chunks needed for the first five elements have been read.
+                #expect(pulled.count.withLock { $0 } < 20)
+            }
+        }
+        #expect(ids == Array(0..<50))
+        #expect(pulled.count.withLock { $0 } == (bytes.count + 15) / 16)
+    }
+
+    @Test("Cancelling the task ends the iteration")
+    func cancellation() async throws {
+        let items = (0..<1000).map { #"{"id": \#($0)}"# }.joined(separator: ",")
+        let bytes = Array("[\(items)]".utf8)
+        let pulled = Pulled()
+        let source = CountingChunks(chunks: chunks(bytes, size: 8), pulled: pulled)
+        let task = Task {
+            var count = 0
+            for try await _ in ModelDecoder().elements(of: Item.self, at: "[*]", from: source) {
+                count += 1
+                if count == 10 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return count
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(pulled.count.withLock { $0 } < bytes.count / 8)
+    }
+
+    @Test("Files are read in chunks")
+    func files() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("handystream-\(UUID()).json")
+        try Data(Self.tricky.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let items = try ModelDecoder().decode([Item].self, fromFileAt: url.path, at: "data.items", chunkSize: 5)
+        #expect(items.map(\.id) == [1, -12345678901234, 3])
+        var streamed: [Int] = []
+        try ModelDecoder().forEachElement(of: Item.self, at: "data.items", inFileAt: url.path, chunkSize: 3) {
+            streamed.append($0.id)
+        }
+        #expect(streamed == [1, -12345678901234, 3])
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        #expect(try ModelDecoder().decode(Double.self, from: handle, at: "data.key", chunkSize: 4) == 0.0015)
+        #expect(throws: (any Error).self) { try ModelDecoder().decode(Item.self, fromFileAt: "/nonexistent/x.json") }
+    }
+}
