@@ -107,7 +107,13 @@ final class CodecFactory {
 
     private func make(_ type: Any.Type, context: String) -> ValueCodec? {
         if let scalar = ScalarCodecs.codec(for: type) { return scalar }
-        if ObjectIdentifier(type) == ObjectIdentifier(Any.self) { return AnyCodec() }
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Any.self): return AnyCodec()
+        case ObjectIdentifier(JSONValue.self): return JSONValueCodec()
+        case ObjectIdentifier(JSONText.self): return JSONTextCodec()
+        case ObjectIdentifier(Validation.self): return ValidationCodec()
+        default: break
+        }
         if let custom = type as? any HandyJSONCustomTransformable.Type {
             return TransformCodec(adapter: .custom(custom), anyCodec: anyCodec, valueType: type, name: "\(type)")
         }

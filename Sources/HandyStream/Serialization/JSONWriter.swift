@@ -114,9 +114,23 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// A key given as UTF-8 bytes (no `String` is made).
+    mutating func key(bytes: UnsafeRawBufferPointer) {
+        separate()
+        string(bytes: bytes.assumingMemoryBound(to: UInt8.self))
+        self.bytes.append(UInt8(ascii: ":"))
+        if options.prettyPrinted { self.bytes.append(UInt8(ascii: " ")) }
+        needsComma = false
+    }
+
     mutating func string(_ value: String) {
         var value = value
-        value.withUTF8 { utf8 in
+        value.withUTF8 { string(bytes: $0) }
+    }
+
+    /// A string given as UTF-8 bytes.
+    mutating func string(bytes utf8: UnsafeBufferPointer<UInt8>) {
+        do {
             bytes.append(UInt8(ascii: "\""))
             var runStart = 0
             for index in 0..<utf8.count {
@@ -130,6 +144,19 @@ struct JSONWriter {
             bytes.append(UInt8(ascii: "\""))
         }
         needsComma = true
+    }
+
+    /// Number text as the document wrote it.
+    mutating func numberText(bytes text: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: text)
+        needsComma = true
+    }
+
+    /// Empties the buffer, keeping its capacity.
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        depth = 0
+        needsComma = false
     }
 
     private mutating func escape(_ byte: UInt8) {

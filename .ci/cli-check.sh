@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The command-line tool on a small document: extract (one value, elements as JSON Lines, standard input), validate,
+# and the error format with its exit status.
+set -euo pipefail
+tool="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+printf '{"data": {"items": [{"id": 1, "tags": ["a"]}, {"id": 2}], "next": null}}' > "$work/doc.json"
+printf '{"data": [1,,2]}' > "$work/bad.json"
+
+expect() {  # expect NAME EXPECTED ACTUAL
+    if [ "$2" != "$3" ]; then echo "cli-check $1: expected [$2], got [$3]"; exit 1; fi
+}
+expect "elements" $'{"id":1,"tags":["a"]}\n{"id":2}' "$("$tool" extract 'data.items[*]' "$work/doc.json")"
+expect "single value" '{"id":2}' "$("$tool" extract 'data.items[1]' "$work/doc.json")"
+expect "stdin" '["a"]' "$("$tool" extract 'data.items[0].tags' < "$work/doc.json")"
+expect "count" '2' "$("$tool" extract 'data.items[*]' "$work/doc.json" | wc -l | tr -d ' ')"
+status=0; out="$("$tool" validate "$work/doc.json" "$work/bad.json")" || status=$?
+expect "validate output" "$work/doc.json: ok"$'\n'"$work/bad.json:1:14: unexpected token at \$" "$out"
+expect "validate status" 1 "$status"
+status=0; err="$("$tool" extract data.missing "$work/doc.json" 2>&1 >/dev/null)" || status=$?
+expect "error" "$work/doc.json:1:72: path 'data.missing' not found: no key 'missing' in the object at \$.data" "$err"
+expect "error status" 1 "$status"
+echo "cli-check: 8 passed, 0 failed"

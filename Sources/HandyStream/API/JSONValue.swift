@@ -1,0 +1,327 @@
+import Foundation
+
+/// A JSON value without a model: numbers keep their text (so nothing is rounded), objects keep their key order.
+///
+///     let value = try ModelDecoder().decode(JSONValue.self, from: data, at: "data.config")
+///     if case .object(let members) = value { … }
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// The number's text as the document wrote it.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// Members in document order (duplicate keys kept).
+    case object([Member])
+
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The value of the first member named `key`, for an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The element at `index`, for an array.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+}
+
+/// The compact JSON text of a value: what `handystream extract` writes. Made straight from the events, with no tree.
+public struct JSONText: Equatable, Sendable, CustomStringConvertible {
+    public var bytes: [UInt8]
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    public var description: String { string }
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+}
+
+extension ModelDecoder {
+    /// The compact JSON text of the value at `path`, read as a stream: the document is read up to the end of that
+    /// value only, and nothing but the text is built.
+    public func extractJSON(at path: String, from bytes: some ContiguousBytes) throws -> String {
+        try decode(JSONText.self, from: bytes, at: path).string
+    }
+
+    /// Checks that `bytes` is one well-formed JSON document (the conformance rules, UTF-8, the nesting cap).
+    public func validate(_ bytes: some ContiguousBytes) throws {
+        let decoder = try incremental(Validation.self)
+        try decoder.feed(bytes)
+        _ = try decoder.finish()
+    }
+
+    /// Checks a file, read in chunks.
+    public func validate(fileAt file: String, chunkSize: Int = 1 << 16) throws {
+        let decoder = try incremental(Validation.self)
+        try ChunkReader.read(file: file, chunkSize: chunkSize) { chunk in try !decoder.feed(chunk) }
+        _ = try decoder.finish()
+    }
+}
+
+/// The "type" a document is validated as: every value fits and none is kept.
+struct Validation {}
+
+/// Accepts any value and keeps nothing: containers are skipped by the builder, which still counts their depth.
+final class ValidationCodec: ValueCodec, @unchecked Sendable {
+    init() { super.init(valueType: Validation.self) }
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { store(target, mode) }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        store(target, mode)
+    }
+    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        store(target, mode)
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        store(target, mode)
+    }
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: false) }
+    }
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: false) }
+    }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        _ = store(target, mode)
+    }
+    private func store(_ target: UnsafeMutableRawPointer, _ mode: StoreMode) -> Bool {
+        ModelStorage.store(Validation(), at: target, mode: mode)
+        return true
+    }
+}
+
+// MARK: - JSONText
+
+final class JSONTextCodec: ValueCodec, @unchecked Sendable {
+    init() { super.init(valueType: JSONText.self) }
+
+    private func text(_ body: (inout JSONWriter) -> Void, _ target: UnsafeMutableRawPointer, _ mode: StoreMode)
+        -> Bool
+    {
+        var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
+        body(&writer)
+        ModelStorage.store(JSONText(bytes: writer.bytes), at: target, mode: mode)
+        return true
+    }
+
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        text({ $0.null() }, target, mode)
+    }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        text({ $0.bool(value) }, target, mode)
+    }
+    override func storeNumber(_ value: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        text({ $0.numberText(bytes: value) }, target, mode)
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        text({ $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }, target, mode)
+    }
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: true) }
+    }
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: true) }
+    }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        writer.rawJSON(source.assumingMemoryBound(to: JSONText.self).pointee.bytes)
+    }
+}
+
+/// Writes a whole subtree as compact text: nested containers are pushed as this same frame again, which keeps its
+/// own stack of open containers; when the outermost one closes, the text is the value. (With `keepsText` false it
+/// only follows the structure: validation.)
+final class JSONTextFrame: Frame {
+    private var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
+    /// Whether each open container is an object.
+    private var containers: [Bool] = []
+    private let keepsText: Bool
+
+    init(opener: ValueCodec, isObject: Bool, keepsText: Bool) {
+        self.keepsText = keepsText
+        super.init(opener: opener, isObject: isObject)
+    }
+
+    override func begin(_ builder: Builder) {
+        writer.reset()
+        containers.removeAll(keepingCapacity: true)
+        open(isObject)
+    }
+
+    private func open(_ object: Bool) {
+        containers.append(object)
+        guard keepsText else { return }
+        if object { try? writer.beginObject() } else { try? writer.beginArray() }
+    }
+
+    @inline(__always)
+    private func value(_ write: (inout JSONWriter) -> Void) -> Bool {
+        guard keepsText else { return true }
+        if containers.last == false { writer.element() }
+        write(&writer)
+        return true
+    }
+
+    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        if keepsText { writer.key(bytes: bytes) }
+        return true
+    }
+    override func null(_ builder: Builder) -> Bool { value { $0.null() } }
+    override func bool(_ flag: Bool, _ builder: Builder) -> Bool { value { $0.bool(flag) } }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        value { $0.numberText(bytes: text) }
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        value { $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        if keepsText && containers.last == false { writer.element() }
+        open(isObject)
+        return self
+    }
+    override func finish(_ builder: Builder) -> Bool {
+        let object = containers.removeLast()
+        if keepsText { if object { writer.endObject() } else { writer.endArray() } }
+        return true
+    }
+    /// An inner container of this same frame has closed: nothing to move.
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
+    override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        ModelStorage.store(JSONText(bytes: writer.bytes), at: target, mode: mode)
+    }
+    override func takeAny() -> Any { JSONText(bytes: writer.bytes) }
+    override func appendPosition(to path: inout String) {}
+}
+
+// MARK: - JSONValue
+
+final class JSONValueCodec: ValueCodec, @unchecked Sendable {
+    init() { super.init(valueType: JSONValue.self) }
+
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        ModelStorage.store(JSONValue.null, at: target, mode: mode)
+        return true
+    }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        ModelStorage.store(JSONValue.bool(value), at: target, mode: mode)
+        return true
+    }
+    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        ModelStorage.store(JSONValue.number(String(jsonBytes: text)), at: target, mode: mode)
+        return true
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        ModelStorage.store(JSONValue.string(String(jsonBytes: bytes)), at: target, mode: mode)
+        return true
+    }
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { JSONObjectFrame(opener: self) }
+    }
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) {
+            ArrayFrame<JSONValue>(opener: self, element: self, finishing: JSONValueCodec.finishing)
+        }
+    }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        let value: JSONValue
+        if let object = frame as? JSONObjectFrame {
+            value = .object(object.take())
+        } else {
+            value = .array(unsafeDowncast(frame, to: ArrayFrame<JSONValue>.self).take())
+        }
+        ModelStorage.store(value, at: target, mode: mode)
+    }
+    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+        try Self.write(source.assumingMemoryBound(to: JSONValue.self).pointee, to: &writer)
+    }
+
+    static let finishing = ArrayFinishing<JSONValue>.make()
+
+    static func write(_ value: JSONValue, to writer: inout JSONWriter) throws {
+        switch value {
+        case .null: writer.null()
+        case .bool(let flag): writer.bool(flag)
+        case .number(let text): writer.numberText(text)
+        case .string(let text): writer.string(text)
+        case .array(let elements):
+            try writer.beginArray()
+            for element in elements {
+                writer.element()
+                try write(element, to: &writer)
+            }
+            writer.endArray()
+        case .object(let members):
+            try writer.beginObject()
+            for member in members {
+                writer.key(member.key)
+                try write(member.value, to: &writer)
+            }
+            writer.endObject()
+        }
+    }
+}
+
+/// An object's members in document order.
+final class JSONObjectFrame: Frame {
+    private var members: [JSONValue.Member] = []
+    private var key = ""
+    private let valueSlot = UnsafeMutablePointer<JSONValue>.allocate(capacity: 1)
+
+    init(opener: ValueCodec) { super.init(opener: opener, isObject: true) }
+    deinit { valueSlot.deallocate() }
+
+    private var codec: ValueCodec { opener }
+
+    override func begin(_ builder: Builder) { members.removeAll(keepingCapacity: true) }
+    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        key = String(jsonBytes: bytes)
+        return true
+    }
+    private func add(_ stored: Bool) -> Bool {
+        if stored { members.append(JSONValue.Member(key: key, value: valueSlot.move())) }
+        return true
+    }
+    override func null(_ builder: Builder) -> Bool { add(codec.storeNull(at: valueSlot, mode: .initialize)) }
+    override func bool(_ value: Bool, _ builder: Builder) -> Bool {
+        add(codec.storeBool(value, at: valueSlot, mode: .initialize))
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        add(codec.storeNumber(text, at: valueSlot, mode: .initialize))
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        add(codec.storeString(bytes, at: valueSlot, mode: .initialize))
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        isObject ? codec.openObject(builder) : codec.openArray(builder)
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        codec.store(finished: child, at: valueSlot, mode: .initialize)
+        return add(true)
+    }
+    func take() -> [JSONValue.Member] {
+        defer { members.removeAll(keepingCapacity: true) }
+        return members
+    }
+    override func takeAny() -> Any { JSONValue.object(take()) }
+    override func appendPosition(to path: inout String) { path += "." + key }
+}

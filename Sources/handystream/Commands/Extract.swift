@@ -1,0 +1,180 @@
+import ArgumentParser
+import Foundation
+import HandyStream
+
+let pathHelp = """
+    A path names a value in the document: keys separated by dots (data.items), array indices in brackets \
+    (data.items[3].name), and [*] at the end for every element of an array (data.items[*]; [*] alone for a \
+    top-level array). A backslash makes the next character literal (a\\.b is the one key "a.b"). The empty path \
+    is the whole document; on JSON Lines input, a path applies to each line.
+    """
+
+/// Writes the subtree at a path as compact JSON; with `[*]`, one element per line.
+struct Extract: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the value at a path as compact JSON (with [*], one element per line, streaming).",
+        discussion: pathHelp + """
+
+
+            Examples:
+              handystream extract data.items[*] export.json | wc -l
+              curl -s https://api.example.com/items | handystream extract 'data.items[*]'
+            """)
+
+    @Argument(help: "The path of the value to extract.")
+    var path: String
+
+    @Argument(help: "The JSON file to read (standard input when omitted).")
+    var file: String?
+
+    @Flag(help: "Never show a progress bar.")
+    var quiet = false
+
+    func run() throws {
+        let output = OutputBuffer()
+        defer { output.flush() }
+        let progress = Progress(file: file, enabled: !quiet)
+        let name = file ?? "<stdin>"
+        do {
+            let handle = try file.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? .standardInput
+            defer { if file != nil { try? handle.close() } }
+            if path.hasSuffix("[*]") {
+                let decoder = try ModelDecoder().elements(of: JSONText.self, at: path)
+                try Chunks.readAll(handle) { chunk in
+                    for element in try decoder.feed(chunk) { output.line(element.bytes) }
+                    progress.advance(by: chunk.count)
+                }
+                for element in try decoder.finish() { output.line(element.bytes) }
+            } else {
+                let decoder = try ModelDecoder().incremental(JSONText.self, at: path)
+                try Chunks.read(handle) { chunk in
+                    progress.advance(by: chunk.count)
+                    return try !decoder.feed(chunk)
+                }
+                output.line(try decoder.finish().bytes)
+            }
+            progress.done()
+        } catch {
+            progress.done()
+            output.flush()
+            throw ExitCode.report(error, file: name)
+        }
+    }
+}
+
+/// Checks that files are well-formed JSON.
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check that each file is one well-formed JSON document.",
+        discussion: "Prints FILE: ok, or FILE:line:column: message; the exit status is 1 when any file is invalid.")
+
+    @Argument(help: "The files to check.")
+    var files: [String]
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                try ModelDecoder().validate(fileAt: file)
+                print("\(file): ok")
+            } catch {
+                failed = true
+                print(ExitCode.message(error, file: file))
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+}
+
+extension ExitCode {
+    /// `FILE:line:column: message` on standard error, and exit status 1.
+    static func report(_ error: Error, file: String) -> ExitCode {
+        FileHandle.standardError.write(Data((message(error, file: file) + "\n").utf8))
+        return .failure
+    }
+
+    static func message(_ error: Error, file: String) -> String {
+        if let error = error as? JSONDecodingError {
+            return error.line > 0 ? "\(file):\(error.line):\(error.column): \(error.message) at \(error.path)"
+                : "\(file): \(error.message) at \(error.path)"
+        }
+        return "\(file): \(error.localizedDescription)"
+    }
+}
+
+/// Reads a handle in chunks through one buffer.
+enum Chunks {
+    static let size = 1 << 16
+
+    static func read(_ handle: FileHandle, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, size)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            guard try body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { return }
+        }
+    }
+
+    static func readAll(_ handle: FileHandle, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try read(handle) { chunk -> Bool in
+            try body(chunk)
+            return true
+        }
+    }
+}
+
+/// Buffers standard output, so that one line per element costs no system call of its own.
+final class OutputBuffer {
+    private var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(1 << 16) }
+
+    func line(_ text: [UInt8]) {
+        bytes.append(contentsOf: text)
+        bytes.append(UInt8(ascii: "\n"))
+        if bytes.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                break
+            }
+            offset += written
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A progress bar on standard error, when it is a terminal and the input's size is known.
+final class Progress {
+    private let total: Int
+    private var read = 0
+    private var shown = -1
+    private let enabled: Bool
+
+    init(file: String?, enabled: Bool) {
+        let size = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int } ?? 0
+        total = size
+        self.enabled = enabled && size > 0 && isatty(2) != 0
+    }
+
+    func advance(by count: Int) {
+        guard enabled else { return }
+        read += count
+        let percent = read * 100 / total
+        guard percent != shown else { return }
+        shown = percent
+        let bar = String(repeating: "#", count: percent / 4) + String(repeating: ".", count: 25 - percent / 4)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(percent)%".utf8))
+    }
+
+    func done() {
+        if enabled && shown >= 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+/// Writes a large document shaped like an API response, for measurements: `{"data": {"items": [ … ]}, …}` with
+/// elements of about 1 KB.
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a large API-shaped document of ~1 KB elements under data.items (for benchmarks).")
+
+    @Option(help: "The size to write, in MB (10^6 bytes).")
+    var megabytes = 100
+
+    @Argument(help: "Where to write it.")
+    var file: String
+
+    func run() throws {
+        guard FileManager.default.createFile(atPath: file, contents: nil),
+            let handle = FileHandle(forWritingAtPath: file)
+        else { throw ValidationError("can't create \(file)") }
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data(#"{"status": "ok", "data": {"total": -1, "items": ["#.utf8))
+        let target = megabytes * 1_000_000
+        var written = 0
+        var index = 0
+        var batch: [UInt8] = []
+        while written < target {
+            batch.removeAll(keepingCapacity: true)
+            for _ in 0..<256 {
+                batch += Array((index == 0 ? "" : ",").utf8) + Self.element(index)
+                index += 1
+            }
+            try handle.write(contentsOf: batch)
+            written += batch.count
+        }
+        try handle.write(contentsOf: Data(#"]}, "next": null}"#.utf8))
+        print("\(file): \(index) items, \(written) bytes")
+    }
+
+    static func element(_ index: Int) -> [UInt8] {
+        let tags = (0..<8).map { "\"tag-\(($0 * 7 + index) % 97)\"" }.joined(separator: ",")
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 20)
+        return Array("""
+            {"id":\(index),"name":"item \(index)","price":\(Double(index % 10_000) / 100 + 0.99),\
+            "active":\(index % 3 != 0),"tags":[\(tags)],"owner":{"id":\(index % 5000),"name":"owner \(index % 5000)",\
+            "email":"owner\(index % 5000)@example.com"},"description":"\(text)","ratings":[4.5,3.25,5,1e2,-0.5]}
+            """.utf8)
+    }
+}

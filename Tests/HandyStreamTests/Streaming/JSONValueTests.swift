@@ -1,0 +1,53 @@
+import Foundation
+import HandyStream
+import Testing
+
+@Suite("JSONValue and JSONText")
+struct JSONValueTests {
+    static let json = #"{"b": 1, "a": [12345678901234567890123, -0.0, 1e400, "s\u00e9", true, null, {}], "b": {"z": 2}}"#
+
+    @Test("JSONValue keeps number text and key order, duplicates included")
+    func value() throws {
+        let value = try ModelDecoder().decode(JSONValue.self, from: Self.json)
+        guard case .object(let members) = value else {
+            Issue.record("expected an object")
+            return
+        }
+        #expect(members.map(\.key) == ["b", "a", "b"])
+        #expect(value["a"]?[0] == .number("12345678901234567890123"))
+        #expect(value["a"]?[1] == .number("-0.0"))
+        #expect(value["a"]?[2] == .number("1e400"))
+        #expect(value["a"]?[3] == .string("sé"))
+        #expect(value["a"]?[4] == .bool(true))
+        #expect(value["a"]?[5] == .null)
+        #expect(value["a"]?[6] == .object([]))
+        #expect(try ModelEncoder().encodeToString(value)
+            == #"{"b":1,"a":[12345678901234567890123,-0.0,1e400,"sé",true,null,{}],"b":{"z":2}}"#)
+        let inModel = try ModelDecoder().decode(JSONValue.self, from: Self.json, at: "a[6]")
+        #expect(inModel == .object([]))
+    }
+
+    @Test("extractJSON gives the compact text of a subtree, exactly as written")
+    func extract() throws {
+        let decoder = ModelDecoder()
+        #expect(try decoder.extractJSON(at: "a", from: Data(Self.json.utf8))
+            == #"[12345678901234567890123,-0.0,1e400,"sé",true,null,{}]"#)
+        #expect(try decoder.extractJSON(at: "", from: Data(#" { "x" : [ 1 , { "y" : "\"q\"" } ] } "#.utf8))
+            == #"{"x":[1,{"y":"\"q\""}]}"#)
+        #expect(try decoder.extractJSON(at: "a[3]", from: Data(Self.json.utf8)) == #""sé""#)
+        let elements = try decoder.elements(of: JSONText.self, at: "a[*]")
+        #expect(try elements.feed(Data(Self.json.utf8)).map(\.string)
+            == ["12345678901234567890123", "-0.0", "1e400", #""sé""#, "true", "null", "{}"])
+    }
+
+    @Test("validate accepts well-formed documents and reports the first error")
+    func validate() throws {
+        try ModelDecoder().validate(Data(Self.json.utf8))
+        try ModelDecoder().validate(try Corpus.data("citm_catalog.json"))
+        #expect(throws: JSONDecodingError.self) { try ModelDecoder().validate(Data("[1, 2".utf8)) }
+        #expect(throws: JSONDecodingError.self) {
+            try ModelDecoder().validate(Data(String(repeating: "[", count: 600).utf8))
+        }
+        #expect(throws: JSONDecodingError.self) { try ModelDecoder().validate(Data("{} {}".utf8)) }
+    }
+}
