@@ -41,8 +41,18 @@ final class Builder: TokenSink {
     private var skipDepth = 0
     /// Why the builder stopped the parse, when it did so because of an error.
     private(set) var failure: BuildFailure?
-    /// Where the builder sits in the document, outside the frames (the designated path's prefix).
-    var pathPrefix = "$"
+    /// Where the builder sits in the document, outside the frames (the designated path's prefix), kept in two parts
+    /// so that streaming an element costs no string work: the string is made only when an error needs it.
+    var pathPrefixBase = "$"
+    /// Element streaming: the index of the element being built, or -1.
+    var pathPrefixIndex = -1
+    var pathPrefix: String {
+        get { pathPrefixIndex < 0 ? pathPrefixBase : pathPrefixBase + "[\(pathPrefixIndex)]" }
+        set {
+            pathPrefixBase = newValue
+            pathPrefixIndex = -1
+        }
+    }
     /// An existing value for the root model to be updated in place of a new one (`update(object:from:)`).
     var seed: Any?
     /// The builder has received its first event.

@@ -147,7 +147,8 @@ final class PathFilter: TokenSink {
     private func handOverElement(_ index: Int, _ forward: (Builder) -> Bool) -> Bool {
         streamedIndex = index
         state = .passing
-        builder.pathPrefix = path.jsonPath(prefix: matched) + "[\(index)]"
+        if index == 0 || builder.pathPrefixIndex < 0 { builder.pathPrefixBase = path.jsonPath(prefix: matched) }
+        builder.pathPrefixIndex = index
         tokenizer?.sink = .passUnretained(builder)
         return forward(builder)
     }

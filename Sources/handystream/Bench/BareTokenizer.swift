@@ -1,4 +1,5 @@
 import CYajl
+import Glibc
 
 /// yajl's tokenizer with callbacks that do nothing: the floor under any decoder built on it.
 enum BareTokenizer {
@@ -10,6 +11,26 @@ enum BareTokenizer {
             == yajl_status_ok
         else { return false }
         return yajl_complete_parse(handle) == yajl_status_ok
+    }
+
+    /// Parses a file in 64 KiB chunks; returns the bytes read.
+    static func parseFile(_ file: String) throws -> Int {
+        guard let handle = yajl_alloc(callbacks, nil, nil) else { return 0 }
+        defer { yajl_free(handle) }
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        var total = 0
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count <= 0 { break }
+            total += count
+            guard yajl_parse(handle, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count) == yajl_status_ok
+            else { return 0 }
+        }
+        return yajl_complete_parse(handle) == yajl_status_ok ? total : 0
     }
 
     /// The same events a decoder asks for (numbers as raw text), each answered by returning "go on".

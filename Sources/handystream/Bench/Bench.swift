@@ -25,7 +25,11 @@ struct Bench: ParsableCommand {
     @Option(help: "Run only this contender (HandyStream, Foundation, yajl), without the table: for profilers.")
     var only: String?
 
+    @Option(help: "Stream the elements at data.items of this file (see `handystream generate`) instead.")
+    var streamFile: String?
+
     func run() throws {
+        if let streamFile { return try runStream(streamFile) }
         let selected = BenchDocument.all.filter { document.map($0.file.contains) ?? true }
         let documents = try selected.map { document in
             (document, try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent(document.file)))
@@ -80,6 +84,49 @@ struct Bench: ParsableCommand {
             are renamed through mapping(mapper:), and a designated path at the end of the document; the \
             serialization rows write the decoded models back to JSON (MB/s of the source document).
             """)
+    }
+
+    /// Element streaming over a large file, against yajl's bare tokenizer over the same chunks.
+    private func runStream(_ file: String) throws {
+        let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        var runs: [(String, () throws -> Int)] = [
+            ("yajl bare", {
+                try Self.bareTokenizer(file)
+            }),
+            ("HandyStream, typed elements", {
+                var count = 0
+                try ModelDecoder().forEachElement(of: GeneratedItem.self, at: "data.items", inFileAt: file) { item in
+                    count += item.tags.count > 0 ? 1 : 0
+                }
+                return count
+            }),
+            ("HandyStream, JSONText elements (extract)", {
+                var count = 0
+                try ModelDecoder().forEachElement(of: JSONText.self, at: "data.items[*]", inFileAt: file) {
+                    count += $0.bytes.isEmpty ? 0 : 1
+                }
+                return count
+            }),
+        ]
+        if let only { runs = runs.filter { $0.0.lowercased().hasPrefix(only.lowercased()) } }
+        print("Streaming \(file) (\(size.formatted()) bytes) in 64 KiB chunks:")
+        var yajlRate: Double?
+        for (name, run) in runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let found = try run()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let rate = Double(size) / seconds / 1e6
+            if name == "yajl bare" { yajlRate = rate }
+            let ratio = yajlRate.map { String(format: ", %.0f%% of yajl", rate / $0 * 100) } ?? ""
+            print("  \(name): \(format(rate))\(ratio) (\(found.formatted()) found)")
+        }
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print("Peak resident memory of this process: \(usage.ru_maxrss / 1024) MB")
+    }
+
+    private static func bareTokenizer(_ file: String) throws -> Int {
+        try BareTokenizer.parseFile(file)
     }
 
     /// Pairs of ways to decode the same document, measured the same way: what a feature costs.

@@ -21,3 +21,22 @@ struct Geometry: HandyJSON, Codable {
 struct FeatureCollectionPartial: HandyJSON, Codable {
     var type = ""
 }
+
+// The elements `handystream generate` writes.
+
+struct GeneratedItem: HandyJSON {
+    var id = 0
+    var name = ""
+    var price = 0.0
+    var active = false
+    var tags: [String] = []
+    var owner = GeneratedOwner()
+    var description = ""
+    var ratings: [Double] = []
+}
+
+struct GeneratedOwner: HandyJSON {
+    var id = 0
+    var name = ""
+    var email = ""
+}
