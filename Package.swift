@@ -29,6 +29,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Replays inputs normally; `make fuzz` builds it for libFuzzer.
+        .executableTarget(name: "HandyStreamFuzz", dependencies: ["HandyStream"]),
         .testTarget(name: "HandyStreamTests", dependencies: ["HandyStream", "HandyJSON"]),
     ],
     swiftLanguageModes: [.v6]

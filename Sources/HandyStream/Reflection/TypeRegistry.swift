@@ -95,6 +95,12 @@ final class CodecFactory {
             return codec
         }
         guard let codec = make(type, context: context()) else { return nil }
+        // Making a container can make it again inside (`[Node]` → `Node` → its `children: [Node]`): the codec made
+        // first stays the type's codec, and both stay alive, since tables already point at the inner one.
+        if let existing = built[key] {
+            auxiliaryCodecs.append(codec)
+            return existing
+        }
         built[key] = codec
         return codec
     }

@@ -50,6 +50,13 @@ final class Node: HandyJSON {
     required init() {}
 }
 
+/// Only ever reached through `[LateNode]` first.
+final class LateNode: HandyJSON {
+    var value = 0
+    var children: [LateNode] = []
+    required init() {}
+}
+
 @Suite("Field tables")
 struct FieldTableTests {
     @Test("Stored properties come from the runtime, with offsets that match the real layout")
@@ -122,6 +129,13 @@ struct FieldTableTests {
         #expect(node.children.map(\.value) == [2, 4])
         #expect(node.children[0].children.map(\.value) == [3])
         #expect(node.parent?.value == 0)
+    }
+
+    @Test("A container of a recursive model, asked for before the model itself")
+    func containerBeforeRecursiveModel() throws {
+        let nodes = try ModelDecoder().decode([LateNode].self, from: #"[{"value": 1, "children": [{"value": 2, "children": [{}]}]}]"#)
+        #expect(nodes.first?.children.first?.value == 2)
+        #expect(nodes.first?.children.first?.children.count == 1)
     }
 
     @Test("Key lookup matches bytes exactly")

@@ -1,0 +1,111 @@
+import Foundation
+import HandyStream
+
+// The fuzz target: arbitrary bytes decoded into a model with every property kind, whole and in random chunks,
+// with and without a designated path, as elements and as untyped values; what decodes is written back and decoded
+// again. Built with `-sanitize=fuzzer,address -DFUZZING` (`make fuzz`), libFuzzer drives `LLVMFuzzerTestOneInput`;
+// built normally, the executable replays files given as arguments through the same function.
+
+struct FuzzModel: HandyJSON {
+    enum Kind: String, HandyJSONEnum { case a, b }
+
+    var int = 0
+    var int8: Int8 = 0
+    var uint64: UInt64 = 0
+    var double = 0.0
+    var float: Float = 0
+    var bool = false
+    var string = ""
+    var decimal: Decimal = 0
+    var number: NSNumber = 0
+    var optional: Int?
+    var kind: Kind?
+    var list: [Int] = []
+    var optionals: [String?] = []
+    var set: Set<String> = []
+    var map: [String: Double] = [:]
+    var nested: [FuzzChild] = []
+    var child: FuzzChild?
+    var any: Any?
+    var anyList: [Any] = []
+    var value: JSONValue?
+    var renamed = ""
+    var deep = 0
+    var date: Date?
+
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< self.renamed <-- ["r", "renamed"]
+        mapper <<< self.deep <-- "a.b.c"
+        mapper <<< self.date <-- DateTransform()
+    }
+}
+
+final class FuzzChild: HandyJSON {
+    var name = ""
+    var children: [FuzzChild] = []
+    required init() {}
+}
+
+enum Fuzz {
+    static func run(_ input: UnsafeRawBufferPointer) {
+        let bytes = Array(input)
+        let lenient = ModelDecoder()
+        let strict = ModelDecoder(options: DecodingOptions(strict: true, maximumDepth: 64))
+        if let model = try? lenient.decode(FuzzModel.self, from: bytes) {
+            // What decodes must write, and read back.
+            if let text = try? ModelEncoder(options: EncodingOptions(nonFiniteNumbers: .null)).encode(model) {
+                _ = try! lenient.decode(FuzzModel.self, from: text)
+            }
+        }
+        _ = try? strict.decode(FuzzModel.self, from: bytes)
+        _ = try? lenient.decode(FuzzModel.self, from: bytes, at: "data.item")
+        _ = try? lenient.decode([FuzzModel].self, from: bytes, at: "list[1]")
+        _ = try? lenient.decode(Any.self, from: bytes)
+        _ = try? lenient.extractJSON(at: "a", from: bytes)
+        _ = FuzzModel.deserialize(from: bytes)
+        // Random chunk splits, chosen by the input's first byte.
+        let step = Int(bytes.first ?? 1) % 13 + 1
+        if let decoder = try? lenient.incremental(FuzzModel.self) {
+            var offset = 0
+            var failed = false
+            while offset < bytes.count && !failed {
+                let end = min(bytes.count, offset + step)
+                failed = (try? decoder.feed(Array(bytes[offset..<end]))) == nil
+                offset = end
+            }
+            if !failed { _ = try? decoder.finish() }
+        }
+        if let elements = try? lenient.elements(of: FuzzModel.self, at: "[*]") {
+            _ = try? elements.feed(bytes)
+            _ = try? elements.finish()
+        }
+        if let lines = try? lenient.elements(of: JSONValue.self) {
+            _ = try? lines.feed(bytes)
+            _ = try? lines.finish()
+        }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    Fuzz.run(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+
+#if !FUZZING
+@main
+struct Replay {
+    static func main() throws {
+        var count = 0
+        for path in CommandLine.arguments.dropFirst() {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: path))?.map { "\(path)/\($0)" } ?? [path]
+            for file in files {
+                let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                data.withUnsafeBytes { Fuzz.run($0) }
+                count += 1
+            }
+        }
+        print("replayed \(count) inputs")
+    }
+}
+#endif
