@@ -2,7 +2,8 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench test build clean
+.PHONY: deps bench test test-release test-asan test-tsan fuzz build clean
+FUZZ_SECONDS ?= 60
 
 ## deps: install libyajl-dev and pkg-config when they are missing (Debian/Ubuntu).
 deps:
@@ -19,8 +20,29 @@ bench: deps
 test: deps
 	$(SWIFT) test
 
+## test-release: the test suite on an optimized build (behaviour under the optimizer, e.g. of `let`).
+test-release: deps
+	$(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path .build-release
+
+## test-asan: the test suite under AddressSanitizer (LeakSanitizer included).
+test-asan: deps
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+## test-tsan: the concurrency tests under ThreadSanitizer.
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_FILTER)"
+TSAN_FILTER ?= concurrentUse|asyncElements|cancellation|configuredStrategy
+
+## fuzz: libFuzzer with AddressSanitizer for FUZZ_SECONDS, from the seeds in Fuzz/Seeds.
+fuzz: deps
+	$(SWIFT) build --scratch-path .build-fuzz --product HandyStreamFuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+	mkdir -p .build-fuzz/corpus
+	.build-fuzz/debug/HandyStreamFuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+		-print_final_stats=1 .build-fuzz/corpus Fuzz/Seeds
+
 build: deps
 	$(SWIFT) build
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-release .build-asan .build-tsan .build-fuzz

@@ -92,7 +92,25 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-#if !FUZZING
+#if FUZZING
+/// libFuzzer's driver, from the fuzzer runtime that `-sanitize=fuzzer` links.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+/// SwiftPM names an executable's entry point after its target; libFuzzer takes over from here.
+@_cdecl("HandyStreamFuzz_main")
+func fuzzerEntryPoint(
+    _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
+}
+#else
 @main
 struct Replay {
     static func main() throws {

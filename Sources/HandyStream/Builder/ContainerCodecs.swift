@@ -383,7 +383,8 @@ final class DictionaryFrame<Value>: Frame {
         count += 1
         return true
     }
-    override func skipped() { keys.removeLast() }
+    /// The key of a skipped value was already dealt with by ``openChild(isObject:_:)``.
+    override func skipped() {}
 
     private func take() -> [String: Value] {
         let taken = count

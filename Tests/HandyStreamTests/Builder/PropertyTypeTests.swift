@@ -250,6 +250,20 @@ struct PropertyTypeTests {
         #expect(model.weight == .heavy)
     }
 
+    @Test("Dictionary values of the wrong shape are left out (nil for optional values), the rest kept")
+    func dictionaryWrongShapes() throws {
+        struct Maps: HandyJSON {
+            var numbers: [String: Double] = [:]
+            var optionals: [String: Int?] = [:]
+        }
+        let maps = try ModelDecoder().decode(Maps.self, from: """
+            {"numbers": {"a": 1, "b": {"x": 1}, "c": [2], "d": 3},
+             "optionals": {"a": {"x": 1}, "b": 2, "c": [3]}}
+            """)
+        #expect(maps.numbers == ["a": 1, "d": 3])
+        #expect(maps.optionals == ["a": nil, "b": 2, "c": nil])
+    }
+
     @Test("An enum value that is not a case keeps the default")
     func unknownEnum() throws {
         let model = try #require(Containers.deserialize(from: #"{"species": "bird", "legs": 3, "weight": "x"}"#))
