@@ -26,7 +26,7 @@ test-release: deps
 
 ## test-asan: the test suite under AddressSanitizer (LeakSanitizer included).
 test-asan: deps
-	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 ## test-tsan: the concurrency tests under ThreadSanitizer.
 test-tsan: deps

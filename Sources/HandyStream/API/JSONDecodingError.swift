@@ -43,6 +43,8 @@ public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Send
     public var snippet: String
 
     public var description: String {
+        // A path is wrong before any input is read: it has no place in the document.
+        if kind == .invalidPath { return message }
         let position = line > 0 ? "\(line):\(column): " : "byte \(offset): "
         return position + message + " at " + path
     }

@@ -75,6 +75,8 @@ struct ModelDecoderTests {
             == "1:32: path 'data.cat.name.first' not found: found a scalar value instead of an object at $.data.cat.name")
         let invalid = try #require(decodingError(Owner.self, json, at: "data[x]"))
         #expect(invalid.kind == .invalidPath)
+        #expect(invalid.description
+            == "invalid path 'data[x]': '[x]' is neither an index nor [*]; write \\[ for a key containing '['")
     }
 
     @Test("The root value must fit the type asked for")
