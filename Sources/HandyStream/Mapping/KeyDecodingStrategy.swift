@@ -1,4 +1,3 @@
-import Synchronization
 
 /// How property names become JSON keys when a model has no explicit mapping for a property. Explicit mappings
 /// (`<--`, `specify`) always win over the strategy.
@@ -72,7 +71,7 @@ private final class CustomKeyBox: Sendable {}
 /// The settings of the HandyJSON-compatible calls (`deserialize`, `JSONDeserializer`), which take no options.
 /// Safe to read and change from any thread.
 public enum HandyJSONConfiguration {
-    private static let strategy = Mutex(KeyDecodingStrategy.useDefaultKeys)
+    private static let strategy = Locked(KeyDecodingStrategy.useDefaultKeys)
 
     /// The key strategy of the HandyJSON-compatible calls; `.useDefaultKeys` unless changed.
     public static var keyDecodingStrategy: KeyDecodingStrategy {

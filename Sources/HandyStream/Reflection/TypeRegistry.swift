@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The codecs of every type decoded so far, built once per type and then shared by all threads.
 ///
@@ -20,9 +19,9 @@ enum TypeRegistry {
         var tables: [FieldTable] = []
     }
 
-    private static let codecs = Mutex(Codecs())
+    private static let codecs = Locked(Codecs())
     /// Problems found in models' declarations, by model type, reachable models included.
-    private static let problemsByModel = Mutex<[Key: [String]]>([:])
+    private static let problemsByModel = Locked<[Key: [String]]>([:])
 
     /// The codec for `type`, and the problems found in its declaration (and in the models it contains).
     static func codec(for type: Any.Type, strategy: KeyDecodingStrategy = .useDefaultKeys)

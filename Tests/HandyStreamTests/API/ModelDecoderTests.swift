@@ -1,6 +1,5 @@
 @testable import HandyStream
 import Foundation
-import Synchronization
 import Testing
 
 /// Decodes and returns the thrown `JSONDecodingError`, recording an issue when there is none.
@@ -128,7 +127,7 @@ struct ModelDecoderTests {
 
     @Test("Diagnostics hear of every fallback without changing the result")
     func diagnostics() throws {
-        let heard = Mutex<[String]>([])
+        let heard = Locked<[String]>([])
         let options = DecodingOptions(diagnostics: { diagnostic in heard.withLock { $0.append(diagnostic.description) } })
         let model = try ModelDecoder(options: options).decode(
             Containers.self, #"{"ints": [1, "x"], "species": "bird", "owners": 3}"#)

@@ -1,6 +1,5 @@
 import Foundation
 @testable import HandyStream
-import Synchronization
 import Testing
 
 /// Splits `bytes` into chunks of `size` bytes.
@@ -35,7 +34,7 @@ struct CountingChunks: AsyncSequence {
 }
 
 final class Pulled: Sendable {
-    let count = Mutex(0)
+    let count = Locked(0)
 }
 
 @Suite("Streaming")
