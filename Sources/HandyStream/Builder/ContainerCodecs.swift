@@ -160,23 +160,59 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "an array" }
 }
 
+/// A growable buffer of values built in place, one after another: what array and dictionary frames fill before
+/// making their `Array` or `Dictionary` once, at the end. Values `0..<count` are initialized.
+final class ElementBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private var capacity = 16
+    var count = 0
+
+    init() { base = .allocate(capacity: capacity) }
+
+    deinit {
+        discard()
+        base.deallocate()
+    }
+
+    /// Where the next value is built; ``commit()`` counts it once it is there.
+    @inline(__always)
+    func nextSlot() -> UnsafeMutableRawPointer {
+        if count == capacity { grow() }
+        return UnsafeMutableRawPointer(base + count)
+    }
+
+    @inline(__always)
+    func commit() { count += 1 }
+
+    @inline(never)
+    private func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// Destroys the values left (decoding stopped early).
+    func discard() {
+        base.deinitialize(count: count)
+        count = 0
+    }
+}
+
 /// Fills an array: each element is built in place at the end of the frame's own element buffer, and the `Array` is
 /// made once, when the array ends. (Appending to an `Array<Element>` element by element would run the standard
 /// library's unspecialized code, which asks the runtime for type metadata on every call.)
 final class ArrayFrame<Element>: Frame {
     private let elementReference: Unmanaged<ValueCodec>
     private let finishing: ArrayFinishing<Element>
-    private var elements: UnsafeMutablePointer<Element>
-    private var capacity = 16
-    /// Elements `0..<count` are initialized.
-    private var count = 0
+    private let elements = ElementBuffer<Element>()
     /// The position in the JSON array, dropped elements included, for error paths.
     private var index = 0
 
     init(opener: ValueCodec, element: ValueCodec, finishing: ArrayFinishing<Element>) {
         elementReference = .passUnretained(element)
         self.finishing = finishing
-        elements = .allocate(capacity: capacity)
         super.init(opener: opener, isObject: false)
     }
 
@@ -186,37 +222,21 @@ final class ArrayFrame<Element>: Frame {
 
     private var elementExpectation: String { element { $0.expectation } }
 
-    deinit {
-        discard()
-        elements.deallocate()
-    }
 
     override func begin(_ builder: Builder) {
-        count = 0
+        elements.count = 0
         index = 0
     }
 
     /// Where the next element is built.
     @inline(__always)
-    private var slot: UnsafeMutableRawPointer {
-        if count == capacity { grow() }
-        return UnsafeMutableRawPointer(elements + count)
-    }
-
-    @inline(never)
-    private func grow() {
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: elements, count: count)
-        elements.deallocate()
-        elements = larger
-        capacity *= 2
-    }
+    private var slot: UnsafeMutableRawPointer { elements.nextSlot() }
 
     @inline(__always)
     private func appended(_ stored: Bool, _ builder: Builder) -> Bool {
         defer { index += 1 }
         if stored {
-            count += 1
+            elements.commit()
             return true
         }
         return builder.fallback("expected \(elementExpectation); the element was dropped")
@@ -236,7 +256,7 @@ final class ArrayFrame<Element>: Frame {
         if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
         // An element of the wrong shape: for `[T?]` it becomes nil, otherwise it is dropped.
         if element({ $0.storeNull(at: slot, mode: .initialize) }) {
-            count += 1
+            elements.commit()
         } else {
             _ = builder.fallback(
                 "expected \(elementExpectation), found \(isObject ? "an object" : "an array"); the element was dropped")
@@ -245,27 +265,24 @@ final class ArrayFrame<Element>: Frame {
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         element { $0.store(finished: child, at: slot, mode: .initialize) }
-        count += 1
+        elements.commit()
         index += 1
         return true
     }
     override func skipped() { index += 1 }
 
     func take() -> [Element] {
-        let taken = count
-        count = 0
-        return finishing.take(elements, taken)
+        let taken = elements.count
+        elements.count = 0
+        return finishing.take(elements.base, taken)
     }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
-        let taken = count
-        count = 0
-        finishing.store(elements, taken, target, mode)
+        let taken = elements.count
+        elements.count = 0
+        finishing.store(elements.base, taken, target, mode)
     }
     override func takeAny() -> Any { take() }
-    override func discard() {
-        elements.deinitialize(count: count)
-        count = 0
-    }
+    override func discard() { elements.discard() }
     override func appendPosition(to path: inout String) { path += "[\(index)]" }
 }
 
@@ -301,25 +318,18 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
 final class DictionaryFrame<Value>: Frame {
     private let valueReference: Unmanaged<ValueCodec>
     private var keys: [String] = []
-    private var values: UnsafeMutablePointer<Value>
-    private var capacity = 16
-    /// Values `0..<count` are initialized; `keys.count` may be one more while a value is pending.
-    private var count = 0
+    /// `keys.count` may be one more than the values while a value is pending.
+    private let values = ElementBuffer<Value>()
 
     init(opener: ValueCodec, value: ValueCodec) {
         valueReference = .passUnretained(value)
-        values = .allocate(capacity: capacity)
         super.init(opener: opener, isObject: true)
     }
 
-    deinit {
-        discard()
-        values.deallocate()
-    }
 
     override func begin(_ builder: Builder) {
         keys.removeAll(keepingCapacity: true)
-        count = 0
+        values.count = 0
     }
 
     @inline(__always)
@@ -328,25 +338,13 @@ final class DictionaryFrame<Value>: Frame {
     private var valueExpectation: String { value { $0.expectation } }
 
     @inline(__always)
-    private var slot: UnsafeMutableRawPointer {
-        if count == capacity { grow() }
-        return UnsafeMutableRawPointer(values + count)
-    }
-
-    @inline(never)
-    private func grow() {
-        let larger = UnsafeMutablePointer<Value>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: values, count: count)
-        values.deallocate()
-        values = larger
-        capacity *= 2
-    }
+    private var slot: UnsafeMutableRawPointer { values.nextSlot() }
 
     /// Keeps the pending key when its value was stored, forgets it otherwise.
     @inline(__always)
     private func inserted(_ stored: Bool, _ builder: Builder) -> Bool {
         if stored {
-            count += 1
+            values.commit()
             return true
         }
         keys.removeLast()
@@ -370,7 +368,7 @@ final class DictionaryFrame<Value>: Frame {
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if let child = value({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
         if value({ $0.storeNull(at: slot, mode: .initialize) }) {
-            count += 1
+            values.commit()
         } else {
             keys.removeLast()
             _ = builder.fallback(
@@ -380,16 +378,16 @@ final class DictionaryFrame<Value>: Frame {
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         value { $0.store(finished: child, at: slot, mode: .initialize) }
-        count += 1
+        values.commit()
         return true
     }
     /// The key of a skipped value was already dealt with by ``openChild(isObject:_:)``.
     override func skipped() {}
 
     private func take() -> [String: Value] {
-        let taken = count
-        count = 0
-        let buffer = UnsafeMutableBufferPointer(start: values, count: taken)
+        let taken = values.count
+        values.count = 0
+        let buffer = UnsafeMutableBufferPointer(start: values.base, count: taken)
         defer { buffer.deinitialize() }
         return Dictionary(zip(keys, buffer), uniquingKeysWith: { _, last in last })
     }
@@ -397,10 +395,7 @@ final class DictionaryFrame<Value>: Frame {
         ModelStorage.store(take(), at: target, mode: mode)
     }
     override func takeAny() -> Any { take() }
-    override func discard() {
-        values.deinitialize(count: count)
-        count = 0
-    }
+    override func discard() { values.discard() }
     override func appendPosition(to path: inout String) {
         if let key = keys.last { path += "." + key }
     }
