@@ -31,7 +31,8 @@ let package = Package(
         ),
         // Replays inputs normally; `make fuzz` builds it for libFuzzer.
         .executableTarget(name: "HandyStreamFuzz", dependencies: ["HandyStream"]),
-        .testTarget(name: "HandyStreamTests", dependencies: ["HandyStream", "HandyJSON"]),
+        // The fixtures are read from the repository at run time (#filePath), not bundled.
+        .testTarget(name: "HandyStreamTests", dependencies: ["HandyStream", "HandyJSON"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
