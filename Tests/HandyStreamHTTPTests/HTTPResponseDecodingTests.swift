@@ -1,0 +1,110 @@
+import AsyncHTTPClient
+import HandyStream
+import HandyStreamHTTP
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Testing
+
+struct HTTPItem: HandyJSON, Equatable {
+    var id = 0
+    var name = ""
+}
+
+/// A real HTTP server on loopback that sends one JSON document in many small chunks.
+final class ChunkedJSONServer: @unchecked Sendable {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private var channel: Channel?
+    let document: [UInt8]
+    let chunkSize: Int
+
+    init(document: [UInt8], chunkSize: Int) {
+        self.document = document
+        self.chunkSize = chunkSize
+    }
+
+    var port: Int { channel?.localAddress?.port ?? 0 }
+
+    func start() async throws {
+        let document = self.document
+        let chunkSize = self.chunkSize
+        channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(Responder(document: document, chunkSize: chunkSize))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+    }
+
+    func stop() async throws {
+        try await channel?.close()
+        try await group.shutdownGracefully()
+    }
+
+    final class Responder: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+        let document: [UInt8]
+        let chunkSize: Int
+
+        init(document: [UInt8], chunkSize: Int) {
+            self.document = document
+            self.chunkSize = chunkSize
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard case .end = unwrapInboundIn(data) else { return }
+            var headers = HTTPHeaders()
+            headers.add(name: "content-type", value: "application/json")
+            headers.add(name: "transfer-encoding", value: "chunked")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
+                          promise: nil)
+            var offset = 0
+            while offset < document.count {
+                let end = min(document.count, offset + chunkSize)
+                let buffer = context.channel.allocator.buffer(bytes: document[offset..<end])
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                offset = end
+            }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+}
+
+@Suite("HTTP responses")
+struct HTTPResponseDecodingTests {
+    static let count = 2_000
+    static let document: [UInt8] = {
+        let items = (0..<count).map { #"{"id": \#($0), "name": "item \#($0) \#(String(repeating: "x", count: 40))"}"# }
+        return Array(#"{"data": {"total": \#(count), "items": [\#(items.joined(separator: ","))]}}"#.utf8)
+    }()
+
+    @Test("A large body sent in many small chunks: one value at a path, and a stream of elements")
+    func decodesAsTheBodyArrives() async throws {
+        let server = ChunkedJSONServer(document: Self.document, chunkSize: 97)
+        try await server.start()
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let url = "http://127.0.0.1:\(server.port)/items"
+            let first = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            let total = try await ModelDecoder().decode(Int.self, from: first.body, at: "data.total")
+            #expect(total == Self.count)
+
+            let second = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            var ids: [Int] = []
+            for try await item in ModelDecoder().elements(of: HTTPItem.self, at: "data.items", from: second.body) {
+                ids.append(item.id)
+            }
+            #expect(ids == Array(0..<Self.count))
+            #expect(Self.document.count > 100_000)
+        } catch {
+            try await client.shutdown()
+            try await server.stop()
+            throw error
+        }
+        try await client.shutdown()
+        try await server.stop()
+    }
+}
