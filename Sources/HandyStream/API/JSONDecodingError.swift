@@ -136,7 +136,7 @@ extension JSONDecodingError {
     }
 
     /// yajl's messages, mapped one by one; an unknown one is passed on as it is.
-    private static func translate(_ failure: Tokenizer.SyntaxFailure) -> (Kind, String) {
+    static func translate(_ failure: Tokenizer.SyntaxFailure) -> (Kind, String) {
         switch failure.message {
         case "premature EOF": (.truncated, "unexpected end of input")
         case "trailing garbage": (.malformed, "unexpected data after the JSON value")

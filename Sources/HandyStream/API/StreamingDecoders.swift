@@ -73,9 +73,9 @@ final class StreamEngine<T>: Builder.Delegate {
         case .malformed(let syntax):
             isClosed = true
             let path = filter.isPassing || filter.tokenizer == nil ? builder.currentPath() : filter.currentPath
-            let error = JSONDecodingError(syntax: syntax, path: path, input: nil)
+            let (kind, message) = JSONDecodingError.translate(syntax)
             throw JSONDecodingError(
-                kind: error.kind, message: error.message, offset: syntax.offset, path: path, chunk: chunk,
+                kind: kind, message: message, offset: syntax.offset, path: path, chunk: chunk,
                 chunkStart: chunkStart, lines: lines)
         }
     }

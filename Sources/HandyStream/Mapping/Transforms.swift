@@ -62,6 +62,15 @@ open class DateFormatterTransform: TransformType {
         self.dateFormatter = dateFormatter
     }
 
+    /// A formatter for `format` in UTC with the POSIX locale: fixed formats read the same everywhere.
+    static func posixFormatter(_ format: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = format
+        return formatter
+    }
+
     open func transformFromJSON(_ value: Any?) -> Date? { (value as? String).flatMap(dateFormatter.date(from:)) }
     open func transformToJSON(_ value: Date?) -> String? { value.map(dateFormatter.string(from:)) }
 }
@@ -69,22 +78,14 @@ open class DateFormatterTransform: TransformType {
 /// ISO 8601 (`2016-06-01T12:00:00Z`) ⇄ `Date`.
 open class ISO8601DateTransform: DateFormatterTransform, @unchecked Sendable {
     public init() {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssZZZZZ"
-        super.init(dateFormatter: formatter)
+        super.init(dateFormatter: Self.posixFormatter("yyyy-MM-dd'T'HH:mm:ssZZZZZ"))
     }
 }
 
 /// A string in a given date format (in UTC, POSIX locale) ⇄ `Date`.
 open class CustomDateFormatTransform: DateFormatterTransform, @unchecked Sendable {
     public init(formatString: String) {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = formatString
-        super.init(dateFormatter: formatter)
+        super.init(dateFormatter: Self.posixFormatter(formatString))
     }
 }
 

@@ -69,8 +69,30 @@ struct JSONWriter {
     mutating func null() { raw("null") }
     mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
+    /// Digits straight into the buffer: no `String` per number.
     mutating func integer<T: BinaryInteger>(_ value: T) {
-        raw("\(value)")
+        if let signed = Int64(exactly: value) {
+            decimal(signed.magnitude, negative: signed < 0)
+        } else if let unsigned = UInt64(exactly: value) {
+            decimal(unsigned, negative: false)
+        } else {
+            raw("\(value)")  // wider than 64 bits
+        }
+    }
+
+    private mutating func decimal(_ magnitude: UInt64, negative: Bool) {
+        if negative { bytes.append(ASCII.minus) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = magnitude
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = ASCII.zero &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+        needsComma = true
     }
 
     /// The shortest text that reads back as the same value (Swift's `description` is exactly that).
