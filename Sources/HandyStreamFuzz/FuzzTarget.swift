@@ -32,11 +32,23 @@ struct FuzzModel: HandyJSON {
     var renamed = ""
     var deep = 0
     var date: Date?
+    var serialized = ""
+    var taken = 0
+    var across = ""
+    var pair: (Int, Int) = (0, 0)
 
     mutating func mapping(mapper: HelpingMapper) {
         mapper <<< self.renamed <-- ["r", "renamed"]
         mapper <<< self.deep <-- "a.b.c"
         mapper <<< self.date <-- DateTransform()
+        // A plain key, then a nested key path; a candidate another property already reads; candidates on three
+        // levels, the last with a transform.
+        mapper <<< self.serialized <-- ["serializeKey", "x.y"]
+        mapper <<< self.taken <-- ["int", "taken"]
+        mapper <<< self.across <-- ["x.z.w", "across", "x.v"]
+        mapper <<< self.pair <-- (["pair", "x.pair"], TransformOf<(Int, Int), [Int]>(
+            fromJSON: { list in list.flatMap { $0.count == 2 ? ($0[0], $0[1]) : nil } },
+            toJSON: { pair in pair.map { [$0.0, $0.1] } }))
     }
 }
 

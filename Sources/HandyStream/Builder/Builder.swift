@@ -21,10 +21,10 @@ final class Builder: TokenSink {
     let maximumDepth: Int
     let options: DecodingOptions
     weak var delegate: Delegate?
-    /// The stack, `stack[0]` being the root frame, in raw memory of `maximumDepth + 1` entries: frames are pushed
-    /// and popped on every container, and neither reference counting nor exclusivity checks belong there. The
-    /// frames are owned by `ownedFrames`.
-    private let stack: UnsafeMutablePointer<Unmanaged<Frame>>
+    /// The stack, `stack[0]` being the root frame, in raw memory of `capacity` entries, grown as nesting deepens
+    /// (up to `maximumDepth + 1`): frames are pushed and popped on every container, and neither reference counting
+    /// nor exclusivity checks belong there. The frames are owned by `ownedFrames`.
+    private var stack: UnsafeMutablePointer<Unmanaged<Frame>>
     /// `stack[height]`.
     private var top: Unmanaged<Frame>
     /// The index of the top frame: `depth` less the skipped levels, once all is well.
@@ -32,7 +32,9 @@ final class Builder: TokenSink {
     private let root: Frame
     /// For each depth, the frames used there so far, as a list through ``Frame/nextAtDepth``: an object's
     /// children at one depth are of several types (a tweet's `user`, `entities`, …), and each keeps its frame.
-    private let recycled: UnsafeMutablePointer<Unmanaged<Frame>?>
+    private var recycled: UnsafeMutablePointer<Unmanaged<Frame>?>
+    /// Entries allocated in `stack` and `recycled`.
+    private var capacity: Int
     /// Every frame made for this builder.
     private var ownedFrames: [Frame] = []
     /// Containers nested so far, skipped ones included.
@@ -58,15 +60,21 @@ final class Builder: TokenSink {
     /// The builder has received its first event.
     var hasStarted: Bool { depth > 0 || (root as? RootStatus)?.started == true }
 
+    /// Entries allocated at first: documents rarely nest deeper.
+    private static let initialCapacity = 64
+
     init(root: Frame, options: DecodingOptions) {
         self.root = root
         self.top = .passUnretained(root)
         self.options = options
-        self.maximumDepth = max(1, options.maximumDepth)
-        stack = .allocate(capacity: maximumDepth + 1)
+        // Any cap is honoured, `.max` included: the stack grows with the nesting actually met.
+        self.maximumDepth = min(max(1, options.maximumDepth), Int.max - 1)
+        depthAllowance = maximumDepth
+        capacity = min(maximumDepth, Self.initialCapacity) + 1
+        stack = .allocate(capacity: capacity)
         stack.initialize(to: top)
-        recycled = .allocate(capacity: maximumDepth + 1)
-        recycled.initialize(repeating: nil, count: maximumDepth + 1)
+        recycled = .allocate(capacity: capacity)
+        recycled.initialize(repeating: nil, count: capacity)
     }
 
     deinit {
@@ -98,11 +106,12 @@ final class Builder: TokenSink {
     @inline(__always)
     private func open(isObject: Bool) -> Bool {
         depth += 1
-        if depth > maximumDepth { return _slowpath_tooDeep() }
+        if depth > depthAllowance { return _slowpath_tooDeep() }
         if skipDepth > 0 {
             skipDepth += 1
             return true
         }
+        if depth >= capacity { _slowpath_grow() }
         guard let child = top.withInstance({ $0.openChild(isObject: isObject, self) }) else {
             if failure != nil { return false }
             skipDepth = 1
@@ -110,8 +119,33 @@ final class Builder: TokenSink {
         }
         top = .passUnretained(child)
         height = depth
+        assert(height < capacity, "Builder: stack index out of range")
         stack[height] = top
         return true
+    }
+
+    /// Doubles the stack (never past `maximumDepth + 1` entries).
+    @inline(never)
+    private func _slowpath_grow() {
+        let larger = capacity - 1 > maximumDepth / 2 ? maximumDepth + 1 : (capacity - 1) * 2 + 1
+        let newStack = UnsafeMutablePointer<Unmanaged<Frame>>.allocate(capacity: larger)
+        newStack.moveInitialize(from: stack, count: capacity)
+        stack.deallocate()
+        stack = newStack
+        let newRecycled = UnsafeMutablePointer<Unmanaged<Frame>?>.allocate(capacity: larger)
+        newRecycled.moveInitialize(from: recycled, count: capacity)
+        (newRecycled + capacity).initialize(repeating: nil, count: larger - capacity)
+        recycled.deallocate()
+        recycled = newRecycled
+        capacity = larger
+    }
+
+    /// Levels the builder may open: the cap less the levels a path filter has already entered, so that the cap holds
+    /// for the whole document and not per stage.
+    private var depthAllowance: Int
+    /// Containers that enclose the builder's root value (entered by the path filter).
+    var outerDepth = 0 {
+        didSet { depthAllowance = maximumDepth - outerDepth }
     }
 
     @inline(__always)
@@ -127,6 +161,7 @@ final class Builder: TokenSink {
         }
         let child = top
         height = depth
+        assert(height >= 0 && height < capacity, "Builder: stack index out of range")
         top = stack[height]
         return child.withInstance { child in
             guard child.finish(self) else { return false }
@@ -136,13 +171,14 @@ final class Builder: TokenSink {
 
     // MARK: - Frames
 
-    /// The property base of the frame on top of the stack (the one opening a child now).
-    var topPropertyBase: UnsafeMutableRawPointer? { top.withInstance { $0.propertyBase } }
+    /// The frame on top of the stack (the one opening a child now), when it fills properties.
+    var topPropertyFrame: PropertyFrame? { top.withInstance { $0 as? PropertyFrame } }
 
     /// A frame for the container opening now at the current depth: the one used last time at this depth when the
     /// same codec opened it, otherwise a new one from `make`. Either way it has begun a fresh value.
     @inline(__always)
     func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Frame {
+        assert(depth < capacity, "Builder: frame list index out of range")
         var candidate = recycled[depth]
         while let cached = candidate {
             let found = cached.withInstance { frame -> Frame? in

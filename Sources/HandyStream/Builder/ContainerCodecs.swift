@@ -347,7 +347,8 @@ final class DictionaryFrame<Value>: Frame {
             values.commit()
             return true
         }
-        keys.removeLast()
+        // Reported while the key is still the current one, so that the path names it.
+        defer { keys.removeLast() }
         return builder.fallback("expected \(valueExpectation); the entry was left out")
     }
 
@@ -370,9 +371,9 @@ final class DictionaryFrame<Value>: Frame {
         if value({ $0.storeNull(at: slot, mode: .initialize) }) {
             values.commit()
         } else {
-            keys.removeLast()
             _ = builder.fallback(
                 "expected \(valueExpectation), found \(isObject ? "an object" : "an array"); the entry was left out")
+            keys.removeLast()
         }
         return nil
     }

@@ -26,8 +26,6 @@ class PropertyFrame: Frame {
     private final var pending = -1
     /// The slot expected next: documents tend to list keys in the order models declare them.
     private final var predicted = 0
-    /// For slots with candidate keys, the best priority seen in this object (255: none yet).
-    private final var candidatePriorities: [UInt8]
     /// The last key that is not read, kept only to name it in error paths: its first bytes, in a buffer of the
     /// frame's own (copying into an `Array` on every unknown key would cost more than the rest of skipping it).
     private final let unknownKey = UnsafeMutablePointer<UInt8>.allocate(capacity: PropertyFrame.unknownKeyCapacity)
@@ -37,11 +35,15 @@ class PropertyFrame: Frame {
 
     init(opener: ValueCodec, table: FieldTable) {
         tableReference = .passUnretained(table)
-        candidatePriorities = table.hasCandidates ? Array(repeating: 255, count: table.slots.count) : []
         super.init(opener: opener, isObject: true)
     }
 
     deinit { unknownKey.deallocate() }
+
+    /// For the model's properties with candidate keys, the best priority seen so far in this object: owned by the
+    /// ``ModelFrame``, shared with the frames of its nested key paths (``PathFrame``), since a property's candidates
+    /// may sit on different levels.
+    final var bestCandidates = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
     /// Prepares for a new object whose properties live at `base`.
     @inline(__always)
@@ -50,12 +52,6 @@ class PropertyFrame: Frame {
         pending = -1
         predicted = 0
         inUnknownKey = false
-        if !candidatePriorities.isEmpty { _slowpath_resetCandidates() }
-    }
-
-    @inline(never)
-    private final func _slowpath_resetCandidates() {
-        for index in candidatePriorities.indices { candidatePriorities[index] = 255 }
     }
 
     override final func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
@@ -72,13 +68,15 @@ class PropertyFrame: Frame {
         return true
     }
 
-    /// A candidate key: read only when no better-ranked candidate of its slot came before it in this object.
+    /// A candidate key: read only when no better-ranked candidate of its property came before it in this object.
     @inline(never)
     private final func _slowpath_candidate(_ packed: Int) -> Int {
         let slot = packed & FieldTable.slotMask
-        let priority = UInt8((packed & ~FieldTable.candidateFlag) >> FieldTable.priorityShift)
-        guard priority <= candidatePriorities[slot] else { return -1 }
-        candidatePriorities[slot] = priority
+        let priority = Int32(truncatingIfNeeded: (packed & ~FieldTable.candidateFlag) >> FieldTable.priorityShift)
+        let candidate = table.slot(slot).pointee.candidate
+        precondition(candidate >= 0 && candidate < bestCandidates.count, "\(table.modelName): candidate record")
+        guard priority <= bestCandidates[candidate] else { return -1 }
+        bestCandidates[candidate] = priority
         return slot
     }
 
@@ -148,9 +146,15 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
     private let storage = UnsafeMutablePointer<Model>.allocate(capacity: 1)
     private var isLive = false
 
+    override init(opener: ValueCodec, table: FieldTable) {
+        super.init(opener: opener, table: table)
+        if table.candidateCount > 0 { bestCandidates = .allocate(capacity: table.candidateCount) }
+    }
+
     deinit {
         discard()
         storage.deallocate()
+        bestCandidates.deallocate()
     }
 
     override func begin(_ builder: Builder) {
@@ -162,6 +166,7 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
         isLive = true
         beginProperties(at: table.isClass
             ? ModelStorage.objectBase(referenceAt: storage) : UnsafeMutableRawPointer(storage))
+        if !bestCandidates.isEmpty { bestCandidates.update(repeating: .max) }
         storage.pointee.willStartMapping()
     }
 
@@ -220,7 +225,10 @@ final class PathCodec: ValueCodec, @unchecked Sendable {
 
 final class PathFrame: PropertyFrame {
     override func begin(_ builder: Builder) {
-        // The frame that opened this one owns the properties.
-        beginProperties(at: builder.topPropertyBase.unsafelyUnwrapped)
+        // The frame that opened this one (the model's, or an outer path's) owns the properties and the record of
+        // candidates seen.
+        guard let owner = builder.topPropertyFrame else { fatalError("PathFrame: opened by a frame without properties") }
+        beginProperties(at: owner.propertyBase.unsafelyUnwrapped)
+        bestCandidates = owner.bestCandidates
     }
 }

@@ -56,10 +56,10 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             }
         }
         endKey()
-        // At the end, "every element" designates the array itself.
-        while segments.last == .everyElement { segments.removeLast() }
+        // At the end, one "every element" designates the array itself.
+        if segments.last == .everyElement { segments.removeLast() }
         if segments.contains(.everyElement) {
-            throw .invalidPath(text, reason: "[*] can only end a path when decoding one value")
+            throw .invalidPath(text, reason: "[*] can only end a path, once")
         }
         self.segments = segments
     }

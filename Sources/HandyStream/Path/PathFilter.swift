@@ -149,6 +149,7 @@ final class PathFilter: TokenSink {
         state = .passing
         if index == 0 || builder.pathPrefixIndex < 0 { builder.pathPrefixBase = path.jsonPath(prefix: matched) }
         builder.pathPrefixIndex = index
+        builder.outerDepth = depth
         tokenizer?.sink = .passUnretained(builder)
         return forward(builder)
     }
@@ -251,6 +252,7 @@ final class PathFilter: TokenSink {
     private func handOver(_ forward: (Builder) -> Bool) -> Bool {
         state = .passing
         builder.pathPrefix = path.jsonPath(prefix: matched)
+        builder.outerDepth = depth
         tokenizer?.sink = .passUnretained(builder)
         return forward(builder)
     }

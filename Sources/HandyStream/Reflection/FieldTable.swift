@@ -9,7 +9,7 @@ final class FieldTable: @unchecked Sendable {
         /// The property's name as users wrote it.
         let name: String
         /// The JSON key it is read from.
-        let key: String
+        var key: String
         let offset: Int
         /// The property type's codec, called without reference counting: codecs live as long as the process.
         let codecReference: Unmanaged<ValueCodec>
@@ -19,18 +19,27 @@ final class FieldTable: @unchecked Sendable {
         var writes: Bool
         /// Whether ``key`` comes from an explicit mapping (a key strategy then leaves it as it is).
         var isMapped: Bool
+        /// For a property read from several candidate keys, its number among the model's candidate properties: the
+        /// index of the frame's record of the best candidate seen so far, shared by the model's own table and the
+        /// tables of its nested key paths (candidates may sit on different levels). -1 for other properties.
+        var candidate: Int
 
-        init(name: String, key: String, offset: Int, codec: ValueCodec, writes: Bool = true, isMapped: Bool = false) {
+        init(
+            name: String, key: String, offset: Int, codec: ValueCodec, writes: Bool = true, isMapped: Bool = false,
+            candidate: Int = -1
+        ) {
             self.name = name
             self.key = key
             self.offset = offset
             self.codecReference = .passUnretained(codec)
             self.writes = writes
             self.isMapped = isMapped
+            self.candidate = candidate
         }
     }
 
-    /// One key a slot is read from. A slot has one key, or several candidates ranked by `priority` (0 is preferred).
+    /// One key a slot is read from. A slot has one key, or several candidates ranked by `priority` (0 is preferred):
+    /// the rank in the property's whole list of keys, whatever level each key is on.
     struct Key {
         var bytes: [UInt8]
         var slot: Int
@@ -46,16 +55,21 @@ final class FieldTable: @unchecked Sendable {
         var packed: Int
     }
 
-    /// Bits above the slot number in a lookup's answer.
-    static let priorityShift = 16
-    static let candidateFlag = 1 << 30
-    static let slotMask = (1 << 16) - 1
+    /// A lookup's answer for a key of a candidate slot: the slot in the low 32 bits, the priority above, and
+    /// ``candidateFlag``. Any other answer is the slot itself (or -1), so it can be used as an index directly.
+    static let priorityShift = 32
+    static let candidateFlag = 1 << 62
+    static let slotMask = (1 << 32) - 1
+    /// Limits that keep every answer unambiguous; a declaration beyond them is refused when the table is built.
+    static let maximumSlots = 1 << 31
+    static let maximumPriority = 1 << 29
 
     let modelName: String
     let isClass: Bool
     let slots: [Slot]
-    /// Whether some slot has several candidate keys (frames then track which candidate they have seen).
-    let hasCandidates: Bool
+    /// How many of the model's properties have candidate keys: the size of a frame's record of the best candidate
+    /// seen. Nested key paths' tables carry their model's count.
+    let candidateCount: Int
     /// Keys are compared ignoring ASCII case (the `.caseInsensitive` key strategy); stored keys are lowercase.
     let caseInsensitive: Bool
     private let slotBuffer: UnsafeMutableBufferPointer<Slot>
@@ -71,21 +85,41 @@ final class FieldTable: @unchecked Sendable {
     private let writeOrder: [Int]
     private let sortedWriteOrder: [Int]
 
-    init(modelName: String, isClass: Bool, slots: [Slot], keys: [Key], caseInsensitive: Bool = false) {
+    /// - Precondition: every key's slot is an index of `slots`, every slot's candidate is below `candidateCount`,
+    ///   fewer than ``maximumSlots`` slots and priorities below ``maximumPriority`` (the registry checks these
+    ///   before it builds a table).
+    init(
+        modelName: String, isClass: Bool, slots: [Slot], keys: [Key], candidateCount: Int = 0,
+        caseInsensitive: Bool = false
+    ) {
+        precondition(slots.count < Self.maximumSlots, "\(modelName): too many properties")
+        for key in keys {
+            precondition(slots.indices.contains(key.slot), "\(modelName): a key names no slot")
+            precondition(key.priority >= 0 && key.priority < Self.maximumPriority, "\(modelName): too many keys")
+        }
+        for slot in slots { precondition(slot.candidate < candidateCount, "\(modelName): a candidate out of range") }
         self.modelName = modelName
         self.isClass = isClass
         self.slots = slots
         self.caseInsensitive = caseInsensitive
+        self.candidateCount = candidateCount
         slotCount = slots.count
         writeOrder = slots.indices.filter { slots[$0].writes }
         sortedWriteOrder = writeOrder.sorted { slots[$0].key < slots[$1].key }
         slotBuffer = .allocate(capacity: max(1, slots.count))
         _ = slotBuffer.initialize(from: slots)
-        let keysPerSlot = Dictionary(grouping: keys, by: \.slot)
-        hasCandidates = keysPerSlot.values.contains { $0.count > 1 }
-        var ordered: [Key?] = slots.indices.map { slot in keysPerSlot[slot]?.first { $0.priority == 0 } }
-        var placed = Set(ordered.compactMap { $0.map { "\($0.slot):\($0.priority)" } })
-        for key in keys where placed.insert("\(key.slot):\(key.priority)").inserted { ordered.append(key) }
+        // Entry `i < slots.count` is slot `i`'s best-ranked key at this level; the others follow.
+        var ordered: [Key?] = Array(repeating: nil, count: slots.count)
+        var others: [Key] = []
+        for key in keys {
+            if let current = ordered[key.slot], current.priority <= key.priority {
+                others.append(key)
+            } else {
+                if let current = ordered[key.slot] { others.append(current) }
+                ordered[key.slot] = key
+            }
+        }
+        ordered += others.map(Optional.some)
         entries = .allocate(capacity: max(1, ordered.count))
         keyBytes = .allocate(capacity: max(1, keys.reduce(0) { $0 + $1.bytes.count }))
         var capacity = 8
@@ -104,8 +138,8 @@ final class FieldTable: @unchecked Sendable {
             _ = UnsafeMutableBufferPointer(rebasing: keyBytes[cursor..<cursor + key.bytes.count])
                 .initialize(from: key.bytes)
             let hash = key.bytes.withUnsafeBytes { Self.hash($0) }
-            let isCandidate = (keysPerSlot[key.slot]?.count ?? 0) > 1
-            let packed = key.slot | (key.priority << Self.priorityShift) | (isCandidate ? Self.candidateFlag : 0)
+            let packed = slots[key.slot].candidate < 0
+                ? key.slot : key.slot | (key.priority << Self.priorityShift) | Self.candidateFlag
             entries.baseAddress!.advanced(by: number).initialize(
                 to: Entry(hash: hash, keyStart: cursor, keyLength: key.bytes.count, packed: packed))
             cursor += key.bytes.count
@@ -122,8 +156,12 @@ final class FieldTable: @unchecked Sendable {
         buckets.deallocate()
     }
 
+    /// The slot at `index`: an answer of ``slotIndex(forKey:predicted:)`` that is not -1 and has no candidate flag.
     @inline(__always)
-    func slot(_ index: Int) -> UnsafeMutablePointer<Slot> { slotBuffer.baseAddress! + index }
+    func slot(_ index: Int) -> UnsafeMutablePointer<Slot> {
+        assert(index >= 0 && index < slotCount, "FieldTable.slot: index \(index) out of 0..<\(slotCount)")
+        return slotBuffer.baseAddress! + index
+    }
 
     /// The slot whose key is `key`, or -1; for a candidate key, the slot with its priority and ``candidateFlag``
     /// packed above it. The slot `predicted` is tried first, with one length and byte comparison, before the key is
@@ -133,7 +171,7 @@ final class FieldTable: @unchecked Sendable {
         if caseInsensitive { return _slowpath_caseInsensitiveLookup(key) }
         if predicted < slotCount {
             let entry = entries[predicted]
-            if entry.keyLength == key.count && Self.equal(keyBytes.baseAddress! + entry.keyStart, key) {
+            if entry.keyLength == key.count && Self.equal(storedKey(entry), key) {
                 return entry.packed
             }
         }
@@ -158,12 +196,19 @@ final class FieldTable: @unchecked Sendable {
             if number == 0 { return -1 }
             let entry = entries[number - 1]
             if entry.hash == hash && entry.keyLength == key.count
-                && Self.equal(keyBytes.baseAddress! + entry.keyStart, key)
+                && Self.equal(storedKey(entry), key)
             {
                 return entry.packed
             }
             bucket = (bucket + 1) & mask
         }
+    }
+
+    /// The first byte of an entry's key, whose `keyLength` bytes lie in ``keyBytes``.
+    @inline(__always)
+    private func storedKey(_ entry: Entry) -> UnsafePointer<UInt8> {
+        assert(entry.keyStart >= 0 && entry.keyStart + max(entry.keyLength, 0) <= keyBytes.count)
+        return UnsafePointer(keyBytes.baseAddress! + entry.keyStart)
     }
 
     /// Compares a stored key with `key`, whose length is already known to be the same, eight bytes at a time.

@@ -168,6 +168,7 @@ final class CodecFactory {
         }
         let mapper = MappingReader.read(Model.self)
         var root = PathNode()
+        var candidateCount = 0
         let knownOffsets = Set(properties.map(\.offset))
         for offset in mapper.rules.keys.sorted() where !knownOffsets.contains(offset) {
             problem("\(modelName): mapping(mapper:) maps something that is not a stored property (a computed "
@@ -206,6 +207,17 @@ final class CodecFactory {
                 problem("\(modelName).\(property.name): mapped to an empty list of keys")
                 continue
             }
+            guard keys.count < FieldTable.maximumPriority else {
+                problem("\(modelName).\(property.name): mapped to more than \(FieldTable.maximumPriority) keys")
+                continue
+            }
+            // Candidates are ranked across levels (`["id", "info.id"]`), so the rank is the property's own, kept
+            // in one record per model that its nested key paths share.
+            var candidate = -1
+            if keys.count > 1 {
+                candidate = candidateCount
+                candidateCount += 1
+            }
             for (priority, key) in keys.enumerated() {
                 let segments = PathNode.segments(of: key)
                 guard !segments.isEmpty else {
@@ -214,21 +226,22 @@ final class CodecFactory {
                 }
                 let slot = FieldTable.Slot(
                     name: property.name, key: key, offset: property.offset, codec: propertyCodec,
-                    writes: priority == 0, isMapped: rule?.keys != nil)
+                    writes: priority == 0, isMapped: rule?.keys != nil, candidate: candidate)
                 // A `let` is written but never decoded: it gets a slot and no key.
                 if let conflict = root.insert(slot, path: segments, priority: priority, decodes: property.isVar) {
                     problem("\(modelName).\(property.name): the key '\(key)' can never match: \(conflict)")
                 }
             }
         }
-        codec.table = root.table(modelName: modelName, isClass: isClass, factory: self)
+        codec.table = root.table(
+            modelName: modelName, isClass: isClass, candidateCount: candidateCount, factory: self)
         return codec
     }
 
     /// Makes the codec of a nested key path's object, with its table.
-    fileprivate func pathCodec(_ node: PathNode, modelName: String) -> PathCodec {
+    fileprivate func pathCodec(_ node: PathNode, modelName: String, candidateCount: Int) -> PathCodec {
         let pathCodec = PathCodec()
-        let table = node.table(modelName: modelName, isClass: false, factory: self)
+        let table = node.table(modelName: modelName, isClass: false, candidateCount: candidateCount, factory: self)
         pathCodec.table = table
         tables.append(table)
         auxiliaryCodecs.append(pathCodec)
@@ -299,9 +312,9 @@ private struct PathNode {
                 index = existing
             } else {
                 index = slots.count
-                slots.append(FieldTable.Slot(
-                    name: slot.name, key: head, offset: slot.offset, codec: slot.codecReference.takeUnretainedValue(),
-                    writes: slot.writes, isMapped: slot.isMapped))
+                var placed = slot
+                placed.key = head
+                slots.append(placed)
             }
             if decodes { keys.append(FieldTable.Key(bytes: Array(head.utf8), slot: index, priority: priority)) }
             return nil
@@ -318,18 +331,18 @@ private struct PathNode {
     var writesAnything: Bool { slots.contains(where: \.writes) || children.values.contains(where: \.writesAnything) }
 
     /// The table of this level; nested objects become slots whose codec is a ``PathCodec``.
-    func table(modelName: String, isClass: Bool, factory: CodecFactory) -> FieldTable {
+    func table(modelName: String, isClass: Bool, candidateCount: Int, factory: CodecFactory) -> FieldTable {
         var slots = self.slots
         var keys = self.keys
         for name in childOrder {
             let child = children[name]!
-            let pathCodec = factory.pathCodec(child, modelName: modelName)
+            let pathCodec = factory.pathCodec(child, modelName: modelName, candidateCount: candidateCount)
             keys.append(FieldTable.Key(bytes: Array(name.utf8), slot: slots.count, priority: 0))
             slots.append(FieldTable.Slot(
                 name: name, key: name, offset: 0, codec: pathCodec, writes: child.writesAnything, isMapped: true))
         }
         return FieldTable(
-            modelName: modelName, isClass: isClass, slots: slots, keys: keys,
+            modelName: modelName, isClass: isClass, slots: slots, keys: keys, candidateCount: candidateCount,
             caseInsensitive: factory.strategy.isCaseInsensitive)
     }
 }
