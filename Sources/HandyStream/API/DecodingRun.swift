@@ -21,6 +21,10 @@ final class DecodingRun<T>: Builder.Delegate {
 
     func builderCompletedRoot(_ builder: Builder) -> Bool { !stopsWhenComplete }
 
+    /// The tokenizer of the document being decoded, while ``decode(_:)`` runs.
+    private var tokenizer: Tokenizer?
+    var currentOffset: Int { tokenizer?.offset ?? 0 }
+
     /// Where the events first go.
     var sink: TokenSink { filter.map { $0 as TokenSink } ?? builder }
 
@@ -37,6 +41,8 @@ final class DecodingRun<T>: Builder.Delegate {
     /// - Returns: the value, and how many bytes were read (less than the input when a designated value ended early).
     func decode(_ input: UnsafeRawBufferPointer) throws(JSONDecodingError) -> (value: T?, bytesRead: Int) {
         let tokenizer = Tokenizer(sink: sink)
+        self.tokenizer = tokenizer
+        defer { self.tokenizer = nil }
         filter?.tokenizer = tokenizer
         var outcome = tokenizer.parse(input)
         if outcome == .needsMore { outcome = tokenizer.complete() }

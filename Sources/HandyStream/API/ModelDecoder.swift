@@ -34,8 +34,8 @@ public struct ModelDecoder: Sendable {
         let run = DecodingRun<T>(codec: codec, path: try DesignatedPath(parsing: path), options: options)
         guard let value = try run.decode(input).value else {
             let mismatch = run.root.mismatch ?? "expected \(codec.expectation)"
-            throw JSONDecodingError(kind: .typeMismatch, message: mismatch, offset: 0, path: run.builder.pathPrefix,
-                                    input: input)
+            throw JSONDecodingError(kind: .typeMismatch, message: mismatch, offset: run.root.mismatchOffset,
+                                    path: run.builder.pathPrefix, input: input)
         }
         return value
     }

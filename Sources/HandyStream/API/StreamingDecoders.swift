@@ -30,6 +30,8 @@ final class StreamEngine<T>: Builder.Delegate {
         filter.tokenizer = tokenizer
     }
 
+    var currentOffset: Int { tokenizer.offset }
+
     func builderCompletedRoot(_ builder: Builder) -> Bool {
         guard streamsElements else {
             isComplete = true
@@ -90,8 +92,8 @@ final class StreamEngine<T>: Builder.Delegate {
     func takeValue() throws(JSONDecodingError) -> T {
         if let value = root.take() { return value }
         throw JSONDecodingError(
-            kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)", offset: 0,
-            path: builder.pathPrefix, input: nil)
+            kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)",
+            offset: root.mismatchOffset, path: builder.pathPrefix, input: nil)
     }
 
     var bytesRead: Int { tokenizer.bytesFed }

@@ -12,6 +12,8 @@ final class Builder: TokenSink {
     protocol Delegate: AnyObject {
         /// The root value is complete (stored, or skipped because it did not fit). Returns whether to keep reading.
         func builderCompletedRoot(_ builder: Builder) -> Bool
+        /// The byte offset just past the token being handled, for errors found after the fact.
+        var currentOffset: Int { get }
     }
 
     /// The default nesting cap, as in Foundation's JSON reader: deep enough for any real document, shallow enough

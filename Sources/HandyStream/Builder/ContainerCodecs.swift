@@ -3,7 +3,8 @@ import Foundation
 // MARK: - Optional
 
 /// `Wrapped?` and `Wrapped!`. As a property, `null` and values that don't fit leave the default; as an element of
-/// a container (`[Int?]`, `[String: Int?]`), they become `nil` instead of being dropped.
+/// a container (`[Int?]`, `[String: Int?]`), `null` is `nil`, and the frame makes a value that doesn't fit `nil`
+/// instead of dropping it (see ``ValueCodec/isOptional``).
 final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
     unowned(unsafe) let wrapped: ValueCodec
 
@@ -12,22 +13,20 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
         super.init(valueType: Wrapped?.self)
     }
 
-    /// Runs `store` into a temporary `Wrapped`, then wraps what it stored. In `initialize` mode a failed store
-    /// still initializes the target, with `nil`.
+    /// Runs `store` into a temporary `Wrapped`, then wraps what it stored.
     @inline(__always)
     private func wrapping(
         _ target: UnsafeMutableRawPointer, _ mode: StoreMode, _ store: (UnsafeMutableRawPointer) -> Bool
     ) -> Bool {
         withUnsafeTemporaryAllocation(of: Wrapped.self, capacity: 1) { scratch in
             let raw = UnsafeMutableRawPointer(scratch.baseAddress!)
-            if store(raw) {
-                ModelStorage.store(Optional(ModelStorage.take(Wrapped.self, from: raw)), at: target, mode: mode)
-                return true
-            }
-            if mode == .initialize { ModelStorage.store(Wrapped?.none, at: target, mode: mode) }
-            return mode == .initialize
+            guard store(raw) else { return false }
+            ModelStorage.store(Optional(ModelStorage.take(Wrapped.self, from: raw)), at: target, mode: mode)
+            return true
         }
     }
+
+    override var isOptional: Bool { true }
 
     override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         ModelStorage.store(Wrapped?.none, at: target, mode: mode)
@@ -239,7 +238,17 @@ final class ArrayFrame<Element>: Frame {
             elements.commit()
             return true
         }
-        return builder.fallback("expected \(elementExpectation); the element was dropped")
+        return elementDidNotFit(builder, found: nil)
+    }
+
+    /// Reports an element that doesn't fit; for `[T?]` it becomes `nil`, otherwise it is dropped.
+    @inline(never)
+    private func elementDidNotFit(_ builder: Builder, found: String?) -> Bool {
+        let optional = element { $0.isOptional }
+        let proceed = builder.fallback("expected \(elementExpectation)" + (found.map { ", found \($0)" } ?? "")
+            + (optional ? "; the element became nil" : "; the element was dropped"))
+        if optional && element({ $0.storeNull(at: slot, mode: .initialize) }) { elements.commit() }
+        return proceed
     }
 
     override func null(_ builder: Builder) -> Bool { appended(element { $0.storeNull(at: slot, mode: .initialize) }, builder) }
@@ -254,13 +263,7 @@ final class ArrayFrame<Element>: Frame {
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
-        // An element of the wrong shape: for `[T?]` it becomes nil, otherwise it is dropped.
-        if element({ $0.storeNull(at: slot, mode: .initialize) }) {
-            elements.commit()
-        } else {
-            _ = builder.fallback(
-                "expected \(elementExpectation), found \(isObject ? "an object" : "an array"); the element was dropped")
-        }
+        _ = elementDidNotFit(builder, found: isObject ? "an object" : "an array")
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
@@ -347,9 +350,22 @@ final class DictionaryFrame<Value>: Frame {
             values.commit()
             return true
         }
-        // Reported while the key is still the current one, so that the path names it.
-        defer { keys.removeLast() }
-        return builder.fallback("expected \(valueExpectation); the entry was left out")
+        return valueDidNotFit(builder, found: nil)
+    }
+
+    /// Reports a value that doesn't fit (while its key is still the current one, so that the path names it); for
+    /// `[String: T?]` it becomes `nil`, otherwise the entry is left out.
+    @inline(never)
+    private func valueDidNotFit(_ builder: Builder, found: String?) -> Bool {
+        let optional = value { $0.isOptional }
+        let proceed = builder.fallback("expected \(valueExpectation)" + (found.map { ", found \($0)" } ?? "")
+            + (optional ? "; the value became nil" : "; the entry was left out"))
+        if optional && value({ $0.storeNull(at: slot, mode: .initialize) }) {
+            values.commit()
+        } else {
+            keys.removeLast()
+        }
+        return proceed
     }
 
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
@@ -368,13 +384,7 @@ final class DictionaryFrame<Value>: Frame {
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if let child = value({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
-        if value({ $0.storeNull(at: slot, mode: .initialize) }) {
-            values.commit()
-        } else {
-            _ = builder.fallback(
-                "expected \(valueExpectation), found \(isObject ? "an object" : "an array"); the entry was left out")
-            keys.removeLast()
-        }
+        _ = valueDidNotFit(builder, found: isObject ? "an object" : "an array")
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {

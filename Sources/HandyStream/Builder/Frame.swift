@@ -57,6 +57,8 @@ protocol RootStatus: AnyObject {
     var started: Bool { get }
     /// Why the root value was not stored, when it did not fit.
     var mismatch: String? { get }
+    /// Where it did not fit: the offset just past its first token.
+    var mismatchOffset: Int { get }
 }
 
 /// The bottom of the stack: holds the one value the caller asked for.
@@ -66,6 +68,7 @@ final class RootFrame<T>: Frame, RootStatus {
     /// The value's start event came: it was stored, skipped, or is being built.
     private(set) var started = false
     private(set) var mismatch: String?
+    private(set) var mismatchOffset = 0
 
     init(codec: ValueCodec) { super.init(opener: codec, isObject: false) }
 
@@ -90,34 +93,44 @@ final class RootFrame<T>: Frame, RootStatus {
 
     private var target: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage) }
 
-    private func scalar(_ stored: Bool, _ builder: Builder) -> Bool {
+    private func scalar(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
         started = true
         hasValue = stored
-        if !stored {
-            mismatch = "expected \(opener.expectation)"
-            if !builder.fallback(mismatch!) { return false }
-        }
+        if !stored && !didNotFit(builder, found: found()) { return false }
         return builder.rootCompleted()
     }
 
-    override func null(_ builder: Builder) -> Bool { scalar(opener.storeNull(at: target, mode: .initialize), builder) }
+    /// Reports a root value that doesn't fit `T`; for `T?` it becomes `nil`. Returns whether to go on.
+    @inline(never)
+    private func didNotFit(_ builder: Builder, found: String) -> Bool {
+        mismatch = "expected \(opener.expectation), found \(found)"
+        mismatchOffset = builder.delegate?.currentOffset ?? 0
+        guard builder.fallback(mismatch! + (opener.isOptional ? "; the value became nil" : "")) else { return false }
+        if opener.isOptional && opener.storeNull(at: target, mode: .initialize) {
+            hasValue = true
+            mismatch = nil
+        }
+        return true
+    }
+
+    override func null(_ builder: Builder) -> Bool {
+        scalar(opener.storeNull(at: target, mode: .initialize), builder, found: "null")
+    }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        scalar(opener.storeBool(value, at: target, mode: .initialize), builder)
+        scalar(opener.storeBool(value, at: target, mode: .initialize), builder, found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(opener.storeNumber(text, at: target, mode: .initialize), builder)
+        scalar(opener.storeNumber(text, at: target, mode: .initialize), builder,
+               found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(opener.storeString(bytes, at: target, mode: .initialize), builder)
+        scalar(opener.storeString(bytes, at: target, mode: .initialize), builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         started = true
-        let child = isObject ? opener.openObject(builder) : opener.openArray(builder)
-        if child == nil {
-            mismatch = "expected \(opener.expectation), found \(isObject ? "an object" : "an array")"
-            _ = builder.fallback(mismatch!)
-        }
-        return child
+        if let child = isObject ? opener.openObject(builder) : opener.openArray(builder) { return child }
+        _ = didNotFit(builder, found: isObject ? "an object" : "an array")
+        return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         opener.store(finished: child, at: target, mode: .initialize)

@@ -32,6 +32,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
     private let writer: (UnsafeRawPointer, inout JSONWriter) throws -> Void
     private let nilTest: ((UnsafeRawPointer) -> Bool)?
     private let expected: String
+    /// Made by ``makeOptional(_:)``.
+    override var isOptional: Bool { nilTest != nil }
 
     private init(
         type: Any.Type, expected: String, number: @escaping Store, string: @escaping Store,
@@ -81,8 +83,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
             })
     }
 
-    /// The codec for `Conversion.Value?`: as a property, a value that doesn't fit keeps the default; as an element
-    /// (`initialize` mode), it becomes `nil`.
+    /// The codec for `Conversion.Value?`: `null` is `nil`; a value that doesn't fit is refused like any other (as a
+    /// property it keeps the default; as an element the frame makes it `nil`).
     static func makeOptional<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
         ScalarCodec(
             type: Conversion.Value?.self, expected: Conversion.expectation,
@@ -111,8 +113,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
 
     @inline(__always)
     private static func store<Value>(_ value: Value?, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        if value == nil && mode == .assign { return false }
-        ModelStorage.store(value, at: target, mode: mode)
+        guard let value else { return false }
+        ModelStorage.store(Optional(value), at: target, mode: mode)
         return true
     }
 

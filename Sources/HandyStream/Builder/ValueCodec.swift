@@ -11,7 +11,7 @@ enum StoreMode {
 /// Scalar events are stored directly at a target address. An object or array opens a ``Frame`` that builds a
 /// value of the codec's type (or, for optionals and enums, of the type they wrap); when it ends, the codec moves that
 /// value to where it belongs with ``store(finished:at:mode:)``. Each method returns `false` when the event does not
-/// fit the type; the target is then left as it was.
+/// fit the type; the target is then left as it was (for optionals too: the frame decides whether that means `nil`).
 class ValueCodec: @unchecked Sendable {
     /// The decoded type, for messages and frame reuse.
     let valueType: Any.Type
@@ -36,6 +36,10 @@ class ValueCodec: @unchecked Sendable {
     func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         frame.moveValue(to: target, mode: mode)
     }
+
+    /// Whether the type is an `Optional`: as an element or a root value, a value that doesn't fit becomes `nil`
+    /// (reported like any other fallback) where other types drop the element.
+    var isOptional: Bool { false }
 
     /// What the codec expects, for messages: "an integer", "a string", "an object".
     var expectation: String { "a value of type \(valueType)" }

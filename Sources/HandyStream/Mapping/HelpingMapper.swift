@@ -16,10 +16,10 @@ import Foundation
 public final class HelpingMapper {
     /// Where the instance `mapping(mapper:)` runs on lives.
     let base: UnsafeRawPointer
-    private(set) var rules: [Int: MappingPropertyHandler] = [:]
-    private(set) var excluded: Set<Int> = []
-    /// Mappings declared twice for one property, by offset, for the declaration report.
-    private(set) var duplicates: Set<Int> = []
+    /// The mappings, in the order declared.
+    private(set) var mappings: [(property: MappedProperty, handler: MappingPropertyHandler)] = []
+    /// The properties left out.
+    private(set) var exclusions: [MappedProperty] = []
 
     init(base: UnsafeRawPointer) {
         self.base = base
@@ -29,13 +29,12 @@ public final class HelpingMapper {
     func offset(ofAddress address: Int) -> Int { address - Int(bitPattern: base) }
 
     func add(_ mapping: CustomMappingKeyValueTuple) {
-        let offset = offset(ofAddress: mapping.0)
-        if rules[offset] != nil { duplicates.insert(offset) }
-        rules[offset] = mapping.1
+        mappings.append((MappedProperty(offset: offset(ofAddress: mapping.0), type: mapping.1.propertyType),
+                         mapping.1))
     }
 
-    func exclude(address: Int) {
-        excluded.insert(offset(ofAddress: address))
+    func exclude<T>(address: Int, _: T.Type) {
+        exclusions.append(MappedProperty(offset: offset(ofAddress: address), type: PropertyType(T.self)))
     }
 
     /// Reads the property from `key` (a nested path such as `"friend.name"` is allowed).
@@ -51,7 +50,7 @@ public final class HelpingMapper {
 
     /// Reads the property from `name` (when given) through `converter` (when given).
     public func specify<T>(property: inout T, name: String?, converter: ((String) -> T)?) {
-        let handler = MappingPropertyHandler(keys: name.map { [$0] }, adapter: converter.map { convert in
+        let handler = MappingPropertyHandler(keys: name.map { [$0] }, type: T.self, adapter: converter.map { convert in
             ValueAdapter(
                 fromJSON: { json, target, mode in
                     guard let text = ValueAdapter.text(of: json) else { return false }
@@ -65,7 +64,7 @@ public final class HelpingMapper {
 
     /// Leaves the property out: it is neither decoded nor encoded, and may be of any type.
     public func exclude<T>(property: inout T) {
-        exclude(address: address(of: &property))
+        exclude(address: address(of: &property), T.self)
     }
 }
 
@@ -80,11 +79,35 @@ public final class MappingPropertyHandler {
     /// Candidate keys or key paths, in order of preference; `nil` keeps the property's own key.
     let keys: [String]?
     let adapter: ValueAdapter?
+    /// The type of the property the mapping was written for: with its address, it tells a property from a
+    /// zero-sized one stored at the same offset, and it is what the adapter stores.
+    let propertyType: PropertyType
 
-    init(keys: [String]?, adapter: ValueAdapter?) {
+    init<T>(keys: [String]?, type: T.Type, adapter: ValueAdapter?) {
         self.keys = keys
         self.adapter = adapter
+        self.propertyType = PropertyType(T.self)
     }
+}
+
+/// A property's type as a mapping names it, with the type a `lazy var` of that type is stored as (`T?`).
+struct PropertyType {
+    let type: Any.Type
+    let lazyStorageType: Any.Type
+
+    init<T>(_: T.Type) {
+        type = T.self
+        lazyStorageType = T?.self
+    }
+
+    func matches(_ other: Any.Type) -> Bool { ObjectIdentifier(type) == ObjectIdentifier(other) }
+}
+
+/// A property named in `mapping(mapper:)`: its offset in the instance (from the address it was passed at) and its
+/// type. A lazy, weak, unowned or observed property is passed as a temporary copy, whose address is no offset.
+struct MappedProperty {
+    let offset: Int
+    let type: PropertyType
 }
 
 /// A property's address and what its mapping says, as `<--` makes them and `<<<` hands them to the mapper.
@@ -124,7 +147,7 @@ public func <-- <T>(property: inout T, name: String) -> CustomMappingKeyValueTup
 
 /// Reads the property from the first of `names` present in the document.
 public func <-- <T>(property: inout T, names: [String]) -> CustomMappingKeyValueTuple {
-    (address(of: &property), MappingPropertyHandler(keys: names, adapter: nil))
+    (address(of: &property), MappingPropertyHandler(keys: names, type: T.self, adapter: nil))
 }
 
 /// Reads and writes the property through `transformer`.
@@ -162,7 +185,7 @@ private func mapping<Transform: TransformType>(
                 transform.transformToJSON(source.assumingMemoryBound(to: Transform.Object.self).pointee)
             })
     }
-    return (address(of: &property), MappingPropertyHandler(keys: keys, adapter: adapter))
+    return (address(of: &property), MappingPropertyHandler(keys: keys, type: Transform.Object.self, adapter: adapter))
 }
 
 /// The same for an optional property.
@@ -200,7 +223,7 @@ private func optionalMapping<Transform: TransformType>(
                 source.assumingMemoryBound(to: Transform.Object?.self).pointee.flatMap(transform.transformToJSON)
             })
     }
-    return (address(of: &property), MappingPropertyHandler(keys: keys, adapter: adapter))
+    return (address(of: &property), MappingPropertyHandler(keys: keys, type: Transform.Object?.self, adapter: adapter))
 }
 
 /// Declares one mapping.
@@ -215,5 +238,5 @@ public func <<< (mapper: HelpingMapper, mappings: [CustomMappingKeyValueTuple]) 
 
 /// Leaves the property out of decoding and encoding.
 public func >>> <T>(mapper: HelpingMapper, property: inout T) {
-    mapper.exclude(address: address(of: &property))
+    mapper.exclude(address: address(of: &property), T.self)
 }

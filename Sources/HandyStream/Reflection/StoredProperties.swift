@@ -15,6 +15,9 @@ struct StoredProperty {
 
     private static let lazyStoragePrefix = "$__lazy_storage_$_"
 
+    /// A `lazy var`, stored as an `Optional` of its declared type.
+    var isLazy: Bool { storedName.hasPrefix(Self.lazyStoragePrefix) }
+
     /// The name users wrote, which is also the default JSON key: `lazy var x` is decoded as `x`.
     var name: String {
         storedName.hasPrefix(Self.lazyStoragePrefix)

@@ -123,7 +123,17 @@ final class CodecFactory {
             return TransformCodec(adapter: .custom(custom), anyCodec: anyCodec, valueType: type, name: "\(type)")
         }
         if let enumType = type as? any HandyJSONEnum.Type { return makeEnum(enumType, context: context) }
-        if let modelType = type as? any HandyJSON.Type { return makeModel(modelType) }
+        if let modelType = type as? any HandyJSON.Type {
+            // An actor's state belongs to its executor: filling it from outside would be a data race.
+            if type is any Actor.Type {
+                ownProblems[ObjectIdentifier(type), default: []].append(
+                    "\(type): an actor can't be filled from JSON (its state may only be touched on its executor); "
+                        + "decode a struct and hand it to the actor")
+                noteContained(type, ObjectIdentifier(type))
+                return nil
+            }
+            return makeModel(modelType)
+        }
         if let optional = type as? any OptionalMarker.Type {
             guard let wrapped = codec(for: optional.wrappedType, context: context) else { return nil }
             return optional.makeCodec(wrapped: wrapped)
@@ -166,25 +176,17 @@ final class CodecFactory {
             codec.table = FieldTable(modelName: modelName, isClass: isClass, slots: [], keys: [])
             return codec
         }
-        let mapper = MappingReader.read(Model.self)
+        let mapping = ResolvedMapping(MappingReader.read(Model.self), properties: properties, modelName: modelName)
+        mapping.problems.forEach(problem)
         var root = PathNode()
         var candidateCount = 0
-        let knownOffsets = Set(properties.map(\.offset))
-        for offset in mapper.rules.keys.sorted() where !knownOffsets.contains(offset) {
-            problem("\(modelName): mapping(mapper:) maps something that is not a stored property (a computed "
-                + "property, or a copy of one)")
-        }
-        for offset in mapper.excluded.sorted() where !knownOffsets.contains(offset) {
-            problem("\(modelName): mapping(mapper:) excludes something that is not a stored property (a computed "
-                + "property, or a copy of one)")
-        }
-        for property in properties where property.isStrong {
-            if mapper.excluded.contains(property.offset) { continue }
+        for (index, property) in properties.enumerated() where property.isStrong {
+            if mapping.excluded.contains(index) { continue }
             // Closures are never JSON; they can't be excluded by address either (Swift passes a re-abstracted copy
             // of a function value to a generic inout parameter), so they are left alone.
             if StoredProperty.isFunction(property.type) { continue }
-            let rule = mapper.rules[property.offset]
-            if mapper.duplicates.contains(property.offset) {
+            let rule = mapping.rules[index]
+            if mapping.duplicates.contains(index) {
                 problem("\(modelName).\(property.name): mapped twice in mapping(mapper:); the last mapping is used")
             }
             let propertyCodec: ValueCodec
@@ -344,6 +346,69 @@ private struct PathNode {
         return FieldTable(
             modelName: modelName, isClass: isClass, slots: slots, keys: keys, candidateCount: candidateCount,
             caseInsensitive: factory.strategy.isCaseInsensitive)
+    }
+}
+
+/// What `mapping(mapper:)` says of each stored property (by its index in the list of stored properties).
+///
+/// A property is found by the address it was passed at and by its type: a zero-sized property shares its offset with
+/// the next one, so the offset alone could name either. A lazy, weak, unowned or observed (`willSet`/`didSet`)
+/// property is passed as a temporary copy whose address is no offset; a lazy, weak or unowned one is then found by
+/// its type when no other property has that type, and anything else is reported, with the properties it may be.
+struct ResolvedMapping {
+    private(set) var rules: [Int: MappingPropertyHandler] = [:]
+    private(set) var excluded: Set<Int> = []
+    private(set) var duplicates: Set<Int> = []
+    private(set) var problems: [String] = []
+
+    init(_ mapper: HelpingMapper, properties: [StoredProperty], modelName: String) {
+        for (named, handler) in mapper.mappings {
+            guard let index = resolve(named, properties, modelName, "maps") else { continue }
+            let property = properties[index]
+            if !property.isStrong {
+                problems.append("\(modelName).\(property.name): a weak or unowned property is never decoded; "
+                    + "remove its mapping")
+                continue
+            }
+            if property.isLazy && handler.adapter != nil {
+                problems.append("\(modelName).\(property.name): a transform on a lazy property is not supported; "
+                    + "make it a plain var")
+                continue
+            }
+            if rules[index] != nil { duplicates.insert(index) }
+            rules[index] = handler
+        }
+        for named in mapper.exclusions {
+            if let index = resolve(named, properties, modelName, "excludes") { excluded.insert(index) }
+        }
+    }
+
+    private mutating func resolve(
+        _ named: MappedProperty, _ properties: [StoredProperty], _ modelName: String, _ verb: String
+    ) -> Int? {
+        if let index = properties.indices.first(where: {
+            properties[$0].offset == named.offset && named.type.matches(properties[$0].type)
+        }) {
+            return index
+        }
+        // A copy: any property of that type may be meant (an observed one can't be told from a plain one).
+        let sameType = properties.indices.filter { index in
+            let property = properties[index]
+            return named.type.matches(property.type)
+                || (property.isLazy && ObjectIdentifier(property.type) == ObjectIdentifier(named.type.lazyStorageType))
+        }
+        if sameType.count == 1, properties[sameType[0]].isLazy || !properties[sameType[0]].isStrong {
+            return sameType[0]
+        }
+        var text = "\(modelName): mapping(mapper:) \(verb) a property of type \(named.type.type) that is not stored "
+            + "in place: a computed property, or a lazy, weak, unowned or observed (willSet/didSet) one, which Swift "
+            + "passes as a copy"
+        if !sameType.isEmpty {
+            text += "; it may be " + sameType.map { properties[$0].name }.joined(separator: ", or ")
+                + " (HandyStream can't tell which; a property with willSet/didSet can't be mapped)"
+        }
+        problems.append(text)
+        return nil
     }
 }
 

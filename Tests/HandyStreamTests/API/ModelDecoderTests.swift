@@ -82,9 +82,10 @@ struct ModelDecoderTests {
     func rootMismatch() throws {
         let error = try #require(decodingError(Owner.self, "[1, 2]"))
         #expect(error.kind == .typeMismatch)
-        #expect(error.description == "1:1: expected an object, found an array at $")
+        #expect(error.description == "1:2: expected an object, found an array at $")
+        // Where the value is (just past its first token), not at the start of the document.
         let scalar = try #require(decodingError(Int.self, #"{"a": "x"}"#, at: "a"))
-        #expect(scalar.description == "1:1: expected an integer that fits Int at $.a")
+        #expect(scalar.description == "1:10: expected an integer that fits Int, found a string at $.a")
     }
 
     @Test("Invalid UTF-8 in a string")

@@ -63,3 +63,80 @@ struct MappingSafetyTests {
         #expect(try decoder.decode(CandidatesEverywhere.self, from: #"{"k299": 9, "k250": 7}"#).many == 7)
     }
 }
+
+struct Empty {}
+
+/// A zero-sized property shares its offset with the next one.
+struct WithEmpty: HandyJSON, Equatable {
+    var cache = Empty()
+    var name = ""
+    var count = 0
+    static func == (lhs: WithEmpty, rhs: WithEmpty) -> Bool { lhs.name == rhs.name && lhs.count == rhs.count }
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper >>> self.cache
+    }
+}
+
+final class Target {}
+
+final class PassedAsCopies: HandyJSON {
+    lazy var label = 7
+    weak var owner: Target?
+    var plain = 0.5
+    var watched = "" { willSet { _ = newValue } }
+    var other = ""
+    required init() {}
+    func mapping(mapper: HelpingMapper) {
+        mapper >>> self.label
+        mapper >>> self.owner
+        mapper <<< self.watched <-- "w"
+    }
+}
+
+final class LazyRenamed: HandyJSON {
+    lazy var label = "lazy"
+    var count = 0
+    required init() {}
+    func mapping(mapper: HelpingMapper) {
+        mapper <<< self.label <-- "title"
+    }
+}
+
+actor Account: HandyJSON {
+    var balance = 0
+    init() {}
+}
+
+extension MappingSafetyTests {
+    @Test("A zero-sized property excluded: the property at the same offset still decodes and encodes")
+    func zeroSizedProperty() throws {
+        let model = try ModelDecoder().decode(WithEmpty.self, from: #"{"name": "a", "count": 2}"#)
+        #expect(model == WithEmpty(name: "a", count: 2))
+        #expect(model.toJSONString() == #"{"name":"a","count":2}"#)
+    }
+
+    @Test("Lazy and weak properties are found by type; an observed one is named in the report")
+    func propertiesPassedAsCopies() throws {
+        let error = #expect(throws: ModelDeclarationError.self) {
+            try ModelDecoder().decode(PassedAsCopies.self, from: #"{"label": 1, "w": "y"}"#)
+        }
+        #expect(error?.problems.count == 1)
+        #expect(error?.problems.first?.contains("maps a property of type String") == true)
+        #expect(error?.problems.first?.contains("it may be watched, or other") == true)
+        let quiet = PassedAsCopies.deserialize(from: #"{"label": 1, "plain": 3}"#)
+        #expect(quiet?.label == 7)  // excluded
+        #expect(quiet?.plain == 3)
+        let renamed = try ModelDecoder().decode(LazyRenamed.self, from: #"{"title": "t", "label": "l", "count": 1}"#)
+        #expect(renamed.label == "t")
+        #expect(renamed.count == 1)
+    }
+
+    @Test("An actor is refused by name, not filled")
+    func actorRefused() throws {
+        let error = #expect(throws: ModelDeclarationError.self) {
+            try ModelDecoder().decode(Account.self, from: #"{"balance": 5}"#)
+        }
+        #expect(error?.description.contains("Account: an actor can't be filled from JSON") == true)
+        #expect(Account.deserialize(from: #"{"balance": 5}"#) == nil)
+    }
+}

@@ -55,3 +55,58 @@ struct TrustTests {
         #expect(shape?.path == "$.b")
     }
 }
+
+/// Collects the diagnostics of one decoding.
+final class DiagnosticLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String] = []
+    var all: [String] { lock.withLock { entries } }
+    var options: DecodingOptions {
+        DecodingOptions(diagnostics: { [self] diagnostic in lock.withLock { entries.append(diagnostic.description) } })
+    }
+}
+
+enum Species2: String, HandyJSONEnum { case cat, dog }
+
+struct OptionalElements: HandyJSON {
+    var ints: [Int?] = []
+    var map: [String: Int?] = [:]
+    var owners: [Owner?] = []
+    var kinds: [Species2?] = []
+}
+
+extension TrustTests {
+    @Test("Elements of [T?] and [String: T?] that don't fit: nil, reported to diagnostics, an error in strict mode")
+    func optionalElementsReported() throws {
+        let json = #"{"ints":[1,"x",3e20],"map":{"a":"y","b":2},"owners":[{"name":"A"},7],"kinds":["cat","cow"]}"#
+        let log = DiagnosticLog()
+        let model = try ModelDecoder(options: log.options).decode(OptionalElements.self, from: json)
+        #expect(model.ints == [1, nil, nil])
+        #expect(model.map == ["a": Int?.none, "b": Int?.some(2)])
+        #expect(model.owners.count == 2 && model.owners[1] == nil)
+        #expect(model.kinds == [.cat, nil])
+        #expect(log.all == [
+            "$.ints[1]: expected an integer that fits Int; the element became nil",
+            "$.ints[2]: expected an integer that fits Int; the element became nil",
+            "$.map.a: expected an integer that fits Int; the value became nil",
+            "$.owners[1]: expected an object; the element became nil",
+            "$.kinds[1]: expected a raw value of Species2; the element became nil",
+        ])
+        let strict = DecodingOptions(strict: true)
+        #expect(decodingError(OptionalElements.self, #"{"ints":[1,"x",3e20]}"#, options: strict)?.path == "$.ints[1]")
+        #expect(decodingError([String: Int?].self, #"{"a":"y"}"#, options: strict)?.path == "$.a")
+        #expect(decodingError([Owner?].self, "[7]", options: strict)?.kind == .typeMismatch)
+    }
+
+    @Test("A root T? that doesn't fit is nil and reported; strict mode throws")
+    func optionalRoot() throws {
+        let log = DiagnosticLog()
+        #expect(try ModelDecoder(options: log.options).decode(Int?.self, from: #""x""#) == nil)
+        #expect(try ModelDecoder(options: log.options).decode(Owner?.self, from: "[1]") == nil)
+        #expect(log.all == ["$: expected an integer that fits Int, found a string; the value became nil",
+                            "$: expected an object, found an array; the value became nil"])
+        #expect(decodingError(Int?.self, #""x""#, options: DecodingOptions(strict: true))?.kind == .typeMismatch)
+        #expect(try ModelDecoder().decode(Int?.self, from: "null") == nil)
+        #expect(try ModelDecoder().decode(Int?.self, from: "5") == 5)
+    }
+}
