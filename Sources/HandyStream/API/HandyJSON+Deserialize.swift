@@ -61,25 +61,43 @@ public final class JSONDeserializer<T: HandyJSON> {
     }
 
     /// Decodes the dictionary's values into an existing model: properties it doesn't mention keep their values.
+    /// All or nothing: when the input can't be read (too deep, the path isn't there), the model is left as it was.
     public static func update(object: inout T, from dict: [String: Any]?, designatedPath: String? = nil) {
         guard let dict else { return }
+        let options = HandyJSONDecoding.options
+        // A class is filled in place: check the whole input first, so that nothing is written when it fails.
+        if T.self is AnyClass,
+            (try? Decoding.decode(Validation.self, fromObject: dict, path: "", options: options)) == nil
+        {
+            return
+        }
         if let updated = try? Decoding.decode(
-            T.self, fromObject: dict, path: designatedPath ?? "", options: HandyJSONDecoding.options, seed: object)
+            T.self, fromObject: dict, path: designatedPath ?? "", options: options, seed: object)
         {
             object = updated
         }
     }
 
     /// Decodes the JSON text's values into an existing model: properties it doesn't mention keep their values.
+    /// All or nothing: when the text is malformed or cut short (anywhere, as HandyJSON read it whole), or the path
+    /// isn't there, the model is left as it was.
     public static func update(object: inout T, from json: String?, designatedPath: String? = nil) {
         guard var json else { return }
         let seed = object
-        let updated = json.withUTF8 {
-            try? Decoding.decode(
-                T.self, from: UnsafeRawBufferPointer($0), path: designatedPath ?? "",
-                options: HandyJSONDecoding.options, reportProblems: false, seed: seed)
+        let options = HandyJSONDecoding.options
+        let updated = json.withUTF8 { bytes -> T? in
+            let input = UnsafeRawBufferPointer(bytes)
+            // A class is filled in place: check the whole document first, so that nothing is written when it fails.
+            if T.self is AnyClass, (try? Decoding.decode(
+                Validation.self, from: input, path: "", options: options, reportProblems: false)) == nil
+            {
+                return nil
+            }
+            return (try? Decoding.decode(
+                T.self, from: input, path: designatedPath ?? "", options: options, reportProblems: false, seed: seed))
+                ?? nil
         }
-        if let updated = updated ?? nil { object = updated }
+        if let updated { object = updated }
     }
 }
 

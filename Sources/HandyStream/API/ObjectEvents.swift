@@ -28,6 +28,12 @@ enum ObjectEvents {
             return string.withUTF8 { sink.tokenString(UnsafeRawBufferPointer($0)) }
         case let flag as Bool where type(of: value) == Bool.self:
             return sink.tokenBool(flag)
+        case let number as NSNumber where type(of: value) is NSNumber.Type:
+            // JSONSerialization's values: checked before Swift's number types, which an NSNumber bridges to (true
+            // would read as 1.0, 123 as 123.0).
+            if number.isBoolean { return sink.tokenBool(number.boolValue) }
+            guard var text = number.jsonText else { return sink.tokenNull() }
+            return text.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
         case is NSNull:
             return sink.tokenNull()
         case let optional as OptionalMarkerValue:
@@ -47,8 +53,28 @@ enum ObjectEvents {
         case let number as Float: number.isFinite ? "\(number)" : nil
         case let number as any BinaryInteger: "\(number)"
         case let number as Decimal: number.isFinite ? "\(number)" : nil
-        case let number as NSNumber: number.stringValue
+        case let number as NSNumber: number.jsonText
         default: nil
+        }
+    }
+}
+
+extension NSNumber {
+    /// The class of Foundation's Boolean numbers (`JSONSerialization` makes `true` and `false` of it).
+    private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+    /// Whether the number is a Boolean (`true`/`false`), not an integer that happens to be 0 or 1.
+    var isBoolean: Bool { ObjectIdentifier(type(of: self)) == Self.booleanClass }
+
+    /// The number as JSON text: integers and decimals as they are, floating point in the shortest form that reads
+    /// back the same (as a `Double` is written); `nil` for infinity and NaN.
+    var jsonText: String? {
+        if self is NSDecimalNumber { return stringValue == "NaN" ? nil : stringValue }
+        switch UInt8(bitPattern: objCType.pointee) {
+        case UInt8(ascii: "d"), UInt8(ascii: "f"):
+            return doubleValue.isFinite ? "\(doubleValue)" : nil
+        default:
+            return stringValue
         }
     }
 }

@@ -232,34 +232,37 @@ final class ArrayFrame<Element>: Frame {
     private var slot: UnsafeMutableRawPointer { elements.nextSlot() }
 
     @inline(__always)
-    private func appended(_ stored: Bool, _ builder: Builder) -> Bool {
+    private func appended(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
         defer { index += 1 }
         if stored {
             elements.commit()
             return true
         }
-        return elementDidNotFit(builder, found: nil)
+        return elementDidNotFit(builder, found: found())
     }
 
     /// Reports an element that doesn't fit; for `[T?]` it becomes `nil`, otherwise it is dropped.
     @inline(never)
-    private func elementDidNotFit(_ builder: Builder, found: String?) -> Bool {
+    private func elementDidNotFit(_ builder: Builder, found: String) -> Bool {
         let optional = element { $0.isOptional }
-        let proceed = builder.fallback("expected \(elementExpectation)" + (found.map { ", found \($0)" } ?? "")
+        let proceed = builder.fallback("expected \(elementExpectation), found \(found)"
             + (optional ? "; the element became nil" : "; the element was dropped"))
         if optional && element({ $0.storeNull(at: slot, mode: .initialize) }) { elements.commit() }
         return proceed
     }
 
-    override func null(_ builder: Builder) -> Bool { appended(element { $0.storeNull(at: slot, mode: .initialize) }, builder) }
+    override func null(_ builder: Builder) -> Bool {
+        appended(element { $0.storeNull(at: slot, mode: .initialize) }, builder, found: "null")
+    }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        appended(element { $0.storeBool(value, at: slot, mode: .initialize) }, builder)
+        appended(element { $0.storeBool(value, at: slot, mode: .initialize) }, builder, found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        appended(element { $0.storeNumber(text, at: slot, mode: .initialize) }, builder)
+        appended(element { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
+                 found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        appended(element { $0.storeString(bytes, at: slot, mode: .initialize) }, builder)
+        appended(element { $0.storeString(bytes, at: slot, mode: .initialize) }, builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
@@ -345,20 +348,20 @@ final class DictionaryFrame<Value>: Frame {
 
     /// Keeps the pending key when its value was stored, forgets it otherwise.
     @inline(__always)
-    private func inserted(_ stored: Bool, _ builder: Builder) -> Bool {
+    private func inserted(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
         if stored {
             values.commit()
             return true
         }
-        return valueDidNotFit(builder, found: nil)
+        return valueDidNotFit(builder, found: found())
     }
 
     /// Reports a value that doesn't fit (while its key is still the current one, so that the path names it); for
     /// `[String: T?]` it becomes `nil`, otherwise the entry is left out.
     @inline(never)
-    private func valueDidNotFit(_ builder: Builder, found: String?) -> Bool {
+    private func valueDidNotFit(_ builder: Builder, found: String) -> Bool {
         let optional = value { $0.isOptional }
-        let proceed = builder.fallback("expected \(valueExpectation)" + (found.map { ", found \($0)" } ?? "")
+        let proceed = builder.fallback("expected \(valueExpectation), found \(found)"
             + (optional ? "; the value became nil" : "; the entry was left out"))
         if optional && value({ $0.storeNull(at: slot, mode: .initialize) }) {
             values.commit()
@@ -372,15 +375,18 @@ final class DictionaryFrame<Value>: Frame {
         keys.append(String(jsonBytes: bytes))
         return true
     }
-    override func null(_ builder: Builder) -> Bool { inserted(value { $0.storeNull(at: slot, mode: .initialize) }, builder) }
+    override func null(_ builder: Builder) -> Bool {
+        inserted(value { $0.storeNull(at: slot, mode: .initialize) }, builder, found: "null")
+    }
     override func bool(_ flag: Bool, _ builder: Builder) -> Bool {
-        inserted(value { $0.storeBool(flag, at: slot, mode: .initialize) }, builder)
+        inserted(value { $0.storeBool(flag, at: slot, mode: .initialize) }, builder, found: flag ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        inserted(value { $0.storeNumber(text, at: slot, mode: .initialize) }, builder)
+        inserted(value { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
+                 found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        inserted(value { $0.storeString(bytes, at: slot, mode: .initialize) }, builder)
+        inserted(value { $0.storeString(bytes, at: slot, mode: .initialize) }, builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if let child = value({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
@@ -451,7 +457,8 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         ModelStorage.storeAny(frame.takeAny(), at: target, mode: mode)
     }
-    override var expectation: String { "a JSON value" }
+    /// Only numbers can fail to fit: `Any` holds them as `Int` or `Double`, as `JSONSerialization` does.
+    override var expectation: String { "a JSON value (numbers within Double's range)" }
     override func isNil(_ source: UnsafeRawPointer) -> Bool {
         let value = source.assumingMemoryBound(to: Any.self).pointee
         return (value as? OptionalMarkerValue).map { $0.wrappedValue == nil } ?? false

@@ -17,8 +17,9 @@ struct DecimalText {
     /// Written with a fraction or an exponent (`1.0`, `1e3`): Foundation-style `Any` values make these `Double`.
     var hasFractionOrExponent = false
 
-    /// Exponents beyond this are clamped: they already put any non-zero value out of every type's range.
-    private static let exponentClamp = 100_000
+    /// Exponents beyond this are clamped: they put any non-zero value out of every type's range, however many digits
+    /// the number has (a document can't hold 2^59 of them), and the arithmetic on them can't overflow.
+    private static let exponentClamp = 1 << 59
 
     /// Reads `text` as a decimal number: `-?digits(.digits)?([eE][+-]?digits)?`. JSON numbers always match; for a
     /// string holding a number, a leading `+` and leading zeros are also accepted (as Swift's `Int(_:)` does).
@@ -83,7 +84,7 @@ struct DecimalText {
             while index < count {
                 let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
                 if digit > 9 { break }
-                explicitExponent = min(explicitExponent &* 10 &+ Int(digit), Self.exponentClamp)
+                if explicitExponent < Self.exponentClamp { explicitExponent = explicitExponent * 10 + Int(digit) }
                 index += 1
             }
             guard index > exponentStart else { return nil }

@@ -10,8 +10,23 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
     }
     override var expectation: String { "an object" }
     override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        let base = table.isClass ? source.load(as: UnsafeRawPointer.self) : source
-        try table.writeObject(base: base, to: &writer)
+        guard table.isClass else { return try table.writeObject(base: source, to: &writer) }
+        // An instance of a subclass is written with all its properties, as its own type's table lists them.
+        let dynamicType = type(of: source.assumingMemoryBound(to: Model.self).pointee)
+        if ObjectIdentifier(dynamicType) != ObjectIdentifier(Model.self) {
+            return try _slowpath_writeSubclass(dynamicType, source, to: &writer)
+        }
+        try table.writeObject(base: source.load(as: UnsafeRawPointer.self), to: &writer)
+    }
+
+    @inline(never)
+    private func _slowpath_writeSubclass(
+        _ dynamicType: Any.Type, _ source: UnsafeRawPointer, to writer: inout JSONWriter
+    ) throws {
+        guard let codec = TypeRegistry.codec(for: dynamicType).codec, codec !== self else {
+            return try table.writeObject(base: source.load(as: UnsafeRawPointer.self), to: &writer)
+        }
+        try codec.write(source, to: &writer)
     }
 }
 

@@ -42,24 +42,26 @@ public final class HelpingMapper {
         self <<< property <-- name
     }
 
-    /// Reads the property through `converter`, which is given the JSON value's text (a string's contents, a
-    /// number's or a Boolean's literal text).
+    /// Reads the property through `converter`, which is given the value's text as the document writes it: a
+    /// string's contents, a number's literal (`12345678901234567890`, `1.50`), `true` or `false`, or the compact
+    /// JSON text of an object or array. `null` leaves the default.
     public func specify<T>(property: inout T, converter: @escaping (String) -> T) {
         specify(property: &property, name: nil, converter: converter)
     }
 
     /// Reads the property from `name` (when given) through `converter` (when given).
     public func specify<T>(property: inout T, name: String?, converter: ((String) -> T)?) {
-        let handler = MappingPropertyHandler(keys: name.map { [$0] }, type: T.self, adapter: converter.map { convert in
+        let adapter = converter.map { convert in
             ValueAdapter(
+                readsText: true,
                 fromJSON: { json, target, mode in
-                    guard let text = ValueAdapter.text(of: json) else { return false }
+                    guard let text = json as? String else { return false }
                     ModelStorage.store(convert(text), at: target, mode: mode)
                     return true
                 },
                 toJSON: { source in source.assumingMemoryBound(to: T.self).pointee as Any })
-        })
-        add((address(of: &property), handler))
+        }
+        add((address(of: &property), MappingPropertyHandler(keys: name.map { [$0] }, type: T.self, adapter: adapter)))
     }
 
     /// Leaves the property out: it is neither decoded nor encoded, and may be of any type.
@@ -116,22 +118,13 @@ public typealias CustomMappingKeyValueTuple = (Int, MappingPropertyHandler)
 /// Converts a property's value from and to Foundation-style JSON values (`Any`), typed for that property: made by
 /// the mapping operators, where the property's type is known.
 struct ValueAdapter {
+    /// `fromJSON` is given the value's text as the document writes it (a `String`), not a Foundation value: the
+    /// converters of `specify(property:converter:)`.
+    var readsText = false
     /// Stores the value for `json` at `target`; `false` when the value doesn't fit (the default is kept).
     let fromJSON: (Any?, UnsafeMutableRawPointer, StoreMode) -> Bool
     /// The JSON value for the property at `source`, or `nil` to leave it out.
     let toJSON: (UnsafeRawPointer) -> Any?
-
-    /// The text a `specify(property:converter:)` converter is given.
-    static func text(of json: Any?) -> String? {
-        switch json {
-        case let string as String: string
-        case let flag as Bool: flag ? "true" : "false"
-        case let number as Int: String(number)
-        case let number as Double: "\(number)"
-        case let number as NSNumber: number.stringValue
-        default: nil
-        }
-    }
 }
 
 // MARK: - Operators

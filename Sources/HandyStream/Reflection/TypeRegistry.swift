@@ -74,6 +74,7 @@ final class CodecFactory {
     /// Problems per model, reachable models included; filled by ``finish()``.
     private(set) var problemsByModel: [ObjectIdentifier: [String]] = [:]
     private lazy var anyCodec: AnyCodec = (codec(for: Any.self, context: "Any") as? AnyCodec) ?? AnyCodec()
+    private lazy var textCodec: ValueCodec = codec(for: JSONText.self, context: "JSONText") ?? JSONTextCodec()
 
     init(root: ObjectIdentifier, strategy: KeyDecodingStrategy) {
         self.root = root
@@ -120,7 +121,8 @@ final class CodecFactory {
         default: break
         }
         if let custom = type as? any HandyJSONCustomTransformable.Type {
-            return TransformCodec(adapter: .custom(custom), anyCodec: anyCodec, valueType: type, name: "\(type)")
+            return TransformCodec(
+                adapter: .custom(custom), anyCodec: anyCodec, textCodec: textCodec, valueType: type, name: "\(type)")
         }
         if let enumType = type as? any HandyJSONEnum.Type { return makeEnum(enumType, context: context) }
         if let modelType = type as? any HandyJSON.Type {
@@ -192,7 +194,7 @@ final class CodecFactory {
             let propertyCodec: ValueCodec
             if let adapter = rule?.adapter {
                 propertyCodec = TransformCodec(
-                    adapter: adapter, anyCodec: anyCodec, valueType: property.type,
+                    adapter: adapter, anyCodec: anyCodec, textCodec: textCodec, valueType: property.type,
                     name: "the transform of \(modelName).\(property.name)")
                 auxiliaryCodecs.append(propertyCodec)
             } else if let found = self.codec(for: property.type, context: "\(modelName).\(property.name)") {

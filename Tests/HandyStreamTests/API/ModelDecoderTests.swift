@@ -122,7 +122,7 @@ struct ModelDecoderTests {
         #expect(error.description
             == "1:41: expected an integer that fits Int, found a string; the default was kept at $.owners[1].age")
         let dropped = try #require(decodingError(Containers.self, #"{"ints": [1, "x"]}"#, options: strict))
-        #expect(dropped.description == "1:17: expected an integer that fits Int; the element was dropped at $.ints[1]")
+        #expect(dropped.description == "1:17: expected an integer that fits Int, found a string; the element was dropped at $.ints[1]")
         #expect(try ModelDecoder(options: strict).decode(Owner.self, from: #"{"age": "3", "other": [1]}"#).age == 3)
     }
 
@@ -134,7 +134,7 @@ struct ModelDecoderTests {
             Containers.self, #"{"ints": [1, "x"], "species": "bird", "owners": 3}"#)
         #expect(model.ints == [1])
         #expect(heard.withLock { $0 } == [
-            "$.ints[1]: expected an integer that fits Int; the element was dropped",
+            "$.ints[1]: expected an integer that fits Int, found a string; the element was dropped",
             "$.species: expected a raw value of Species, found a string; the default was kept",
             "$.owners: expected an array, found the number 3; the default was kept",
         ])

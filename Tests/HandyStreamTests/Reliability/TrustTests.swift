@@ -86,11 +86,11 @@ extension TrustTests {
         #expect(model.owners.count == 2 && model.owners[1] == nil)
         #expect(model.kinds == [.cat, nil])
         #expect(log.all == [
-            "$.ints[1]: expected an integer that fits Int; the element became nil",
-            "$.ints[2]: expected an integer that fits Int; the element became nil",
-            "$.map.a: expected an integer that fits Int; the value became nil",
-            "$.owners[1]: expected an object; the element became nil",
-            "$.kinds[1]: expected a raw value of Species2; the element became nil",
+            "$.ints[1]: expected an integer that fits Int, found a string; the element became nil",
+            "$.ints[2]: expected an integer that fits Int, found the number 3e20; the element became nil",
+            "$.map.a: expected an integer that fits Int, found a string; the value became nil",
+            "$.owners[1]: expected an object, found the number 7; the element became nil",
+            "$.kinds[1]: expected a raw value of Species2, found a string; the element became nil",
         ])
         let strict = DecodingOptions(strict: true)
         #expect(decodingError(OptionalElements.self, #"{"ints":[1,"x",3e20]}"#, options: strict)?.path == "$.ints[1]")
@@ -108,5 +108,131 @@ extension TrustTests {
         #expect(decodingError(Int?.self, #""x""#, options: DecodingOptions(strict: true))?.kind == .typeMismatch)
         #expect(try ModelDecoder().decode(Int?.self, from: "null") == nil)
         #expect(try ModelDecoder().decode(Int?.self, from: "5") == 5)
+    }
+}
+
+struct Bridged: HandyJSON, Equatable {
+    var count = 0
+    var text = ""
+    var flagText = ""
+    var flag = false
+    var ratio = 0.0
+    var big: UInt64 = 0
+}
+
+struct Converted: HandyJSON {
+    var big = ""
+    var price = ""
+    var flag = ""
+    var list = ""
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper.specify(property: &big) { $0 }
+        mapper.specify(property: &price) { "<\($0)>" }
+        mapper.specify(property: &flag) { $0 }
+        mapper.specify(property: &list) { $0 }
+    }
+}
+
+class Pet: HandyJSON {
+    var name = ""
+    required init() {}
+}
+
+final class Hound: Pet {
+    var breed = ""
+    required init() { super.init() }
+}
+
+struct Kennel: HandyJSON {
+    var animal: Pet = Hound()
+    var animals: [Pet] = []
+}
+
+final class Profile: HandyJSON {
+    var name = "before"
+    var age = 1
+    var tags: [String] = ["old"]
+    required init() {}
+}
+
+extension TrustTests {
+    @Test("A dictionary from JSONSerialization gives the same model as the text it was read from")
+    func foundationBridging() throws {
+        let json = #"{"count": 123, "text": 123, "flagText": true, "flag": true, "ratio": 1.5, "big": 18446744073709551615}"#
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+        let fromText = try #require(Bridged.deserialize(from: json))
+        let fromObject = try #require(Bridged.deserialize(from: object))
+        #expect(fromText == fromObject)
+        #expect(fromObject.text == "123")
+        #expect(fromObject.flagText == "true")
+        #expect(fromObject.flag)
+        #expect(fromObject.big == .max)
+        let list = try #require([Bridged].deserialize(from: [object, ["count": NSNumber(value: 7)]]))
+        #expect(list.map { $0?.count } == [123, 7])
+    }
+
+    @Test("A specify converter gets the document's text")
+    func converterText() throws {
+        let model = try ModelDecoder().decode(
+            Converted.self, from: #"{"big": 12345678901234567890, "price": 1.50, "flag": true, "list": [1, {"a": 2}]}"#)
+        #expect(model.big == "12345678901234567890")
+        #expect(model.price == "<1.50>")
+        #expect(model.flag == "true")
+        #expect(model.list == #"[1,{"a":2}]"#)
+        #expect(try ModelDecoder().decode(Converted.self, from: #"{"price": "x"}"#).price == "<x>")
+        #expect(try ModelDecoder().decode(Converted.self, from: #"{"price": null}"#).price == "")
+    }
+
+    @Test("Numbers with huge exponents or 100 KB of digits are read exactly")
+    func hugeExponents() throws {
+        let zeros = String(repeating: "0", count: 100_000)
+        #expect(try ModelDecoder().decode(Double.self, from: "0.\(zeros)1e100005") == 1e4)
+        #expect(try ModelDecoder().decode(Double.self, from: "1\(zeros)e-100000") == 1)
+        #expect(try ModelDecoder().decode(Int.self, from: "1\(zeros)e-99998") == 100)
+        #expect(try ModelDecoder().decode(Double.self, from: "1e-99999999999999999999999") == 0)
+        #expect(decodingError(Double.self, "1e99999999999999999999999")?.kind == .typeMismatch)
+        #expect(try ModelDecoder().decode(Double.self, from: "-0.\(zeros)") == 0)
+    }
+
+    @Test("A number beyond Double's range in Any says exactly why it doesn't fit")
+    func outOfRangeInAny() throws {
+        let error = decodingError(Any.self, "1e400")
+        #expect(error?.description
+            == "1:6: expected a JSON value (numbers within Double's range), found the number 1e400 at $")
+        let log = DiagnosticLog()
+        let list = try ModelDecoder(options: log.options).decode([Any].self, from: "[1, 1e400, 2]")
+        #expect(list.count == 2)
+        #expect(log.all == ["$[1]: expected a JSON value (numbers within Double's range), found the number 1e400; "
+            + "the element was dropped"])
+    }
+
+    @Test("update(object:from:) on a class is all or nothing")
+    func updateAllOrNothing() throws {
+        var profile = Profile()
+        let original = profile
+        for bad in [#"{"name": "after", "age": 2, "tags": ["new"],"#, #"{"name": "after", "age": 2} x"#,
+                    #"{"name": "after", "age": [[[[1]]]], "tags": [1 2]}"#] {
+            JSONDeserializer<Profile>.update(object: &profile, from: bad)
+            #expect(profile === original)
+            #expect(profile.name == "before" && profile.age == 1 && profile.tags == ["old"], "\(bad)")
+        }
+        var deep: Any = 1
+        for _ in 0..<600 { deep = [deep] }
+        JSONDeserializer<Profile>.update(object: &profile, from: ["name": "after", "tags": deep])
+        #expect(profile.name == "before")
+        JSONDeserializer<Profile>.update(object: &profile, from: #"{"name": "after"}"#)
+        #expect(profile.name == "after" && profile.age == 1)
+    }
+
+    @Test("Encoding writes the dynamic type's properties")
+    func dynamicTypeEncoding() throws {
+        let dog = Hound()
+        dog.name = "Rex"
+        dog.breed = "collie"
+        let kennel = Kennel(animal: dog, animals: [dog, Pet()])
+        #expect(kennel.toJSONString() == #"{"animal":{"name":"Rex","breed":"collie"},"animals":[{"name":"Rex","breed":"collie"},{"name":""}]}"#)
+        let animal: Pet = dog
+        #expect(animal.toJSONString() == #"{"name":"Rex","breed":"collie"}"#)
+        #expect(try ModelEncoder().encodeToString([animal]) == #"[{"name":"Rex","breed":"collie"}]"#)
     }
 }
