@@ -40,7 +40,7 @@ final class DecodingRun<T>: Builder.Delegate {
     /// Decodes one complete document held in memory. Returns `nil` when the value at the path does not fit `T`.
     /// - Returns: the value, and how many bytes were read (less than the input when a designated value ended early).
     func decode(_ input: UnsafeRawBufferPointer) throws(JSONDecodingError) -> (value: T?, bytesRead: Int) {
-        let tokenizer = Tokenizer(sink: sink)
+        let tokenizer = Tokenizer(sink: sink, rejectsUnpairedSurrogates: builder.options.strict)
         self.tokenizer = tokenizer
         defer { self.tokenizer = nil }
         filter?.tokenizer = tokenizer

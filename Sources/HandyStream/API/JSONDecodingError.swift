@@ -161,6 +161,9 @@ extension JSONDecodingError {
             (.malformed, "malformed number: a digit must follow the minus sign")
         case "probable comment found in input text, comments are not enabled.": (.malformed, "comments are not allowed")
         case Tokenizer.byteOrderMarkMessage: (.malformed, "a byte order mark (U+FEFF) is not allowed in JSON")
+        case let message where message.hasPrefix(Tokenizer.unpairedSurrogatePrefix):
+            (.malformed, "an unpaired UTF-16 surrogate escape (\(message.dropFirst(Tokenizer.unpairedSurrogatePrefix.count))) "
+                + "in a string; lenient decoding reads it as U+FFFD")
         case Tokenizer.controlCharacterMessage: (.malformed, "invalid character (form feed and vertical tab are not "
             + "JSON whitespace, nor allowed unescaped in strings)")
         default: (.malformed, failure.message)

@@ -26,7 +26,9 @@ final class StreamEngine<T>: Builder.Delegate {
             path: path, builder: builder, mode: elements ? .elements(topLevelValues: topLevelValues) : .single)
         stopsWhenComplete = !elements && !path.isEmpty
         builder.delegate = self
-        tokenizer = Tokenizer(sink: path.isEmpty && !elements ? builder : filter, multipleValues: elements)
+        tokenizer = Tokenizer(
+            sink: path.isEmpty && !elements ? builder : filter, multipleValues: elements,
+            rejectsUnpairedSurrogates: options.strict)
         filter.tokenizer = tokenizer
     }
 

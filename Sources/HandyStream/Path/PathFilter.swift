@@ -267,8 +267,13 @@ final class PathFilter: TokenSink {
         return false
     }
 
-    /// The path to where the filter is, for errors found by yajl before the designated value.
-    var currentPath: String { path.jsonPath(prefix: matched) }
+    /// The path to where the filter is, for errors found by yajl before the designated value: the matched prefix,
+    /// and the element being passed over in an array on the way.
+    var currentPath: String {
+        let prefix = path.jsonPath(prefix: matched)
+        if case .arrayNeedElement(let index) = state { return prefix + "[\(index)]" }
+        return prefix
+    }
 
     /// Whether the builder has the tokenizer now.
     var isPassing: Bool {

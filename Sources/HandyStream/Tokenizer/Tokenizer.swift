@@ -37,16 +37,26 @@ final class Tokenizer {
     /// Where events go; whoever sets it keeps the sink alive while the tokenizer parses.
     var sink: Unmanaged<TokenSink>
     private var handle: yajl_handle?
-    /// Bytes of the stream that came before the chunk being parsed.
+    /// The stream offset of the buffer yajl is parsing.
     private var chunkStart = 0
     /// Bytes handed to ``parse(_:)`` so far.
     private(set) var bytesFed = 0
+    /// Bytes handed to yajl so far: ``bytesFed`` less what is held back.
+    private var bytesParsed = 0
+    /// The end of a chunk whose escapes the next chunk decides (see ``SurrogateEscapes``), held back from yajl.
+    private var held: [UInt8] = []
+    /// Unpaired surrogate escapes are an error (strict decoding) rather than U+FFFD.
+    private let rejectsUnpairedSurrogates: Bool
     /// Malformed input found by the tokenizer's own checks, which stopped yajl.
     private var ownFailure: SyntaxFailure?
 
-    /// - Parameter multipleValues: accept a stream of top-level values (JSON Lines, concatenated documents).
-    init(sink: TokenSink, multipleValues: Bool = false) {
+    /// - Parameters:
+    ///   - multipleValues: accept a stream of top-level values (JSON Lines, concatenated documents).
+    ///   - rejectsUnpairedSurrogates: an escaped UTF-16 surrogate without its partner (`"\uD800"`) is an error;
+    ///     otherwise it reads as U+FFFD.
+    init(sink: TokenSink, multipleValues: Bool = false, rejectsUnpairedSurrogates: Bool = false) {
         self.sink = .passUnretained(sink)
+        self.rejectsUnpairedSurrogates = rejectsUnpairedSurrogates
         // yajl keeps the callbacks pointer and the context for the handle's whole life.
         guard let handle = yajl_alloc(Tokenizer.callbacks, nil, Unmanaged.passUnretained(self).toOpaque()) else {
             fatalError("yajl_alloc failed: out of memory")
@@ -61,33 +71,80 @@ final class Tokenizer {
     /// stream that yajl has consumed.
     var offset: Int { chunkStart + yajl_get_bytes_consumed(handle) }
 
-    /// Parses one chunk. Chunks may split a token anywhere; yajl keeps the partial token.
+    /// Parses one chunk. Chunks may split a token anywhere; yajl keeps the partial token, and the tokenizer holds
+    /// back the few bytes of an escape that the next chunk completes.
     func parse(_ chunk: UnsafeRawBufferPointer) -> Outcome {
         if let failure = ownFailure { return .malformed(failure) }
-        guard let base = chunk.baseAddress, !chunk.isEmpty else { return .needsMore }
+        guard !chunk.isEmpty else { return .needsMore }
         if bytesFed == 0 && chunk.count >= 3 && chunk[0] == 0xEF && chunk[1] == 0xBB && chunk[2] == 0xBF {
             ownFailure = SyntaxFailure(message: Self.byteOrderMarkMessage, isLexical: true, offset: 0)
             return .malformed(ownFailure!)
         }
-        // yajl takes form feed and vertical tab for whitespace; JSON doesn't, and inside a string they would be
-        // unescaped control characters: either way the input is malformed from there on.
-        if let forbidden = Self.firstNonJSONWhitespace(chunk) {
-            let before = parse(UnsafeRawBufferPointer(rebasing: chunk[..<forbidden]))
+        bytesFed += chunk.count
+        var rest = chunk
+        // Bytes held back are joined with the start of this chunk, enough to decide their escape.
+        while !held.isEmpty {
+            if rest.isEmpty { return .needsMore }
+            let taken = min(rest.count, SurrogateEscapes.longestEscape)
+            var joined = held + UnsafeRawBufferPointer(rebasing: rest[..<taken])
+            held = []
+            rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+            let outcome = joined.withUnsafeMutableBytes { parseDecided(UnsafeRawBufferPointer($0)) }
+            guard outcome == .needsMore else { return outcome }
+        }
+        return parseDecided(rest)
+    }
+
+    /// Parses what `buffer`'s escapes allow, holding the rest back; unpaired surrogate escapes are refused or
+    /// replaced first.
+    private func parseDecided(_ buffer: UnsafeRawBufferPointer) -> Outcome {
+        let (decided, unpaired) = SurrogateEscapes.scan(buffer)
+        if decided < buffer.count { held = Array(UnsafeRawBufferPointer(rebasing: buffer[decided...])) }
+        let ready = UnsafeRawBufferPointer(rebasing: buffer[..<decided])
+        guard let first = unpaired.first else { return parseChecked(ready) }
+        return _slowpath_unpairedSurrogates(ready, unpaired, first: first)
+    }
+
+    @inline(never)
+    private func _slowpath_unpairedSurrogates(_ ready: UnsafeRawBufferPointer, _ unpaired: [Int], first: Int)
+        -> Outcome
+    {
+        if rejectsUnpairedSurrogates {
+            let before = parseChecked(UnsafeRawBufferPointer(rebasing: ready[..<first]))
             guard before == .needsMore else { return before }
+            held = []
             ownFailure = SyntaxFailure(
-                message: Self.controlCharacterMessage, isLexical: true, offset: bytesFed)
-            bytesFed += chunk.count - forbidden
+                message: Self.unpairedSurrogatePrefix + SurrogateEscapes.text(ready, at: first), isLexical: true,
+                offset: bytesParsed)
             return .malformed(ownFailure!)
         }
-        chunkStart = bytesFed
-        bytesFed += chunk.count
-        let status = yajl_parse(handle, base.assumingMemoryBound(to: UInt8.self), chunk.count)
+        var replaced = Array(ready)
+        for offset in unpaired { SurrogateEscapes.replace(at: offset, in: &replaced) }
+        return replaced.withUnsafeBytes { parseChecked($0) }
+    }
+
+    /// Hands `buffer` to yajl, after the checks yajl lacks.
+    private func parseChecked(_ buffer: UnsafeRawBufferPointer) -> Outcome {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return .needsMore }
+        // yajl takes form feed and vertical tab for whitespace; JSON doesn't, and inside a string they would be
+        // unescaped control characters: either way the input is malformed from there on.
+        if let forbidden = Self.firstNonJSONWhitespace(buffer) {
+            let before = parseChecked(UnsafeRawBufferPointer(rebasing: buffer[..<forbidden]))
+            guard before == .needsMore else { return before }
+            held = []
+            ownFailure = SyntaxFailure(message: Self.controlCharacterMessage, isLexical: true, offset: bytesParsed)
+            return .malformed(ownFailure!)
+        }
+        chunkStart = bytesParsed
+        bytesParsed += buffer.count
+        let status = yajl_parse(handle, base.assumingMemoryBound(to: UInt8.self), buffer.count)
         return outcome(of: status, ifOK: .needsMore)
     }
 
     static let controlCharacterMessage = "form feed and vertical tab are not allowed in JSON"
     static let invalidUTF8Message = "invalid bytes in UTF8 string."
     static let byteOrderMarkMessage = "byte order mark"
+    static let unpairedSurrogatePrefix = "unpaired surrogate "
 
     private static func firstNonJSONWhitespace(_ chunk: UnsafeRawBufferPointer) -> Int? {
         let base = chunk.baseAddress!
@@ -111,7 +168,14 @@ final class Tokenizer {
     /// Tells yajl the input has ended: a document cut short is reported here.
     func complete() -> Outcome {
         if let failure = ownFailure { return .malformed(failure) }
-        chunkStart = bytesFed
+        if !held.isEmpty {
+            // An escape cut off by the end of the input: yajl says what is wrong with it.
+            let rest = held
+            held = []
+            let outcome = rest.withUnsafeBytes { parseChecked($0) }
+            guard outcome == .needsMore else { return outcome }
+        }
+        chunkStart = bytesParsed
         let status = yajl_complete_parse(handle)
         return outcome(of: status, ifOK: .complete)
     }
@@ -126,7 +190,7 @@ final class Tokenizer {
     @inline(never)
     private func syntaxFailure() -> SyntaxFailure {
         // yajl_complete_parse feeds yajl one blank of its own: never report an offset past the real input.
-        let at = min(offset, bytesFed)
+        let at = min(offset, bytesParsed)
         guard let raw = yajl_get_error(handle, 0, nil, 0) else {
             return SyntaxFailure(message: "malformed JSON", isLexical: false, offset: at)
         }

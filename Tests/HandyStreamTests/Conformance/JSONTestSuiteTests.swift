@@ -40,18 +40,18 @@ enum JSONTestSuite {
         "i_number_too_big_neg_int.json": true,
         "i_number_too_big_pos_int.json": true,
         "i_number_very_big_negative_int.json": true,
-        // Escaped lone surrogates: yajl decodes a lone \uD800-\uDBFF escape as "?" (accepted); a lone low
-        // surrogate escape comes out as a UTF-8-encoded surrogate, which strict UTF-8 validation refuses.
-        "i_object_key_lone_2nd_surrogate.json": false,
+        // Escaped surrogates without their partner: U+FFFD in lenient decoding (the default), an error in strict
+        // decoding (see `unpairedSurrogates` below).
+        "i_object_key_lone_2nd_surrogate.json": true,
         "i_string_1st_surrogate_but_2nd_missing.json": true,
         "i_string_1st_valid_surrogate_2nd_invalid.json": true,
         "i_string_incomplete_surrogate_and_escape_valid.json": true,
-        "i_string_incomplete_surrogate_pair.json": false,
+        "i_string_incomplete_surrogate_pair.json": true,
         "i_string_incomplete_surrogates_escape_valid.json": true,
         "i_string_invalid_lonely_surrogate.json": true,
         "i_string_invalid_surrogate.json": true,
-        "i_string_inverted_surrogates_U+1D11E.json": false,
-        "i_string_lone_second_surrogate.json": false,
+        "i_string_inverted_surrogates_U+1D11E.json": true,
+        "i_string_lone_second_surrogate.json": true,
         // Bytes that are not UTF-8: refused.
         "i_string_UTF-16LE_with_BOM.json": false,
         "i_string_UTF-8_invalid_sequence.json": false,
@@ -98,6 +98,60 @@ struct JSONTestSuiteTests {
         let expected = try #require(JSONTestSuite.implementationDefined[name], "\(name) is not in the table")
         let error = try JSONTestSuite.outcome(name)
         #expect((error == nil) == expected, "\(name): \(String(describing: error))")
+    }
+
+    /// The surrogate cases, and what lenient decoding makes of them.
+    static let surrogateCases: [(file: String, lenient: String)] = [
+        ("i_object_key_lone_2nd_surrogate.json", "\u{FFFD}"),
+        ("i_string_1st_surrogate_but_2nd_missing.json", "\u{FFFD}"),
+        ("i_string_1st_valid_surrogate_2nd_invalid.json", "\u{FFFD}\u{1234}"),
+        ("i_string_incomplete_surrogate_and_escape_valid.json", "\u{FFFD}\n"),
+        ("i_string_incomplete_surrogate_pair.json", "\u{FFFD}a"),
+        ("i_string_incomplete_surrogates_escape_valid.json", "\u{FFFD}\u{FFFD}\n"),
+        ("i_string_invalid_lonely_surrogate.json", "\u{FFFD}"),
+        ("i_string_invalid_surrogate.json", "\u{FFFD}abc"),
+        ("i_string_inverted_surrogates_U+1D11E.json", "\u{FFFD}\u{FFFD}"),
+        ("i_string_lone_second_surrogate.json", "\u{FFFD}"),
+    ]
+
+    @Test("Unpaired surrogate escapes: U+FFFD when lenient, an error when strict, never another character",
+          arguments: surrogateCases.map(\.file))
+    func unpairedSurrogates(file: String) throws {
+        let data = try Data(contentsOf: JSONTestSuite.directory.appendingPathComponent(file))
+        let expected = try #require(Self.surrogateCases.first { $0.file == file }?.lenient)
+        let value = try ModelDecoder().decode(JSONValue.self, from: data)
+        let text: String? = switch value {
+        case .array(let elements): elements.first.flatMap { if case .string(let text) = $0 { text } else { nil } }
+        case .object(let members): members.first?.key
+        default: nil
+        }
+        #expect(text == expected)
+        let strict = ModelDecoder(options: DecodingOptions(strict: true))
+        #expect(throws: JSONDecodingError.self) { try strict.decode(JSONValue.self, from: data) }
+        // Every chunk size gives the same string.
+        for size in 1...8 {
+            let decoder = try ModelDecoder().incremental(JSONValue.self)
+            for start in stride(from: 0, to: data.count, by: size) {
+                try decoder.feed(data[start..<min(start + size, data.count)])
+            }
+            #expect(try decoder.finish() == value, "chunks of \(size)")
+        }
+    }
+
+    @Test("A surrogate escape is judged by its partner, however the escapes and backslashes fall")
+    func surrogateEscapes() throws {
+        func decoded(_ json: String) throws -> String { try ModelDecoder().decode(String.self, from: json) }
+        #expect(try decoded(#""\uD800\u0041""#) == "\u{FFFD}A")
+        #expect(try decoded(#""\uD800\uD800""#) == "\u{FFFD}\u{FFFD}")
+        #expect(try decoded(#""\uD83D\uDE00""#) == "😀")
+        #expect(try decoded(#""\\uD800""#) == "\\uD800")
+        #expect(try decoded(#""\\\uD83D\uDE00x""#) == "\\😀x")
+        #expect(try decoded(#""\uD800\\uDC00""#) == "\u{FFFD}\\uDC00")
+        #expect(try decoded(#""a\uDC00b""#) == "a\u{FFFD}b")
+        let error = try #require(decodingError(String.self, #"["ok", "a\uD800\u0041"]"#, at: "[1]",
+                                               options: DecodingOptions(strict: true)))
+        #expect(error.description == "1:10: an unpaired UTF-16 surrogate escape (\\uD800) in a string; lenient "
+            + "decoding reads it as U+FFFD at $[1]")
     }
 
     @Test("Form feed and vertical tab are refused, with the offset of the byte")
