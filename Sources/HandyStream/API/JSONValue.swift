@@ -139,8 +139,8 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
     override func openArray(_ builder: Builder) -> Frame? {
         builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: true) }
     }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        writer.rawJSON(source.assumingMemoryBound(to: JSONText.self).pointee.bytes)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        run.writer.rawJSON(source.assumingMemoryBound(to: JSONText.self).pointee.bytes)
     }
 }
 
@@ -251,34 +251,20 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         }
         ModelStorage.store(value, at: target, mode: mode)
     }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        try Self.write(source.assumingMemoryBound(to: JSONValue.self).pointee, to: &writer)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        switch source.assumingMemoryBound(to: JSONValue.self).pointee {
+        case .null: run.writer.null()
+        case .bool(let flag): run.writer.bool(flag)
+        case .number(let text): run.writer.numberText(text)
+        case .string(let text): run.writer.string(text)
+        case .array(let elements): try openElements(elements, self, owner: self, on: &run)
+        case .object(let members):
+            try run.open(DictionaryCursor<JSONValue>.self, owner: self, isObject: true) { DictionaryCursor(codec: self) }
+                .start(members: members)
+        }
     }
 
     static let finishing = ArrayFinishing<JSONValue>.make()
-
-    static func write(_ value: JSONValue, to writer: inout JSONWriter) throws {
-        switch value {
-        case .null: writer.null()
-        case .bool(let flag): writer.bool(flag)
-        case .number(let text): writer.numberText(text)
-        case .string(let text): writer.string(text)
-        case .array(let elements):
-            try writer.beginArray()
-            for element in elements {
-                writer.element()
-                try write(element, to: &writer)
-            }
-            writer.endArray()
-        case .object(let members):
-            try writer.beginObject()
-            for member in members {
-                writer.key(member.key)
-                try write(member.value, to: &writer)
-            }
-            writer.endObject()
-        }
-    }
 }
 
 /// An object's members in document order.

@@ -28,7 +28,8 @@ enum ObjectEvents {
             return string.withUTF8 { sink.tokenString(UnsafeRawBufferPointer($0)) }
         case let flag as Bool where type(of: value) == Bool.self:
             return sink.tokenBool(flag)
-        case let number as NSNumber where type(of: value) is NSNumber.Type:
+        case _ where type(of: value) is NSNumber.Type:
+            let number = value as! NSNumber
             // JSONSerialization's values: checked before Swift's number types, which an NSNumber bridges to (true
             // would read as 1.0, 123 as 123.0).
             if number.isBoolean { return sink.tokenBool(number.boolValue) }

@@ -50,9 +50,9 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
     override func isNil(_ source: UnsafeRawPointer) -> Bool {
         source.assumingMemoryBound(to: Wrapped?.self).pointee == nil
     }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        guard let value = source.assumingMemoryBound(to: Wrapped?.self).pointee else { return writer.null() }
-        try withUnsafePointer(to: value) { try wrapped.write(UnsafeRawPointer($0), to: &writer) }
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        if isNil(source) { return run.writer.null() }
+        try wrapped.write(ModelStorage.payload(ofOptionalAt: source, Wrapped.self), to: &run)
     }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         _ = wrapping(target, mode) { scratch in
@@ -116,8 +116,8 @@ final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
             ArrayFrame<Element>(opener: self, element: element, finishing: finishing)
         }
     }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        try writeElements(source.assumingMemoryBound(to: [Element].self).pointee, element, to: &writer)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try openElements(source.assumingMemoryBound(to: [Element].self).pointee, element, owner: self, on: &run)
     }
     override var expectation: String { "an array" }
 }
@@ -141,20 +141,23 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
         ModelStorage.store(Set(elements), at: target, mode: mode)
     }
     /// With sorted keys, elements are written in the order of their JSON text, so that equal sets write equal text.
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+    /// (Each element's text is made by a run of its own: sets nest only as deep as their type says, never deeper.)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         let elements = Array(source.assumingMemoryBound(to: Set<Element>.self).pointee)
-        guard writer.options.sortedKeys else { return try writeElements(elements, element, to: &writer) }
+        guard run.options.sortedKeys else { return try openElements(elements, element, owner: self, on: &run) }
+        var options = run.options
+        options.maximumDepth -= run.writer.depth + 1
         let texts = try elements.map { value in
-            var single = JSONWriter(options: writer.options)
-            try withUnsafePointer(to: value) { try element.write(UnsafeRawPointer($0), to: &single) }
-            return single.bytes
+            var single = EncodingRun(options: options)
+            try withUnsafePointer(to: value) { try single.encode(element, at: UnsafeRawPointer($0)) }
+            return single.writer.bytes
         }
-        try writer.beginArray()
+        try run.writer.beginArray()
         for text in texts.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            writer.element()
-            writer.rawJSON(text)
+            run.writer.element()
+            run.writer.rawJSON(text)
         }
-        writer.endArray()
+        run.writer.endArray()
     }
     override var expectation: String { "an array" }
 }
@@ -306,15 +309,11 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
     override func openObject(_ builder: Builder) -> Frame? {
         builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Value>(opener: self, value: value) }
     }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         let dictionary = source.assumingMemoryBound(to: [String: Value].self).pointee
-        try writer.beginObject()
-        let keys = writer.options.sortedKeys ? dictionary.keys.sorted() : Array(dictionary.keys)
-        for key in keys {
-            writer.key(key)
-            try withUnsafePointer(to: dictionary[key]!) { try value.write(UnsafeRawPointer($0), to: &writer) }
-        }
-        writer.endObject()
+        let sorted = run.options.sortedKeys
+        try run.open(DictionaryCursor<Value>.self, owner: self, isObject: true) { DictionaryCursor(codec: value) }
+            .start(dictionary, sorted: sorted)
     }
     override var expectation: String { "an object" }
 }
@@ -463,8 +462,8 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
         let value = source.assumingMemoryBound(to: Any.self).pointee
         return (value as? OptionalMarkerValue).map { $0.wrappedValue == nil } ?? false
     }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        try AnyWriter.write(source.assumingMemoryBound(to: Any.self).pointee, to: &writer)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try AnyWriter.write(source.assumingMemoryBound(to: Any.self).pointee, to: &run)
     }
 
     /// Specialized here, where the element type is known.
@@ -515,20 +514,17 @@ final class EnumCodec<E: RawRepresentable>: ValueCodec, @unchecked Sendable {
         converting(target, mode) { raw.storeString(bytes, at: $0, mode: .initialize) }
     }
     override var expectation: String { "a raw value of \(E.self)" }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+    /// A raw value is a scalar: its codec writes it at once, so the temporary outlives the call.
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         let rawValue = source.assumingMemoryBound(to: E.self).pointee.rawValue
-        try withUnsafePointer(to: rawValue) { try raw.write(UnsafeRawPointer($0), to: &writer) }
+        try withUnsafePointer(to: rawValue) { try raw.write(UnsafeRawPointer($0), to: &run) }
     }
 }
 
-/// Writes a sequence of elements with their codec.
-func writeElements<Element>(_ elements: [Element], _ codec: ValueCodec, to writer: inout JSONWriter) throws {
-    try writer.beginArray()
-    try elements.withUnsafeBufferPointer { buffer in
-        for index in buffer.indices {
-            writer.element()
-            try codec.write(UnsafeRawPointer(buffer.baseAddress! + index), to: &writer)
-        }
-    }
-    writer.endArray()
+/// Opens an array of `elements`, written with their codec, on `run`'s stack.
+func openElements<Element>(_ elements: [Element], _ codec: ValueCodec, owner: ValueCodec, on run: inout EncodingRun)
+    throws
+{
+    try run.open(ArrayCursor<Element>.self, owner: owner, isObject: false) { ArrayCursor(codec: codec) }
+        .start(elements)
 }

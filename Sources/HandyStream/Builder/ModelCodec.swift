@@ -9,24 +9,31 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: true) { ModelFrame<Model>(opener: self, table: table) }
     }
     override var expectation: String { "an object" }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        guard table.isClass else { return try table.writeObject(base: source, to: &writer) }
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        guard table.isClass else { return try table.openObject(base: source, owner: self, on: &run) }
         // An instance of a subclass is written with all its properties, as its own type's table lists them.
         let dynamicType = type(of: source.assumingMemoryBound(to: Model.self).pointee)
         if ObjectIdentifier(dynamicType) != ObjectIdentifier(Model.self) {
-            return try _slowpath_writeSubclass(dynamicType, source, to: &writer)
+            return try _slowpath_writeSubclass(dynamicType, source, to: &run)
         }
-        try table.writeObject(base: source.load(as: UnsafeRawPointer.self), to: &writer)
+        try table.openObject(base: ModelStorage.objectBase(referenceAt: source), owner: self, on: &run)
     }
 
     @inline(never)
     private func _slowpath_writeSubclass(
-        _ dynamicType: Any.Type, _ source: UnsafeRawPointer, to writer: inout JSONWriter
+        _ dynamicType: Any.Type, _ source: UnsafeRawPointer, to run: inout EncodingRun
     ) throws {
         guard let codec = TypeRegistry.codec(for: dynamicType).codec, codec !== self else {
-            return try table.writeObject(base: source.load(as: UnsafeRawPointer.self), to: &writer)
+            return try table.openObject(base: ModelStorage.objectBase(referenceAt: source), owner: self, on: &run)
         }
-        try codec.write(source, to: &writer)
+        try codec.write(source, to: &run)
+    }
+}
+
+extension FieldTable {
+    /// Opens the object of the properties stored at `base` on `run`'s stack.
+    func openObject(base: UnsafeRawPointer, owner: ValueCodec, on run: inout EncodingRun) throws {
+        try run.open(ObjectCursor.self, owner: owner, isObject: true) { ObjectCursor() }.start(self, base: base)
     }
 }
 
@@ -232,8 +239,8 @@ final class PathCodec: ValueCodec, @unchecked Sendable {
     /// The values were written in place while the object streamed past.
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {}
     /// `source` is the owning model's base (a path slot's offset is 0): its properties are written as this object.
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        try table.writeObject(base: source, to: &writer)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try table.openObject(base: source, owner: self, on: &run)
     }
     override var expectation: String { "an object" }
 }

@@ -52,8 +52,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
         super.init(valueType: type)
     }
 
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        try self.writer(source, &writer)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try self.writer(source, &run.writer)
     }
 
     override func isNil(_ source: UnsafeRawPointer) -> Bool { nilTest?(source) ?? false }
@@ -238,13 +238,7 @@ struct NSStringConversion: ScalarConversion {
 }
 
 struct NSNumberConversion: ScalarConversion {
-    static func write(_ value: NSNumber, to writer: inout JSONWriter) throws {
-        if String(cString: value.objCType) == "d" || String(cString: value.objCType) == "f" {
-            try writer.double(value.doubleValue)
-        } else {
-            writer.numberText(value.stringValue)
-        }
-    }
+    static func write(_ value: NSNumber, to writer: inout JSONWriter) throws { try writer.number(value) }
 
     static func value(number text: UnsafeRawBufferPointer) -> NSNumber? { number(text, fromString: false) }
     static func value(string bytes: UnsafeRawBufferPointer) -> NSNumber? { number(bytes, fromString: true) }
@@ -263,10 +257,7 @@ struct NSNumberConversion: ScalarConversion {
 }
 
 struct DecimalConversion: ScalarConversion {
-    static func write(_ value: Decimal, to writer: inout JSONWriter) throws {
-        if value.isNaN { return try writer.double(.nan) }
-        writer.numberText(value.description)
-    }
+    static func write(_ value: Decimal, to writer: inout JSONWriter) throws { try writer.decimal(value) }
 
     static func value(number text: UnsafeRawBufferPointer) -> Decimal? { decimal(text, fromString: false) }
     static func value(string bytes: UnsafeRawBufferPointer) -> Decimal? { decimal(bytes, fromString: true) }

@@ -44,9 +44,9 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
     }
     override var expectation: String { "a value \(name) accepts" }
     override func isNil(_ source: UnsafeRawPointer) -> Bool { adapter.toJSON(source) == nil }
-    override func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        guard let json = adapter.toJSON(source) else { return writer.null() }
-        try AnyWriter.write(json, to: &writer)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        guard let json = adapter.toJSON(source) else { return run.writer.null() }
+        try AnyWriter.write(json, to: &run)
     }
 }
 

@@ -46,8 +46,9 @@ class ValueCodec: @unchecked Sendable {
 
     // MARK: - Writing
 
-    /// Writes the value at `source` (a value of this codec's type) as JSON.
-    func write(_ source: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+    /// Writes the value at `source` (a value of this codec's type) as JSON: a scalar straight into `run`'s writer,
+    /// a container by opening a cursor on `run`'s stack (never by calling another codec's `write`).
+    func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         throw JSONEncodingError(message: "a value of type \(valueType) can't be written as JSON")
     }
 

@@ -233,20 +233,11 @@ final class FieldTable: @unchecked Sendable {
 
     // MARK: - Writing
 
-    /// Writes the properties stored at `base` as a JSON object, in declaration order (or sorted by key).
-    func writeObject(base: UnsafeRawPointer, to writer: inout JSONWriter) throws {
-        try writer.beginObject()
-        let order = writer.options.sortedKeys ? sortedWriteOrder : writeOrder
-        let omitNil = writer.options.nilEncoding == .omit
-        for index in order {
-            let slot = slotBuffer[index]
-            let source = base + slot.offset
-            let codec = slot.codec
-            if omitNil && codec.isNil(source) { continue }
-            writer.key(writer.options.keyEncodingStrategy.key(slot.key, mapped: slot.isMapped))
-            try codec.write(source, to: &writer)
-        }
-        writer.endObject()
+    /// The slot written at `position` of the object (in declaration order, or sorted by key), or `nil` past the end.
+    @inline(__always)
+    func writtenSlot(at position: Int, sorted: Bool) -> Int? {
+        let order = sorted ? sortedWriteOrder : writeOrder
+        return position < order.count ? order[position] : nil
     }
 
     /// Mixes the key eight bytes at a time (a multiply-xorshift per word, as in SplitMix), the tail byte by byte.

@@ -50,4 +50,20 @@ extension ModelStorage {
     static func objectBase<T>(referenceAt reference: UnsafeMutablePointer<T>) -> UnsafeMutableRawPointer {
         UnsafeMutableRawPointer(reference).load(as: UnsafeMutableRawPointer.self)
     }
+
+    /// The same, for reading: `reference` holds a strong class reference, which stays there while the address is used.
+    @inline(__always)
+    static func objectBase(referenceAt reference: UnsafeRawPointer) -> UnsafeRawPointer {
+        reference.load(as: UnsafeRawPointer.self)
+    }
+
+    /// The address of the value inside the `Optional` at `optional`, which is not `nil`.
+    ///
+    /// Swift lays out a single-payload enum (as `Optional` is) with its payload at offset 0, whatever the payload's
+    /// type (the ABI's TypeLayout rules), so the wrapped value is read in place, without a copy.
+    @inline(__always)
+    static func payload<Wrapped>(ofOptionalAt optional: UnsafeRawPointer, _: Wrapped.Type) -> UnsafeRawPointer {
+        assert(optional.assumingMemoryBound(to: Wrapped?.self).pointee != nil, "payload of nil")
+        return optional
+    }
 }

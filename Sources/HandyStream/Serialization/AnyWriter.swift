@@ -1,90 +1,122 @@
 import Foundation
 
-/// Writes Foundation-style values and whatever else an `Any` holds: models through their codecs, other structs and
-/// classes from their stored properties (as HandyJSON did with reflection).
+/// Writes Foundation-style values and whatever else an `Any` holds: models and other types HandyStream knows
+/// through their codecs, other structs and classes from their stored properties (as HandyJSON did with reflection).
+///
+/// Like the codecs, it writes scalars at once and opens a cursor for containers on the run's stack; it never calls
+/// itself for a member.
 enum AnyWriter {
-    static func write(_ value: Any, to writer: inout JSONWriter) throws {
+    static func write(_ value: Any, to run: inout EncodingRun) throws {
+        guard let value = try plainValue(value, maximumSteps: run.options.maximumDepth) else {
+            return run.writer.null()
+        }
+        // Class instances first, told apart by their class: a cast of a Swift array to a class would bridge the
+        // whole array to an NSArray (recursively), and a cast of an NSNumber to a Swift number would lose Booleans.
+        if type(of: value) is AnyClass { return try writeObject(value as AnyObject, to: &run) }
         switch value {
-        case let optional as OptionalMarkerValue where type(of: value) is any OptionalMarker.Type:
-            guard let wrapped = optional.wrappedValue else { return writer.null() }
-            try write(wrapped, to: &writer)
-        case is NSNull:
-            writer.null()
         case let string as String:
-            writer.string(string)
+            run.writer.string(string)
         case let flag as Bool where type(of: value) == Bool.self:
-            writer.bool(flag)
-        case let number as Int: writer.integer(number)
-        case let number as Int64: writer.integer(number)
-        case let number as UInt64: writer.integer(number)
-        case let number as Int32: writer.integer(number)
-        case let number as UInt: writer.integer(number)
-        case let number as Double: try writer.double(number)
-        case let number as Float: try writer.float(number)
-        case let number as any BinaryInteger: writer.numberText("\(number)")
-        case let number as Decimal:
-            if number.isNaN { try writer.double(.nan) } else { writer.numberText(number.description) }
-        case let number as NSNumber:
-            try NSNumberConversion.write(number, to: &writer)
-        case let string as NSString:
-            writer.string(String(string))
+            run.writer.bool(flag)
+        case let number as Int: run.writer.integer(number)
+        case let number as Int64: run.writer.integer(number)
+        case let number as UInt64: run.writer.integer(number)
+        case let number as Int32: run.writer.integer(number)
+        case let number as UInt: run.writer.integer(number)
+        case let number as Double: try run.writer.double(number)
+        case let number as Float: try run.writer.float(number)
+        case let number as any BinaryInteger: writeInteger(number, to: &run.writer)
+        case let number as Decimal: try run.writer.decimal(number)
         case let dictionary as [String: Any]:
-            try writer.beginObject()
-            let keys = writer.options.sortedKeys ? dictionary.keys.sorted() : Array(dictionary.keys)
-            for key in keys {
-                writer.key(key)
-                try write(dictionary[key]!, to: &writer)
-            }
-            writer.endObject()
+            let members = run.options.sortedKeys
+                ? dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                : dictionary.map { ($0.key, $0.value) }
+            try run.open(AnyCursor.self, owner: nil, isObject: true) { AnyCursor() }.start(members: members)
         case let array as [Any]:
-            try writer.beginArray()
-            for element in array {
-                writer.element()
-                try write(element, to: &writer)
-            }
-            writer.endArray()
-        case let model as any HandyJSON:
-            try writeModel(model, to: &writer)
-        case let custom as any HandyJSONCustomTransformable:
-            guard let plain = custom._plainValue() else { return writer.null() }
-            try write(plain, to: &writer)
+            try run.open(AnyCursor.self, owner: nil, isObject: false) { AnyCursor() }.start(elements: array)
         case let enumValue as any HandyJSONEnum:
-            try write(enumValue.rawValue, to: &writer)
+            try write(enumValue.rawValue, to: &run)
         default:
-            try writeReflected(value, to: &writer)
+            if let codec = TypeRegistry.codec(for: type(of: value)).codec {
+                return try hold(value, codec, on: &run)
+            }
+            try writeReflected(value, to: &run)
         }
     }
 
-    private static func writeModel<Model: HandyJSON>(_ model: Model, to writer: inout JSONWriter) throws {
-        guard let codec = TypeRegistry.codec(for: Model.self).codec else {
-            return try writeReflected(model, to: &writer)
+    /// A class instance: Foundation's values, or a model or other class.
+    private static func writeObject(_ object: AnyObject, to run: inout EncodingRun) throws {
+        switch object {
+        case is NSNull: run.writer.null()
+        case let number as NSNumber: try run.writer.number(number)
+        case let string as NSString: run.writer.string(String(string))
+        case let array as NSArray: try write(array.map { $0 } as [Any], to: &run)
+        case let dictionary as NSDictionary:
+            var members: [String: Any] = [:]
+            for (key, value) in dictionary { members["\(key)"] = value }
+            try write(members, to: &run)
+        default:
+            if let codec = TypeRegistry.codec(for: type(of: object)).codec { return try hold(object, codec, on: &run) }
+            try writeReflected(object, to: &run)
         }
-        try withUnsafePointer(to: model) { try codec.write(UnsafeRawPointer($0), to: &writer) }
+    }
+
+    private static func writeInteger<T: BinaryInteger>(_ number: T, to writer: inout JSONWriter) {
+        writer.integer(number)
+    }
+
+    /// Unwraps optionals (`nil` for none) and follows `HandyJSONCustomTransformable` values to the plain value they
+    /// stand for, in a loop. A chain longer than the depth cap (a `_plainValue()` that returns itself) is an error,
+    /// not an endless loop.
+    private static func plainValue(_ value: Any, maximumSteps: Int) throws -> Any? {
+        var value = value
+        var steps = 0
+        while true {
+            if let optional = value as? OptionalMarkerValue, type(of: value) is any OptionalMarker.Type {
+                guard let wrapped = optional.wrappedValue else { return nil }
+                value = wrapped
+            } else if let custom = value as? any HandyJSONCustomTransformable {
+                guard let plain = custom._plainValue() else { return nil }
+                steps += 1
+                if steps > maximumSteps {
+                    throw JSONEncodingError(message: "\(type(of: custom))._plainValue() does not lead to a JSON "
+                        + "value after \(maximumSteps) steps (it returns a value of type \(type(of: plain)))")
+                }
+                value = plain
+            } else {
+                return value
+            }
+        }
+    }
+
+    /// A value of a type with a codec, kept in a cursor while the codec writes it (its members are read in place).
+    private static func hold(_ value: Any, _ codec: ValueCodec, on run: inout EncodingRun) throws {
+        func open<T>(_ typed: T, _ run: inout EncodingRun) throws {
+            try run.hold(typed, codec)
+        }
+        try open(value, &run)
     }
 
     /// A value of no known kind: an object of its stored properties (a struct or class), or its description.
-    private static func writeReflected(_ value: Any, to writer: inout JSONWriter) throws {
+    private static func writeReflected(_ value: Any, to run: inout EncodingRun) throws {
         let mirror = Mirror(reflecting: value)
         guard mirror.displayStyle == .struct || mirror.displayStyle == .class || mirror.displayStyle == .tuple else {
-            return writer.string(String(describing: value))
+            return run.writer.string(String(describing: value))
         }
-        try writer.beginObject()
         var superclass: Mirror? = mirror
         var members: [(String, Any)] = []
         while let current = superclass {
             members.insert(contentsOf: current.children.enumerated().map { ($1.label ?? ".\($0)", $1.value) }, at: 0)
             superclass = current.superclassMirror
         }
-        if writer.options.sortedKeys { members.sort { $0.0 < $1.0 } }
-        for (label, member) in members {
-            if writer.options.nilEncoding == .omit, let optional = member as? OptionalMarkerValue,
-                type(of: member) is any OptionalMarker.Type, optional.wrappedValue == nil
-            {
-                continue
+        if run.options.sortedKeys { members.sort { $0.0 < $1.0 } }
+        if run.options.nilEncoding == .omit {
+            members.removeAll { member in
+                guard let optional = member.1 as? OptionalMarkerValue, type(of: member.1) is any OptionalMarker.Type
+                else { return false }
+                return optional.wrappedValue == nil
             }
-            writer.key(label)
-            try write(member, to: &writer)
         }
-        writer.endObject()
+        try run.open(AnyCursor.self, owner: nil, isObject: true) { AnyCursor() }.start(members: members)
     }
 }

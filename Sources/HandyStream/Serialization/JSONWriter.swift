@@ -2,6 +2,10 @@ import Foundation
 
 /// Appends JSON text to one growing byte buffer: compact, or pretty printed with two-space indentation (a setting of
 /// the writer, not a second code path). Strings are escaped as RFC 8259 requires and stay UTF-8.
+///
+/// With `buildsValues`, the same calls build Foundation-style values instead of text (what `toJSON()` returns), each
+/// number in the type it was written from: an `Int8`, a `UInt64`, a `Float`, a `Decimal`, an `NSNumber` stay what
+/// they are.
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
     let options: EncodingOptions
@@ -9,11 +13,16 @@ struct JSONWriter {
     private(set) var depth = 0
     /// Whether the container being written has had a member yet.
     private var needsComma = false
+    /// The values being built, when the writer builds values rather than text.
+    private var values: ValueTree?
 
-    init(options: EncodingOptions) {
+    init(options: EncodingOptions, buildsValues: Bool = false) {
         self.options = options
-        bytes.reserveCapacity(1024)
+        if buildsValues { values = ValueTree() } else { bytes.reserveCapacity(1024) }
     }
+
+    /// The value built, when the writer builds values.
+    var builtValue: Any? { values?.result }
 
     // MARK: - Containers
 
@@ -28,12 +37,14 @@ struct JSONWriter {
             throw JSONEncodingError(
                 message: "nesting deeper than \(options.maximumDepth) levels (a cycle in the object graph?)")
         }
+        if values != nil { return values!.open(isObject: bracket == UInt8(ascii: "{")) }
         bytes.append(bracket)
         needsComma = false
     }
 
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
+        if values != nil { return values!.close() }
         if options.prettyPrinted && needsComma { newline() }
         bytes.append(bracket)
         needsComma = true
@@ -41,6 +52,7 @@ struct JSONWriter {
 
     /// Starts an object member: the comma before it, the key, and the colon.
     mutating func key(_ key: String) {
+        if values != nil { return values!.key = key }
         separate()
         string(key)
         bytes.append(UInt8(ascii: ":"))
@@ -66,11 +78,18 @@ struct JSONWriter {
 
     // MARK: - Scalars
 
-    mutating func null() { raw("null") }
-    mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+    mutating func null() {
+        if values != nil { return values!.add(NSNull()) }
+        raw("null")
+    }
+    mutating func bool(_ value: Bool) {
+        if values != nil { return values!.add(value) }
+        raw(value ? "true" : "false")
+    }
 
     /// Digits straight into the buffer: no `String` per number.
     mutating func integer<T: BinaryInteger>(_ value: T) {
+        if values != nil { return values!.add(value) }
         if let signed = Int64(exactly: value) {
             decimal(signed.magnitude, negative: signed < 0)
         } else if let unsigned = UInt64(exactly: value) {
@@ -98,22 +117,43 @@ struct JSONWriter {
     /// The shortest text that reads back as the same value (Swift's `description` is exactly that).
     mutating func double(_ value: Double) throws(JSONEncodingError) {
         guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
+        if values != nil { return values!.add(value) }
         raw(value.description)
     }
 
     mutating func float(_ value: Float) throws(JSONEncodingError) {
         guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
+        if values != nil { return values!.add(value) }
         raw(value.description)
     }
 
-    /// JSON text written by another writer with the same options.
+    /// A `Decimal`, written as its exact text.
+    mutating func decimal(_ value: Decimal) throws(JSONEncodingError) {
+        if value.isNaN { return try nonFinite("nan") }
+        if values != nil { return values!.add(value) }
+        raw(value.description)
+    }
+
+    /// An `NSNumber`: a Boolean, an integer as its digits, floating point in the shortest form.
+    mutating func number(_ value: NSNumber) throws(JSONEncodingError) {
+        if value.isBoolean { return bool(value.boolValue) }
+        guard let text = value.jsonText else { return try nonFinite(value.doubleValue.isNaN ? "nan" : "inf") }
+        if values != nil { return values!.add(value) }
+        raw(text)
+    }
+
+    /// JSON text written by another writer with the same options (built values read it back).
     mutating func rawJSON(_ text: [UInt8]) {
+        if values != nil { return values!.add((try? ModelDecoder().decode(Any.self, from: text)) ?? NSNull()) }
         bytes.append(contentsOf: text)
         needsComma = true
     }
 
-    /// A number's text as it is (a `Decimal`, or an `NSNumber`'s).
-    mutating func numberText(_ text: String) { raw(text) }
+    /// A number's text as it is (a `JSONValue`'s, a number wider than 64 bits).
+    mutating func numberText(_ text: String) {
+        var text = text
+        text.withUTF8 { numberText(bytes: UnsafeRawBufferPointer($0)) }
+    }
 
     private mutating func nonFinite(_ name: String) throws(JSONEncodingError) {
         switch options.nonFiniteNumbers {
@@ -138,6 +178,7 @@ struct JSONWriter {
 
     /// A key given as UTF-8 bytes (no `String` is made).
     mutating func key(bytes: UnsafeRawBufferPointer) {
+        if values != nil { return values!.key = String(jsonBytes: bytes) }
         separate()
         string(bytes: bytes.assumingMemoryBound(to: UInt8.self))
         self.bytes.append(UInt8(ascii: ":"))
@@ -152,6 +193,7 @@ struct JSONWriter {
 
     /// A string given as UTF-8 bytes.
     mutating func string(bytes utf8: UnsafeBufferPointer<UInt8>) {
+        if values != nil { return values!.add(String(decoding: utf8, as: UTF8.self)) }
         do {
             bytes.append(UInt8(ascii: "\""))
             var runStart = 0
@@ -168,14 +210,16 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// Number text as the document wrote it.
+    /// Number text as the document wrote it (built values read it as `Any` does: `Int`, else `Double`).
     mutating func numberText(bytes text: UnsafeRawBufferPointer) {
+        if values != nil { return values!.add(AnyCodec.foundationNumber(text) ?? String(jsonBytes: text)) }
         bytes.append(contentsOf: text)
         needsComma = true
     }
 
     /// Empties the buffer, keeping its capacity.
     mutating func reset() {
+        if values != nil { values = ValueTree() }
         bytes.removeAll(keepingCapacity: true)
         depth = 0
         needsComma = false
@@ -194,6 +238,33 @@ struct JSONWriter {
         default:
             let hex = Array("0123456789abcdef".utf8)
             bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
+    }
+}
+
+/// The Foundation-style values a value-building ``JSONWriter`` makes: an explicit stack of open containers.
+private struct ValueTree {
+    private var open: [(isObject: Bool, elements: [Any], members: [String: Any], key: String)] = []
+    /// The key of the member being written, in an object.
+    var key = ""
+    private(set) var result: Any?
+
+    mutating func open(isObject: Bool) {
+        open.append((isObject, [], [:], key))
+    }
+
+    mutating func close() {
+        let container = open.removeLast()
+        key = container.key
+        add(container.isObject ? container.members as Any : container.elements as Any)
+    }
+
+    mutating func add(_ value: Any) {
+        guard !open.isEmpty else { return result = value }
+        if open[open.count - 1].isObject {
+            open[open.count - 1].members[key] = value
+        } else {
+            open[open.count - 1].elements.append(value)
         }
     }
 }

@@ -16,13 +16,25 @@ public struct ModelEncoder: Sendable {
 
     /// The JSON bytes of `value`.
     public func encode<T>(_ value: T) throws -> [UInt8] {
-        var writer = JSONWriter(options: options)
+        var run = EncodingRun(options: options)
+        try Self.encode(value, with: &run)
+        return run.writer.bytes
+    }
+
+    /// Writes `value` with its type's codec, or as `Any` when the type has none.
+    static func encode<T>(_ value: T, with run: inout EncodingRun) throws {
         if let codec = TypeRegistry.codec(for: T.self).codec {
-            try withUnsafePointer(to: value) { try codec.write(UnsafeRawPointer($0), to: &writer) }
+            try withUnsafePointer(to: value) { try run.encode(codec, at: UnsafeRawPointer($0)) }
         } else {
-            try AnyWriter.write(value, to: &writer)
+            try run.encode(any: value)
         }
-        return writer.bytes
+    }
+
+    /// `value` as Foundation-style values, each number in the type it is stored as.
+    func foundationValue<T>(_ value: T) throws -> Any? {
+        var run = EncodingRun(options: options, buildsValues: true)
+        try Self.encode(value, with: &run)
+        return run.writer.builtValue
     }
 
     public func encodeToData<T>(_ value: T) throws -> Data { Data(try encode(value)) }
@@ -33,10 +45,11 @@ public struct ModelEncoder: Sendable {
 // HandyJSON's serialization calls: `nil` where HandyJSON gave `nil` (a value that can't be written).
 
 extension HandyJSON {
-    /// The model as Foundation-style values, as `JSONSerialization` would read its JSON.
+    /// The model as Foundation-style values: objects as `[String: Any]`, arrays as `[Any]`, and every number in the
+    /// type its property has (`UInt64.max` stays a `UInt64`, a `Float` a `Float`, a `Decimal` a `Decimal`), as
+    /// HandyJSON gave them.
     public func toJSON() -> [String: Any]? {
-        guard let bytes = try? ModelEncoder().encode(self) else { return nil }
-        return try? ModelDecoder().decode([String: Any].self, from: bytes)
+        (try? ModelEncoder().foundationValue(self)) as? [String: Any]
     }
 
     /// The model's JSON text, compact or pretty printed.

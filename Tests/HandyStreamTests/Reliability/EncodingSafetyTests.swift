@@ -1,0 +1,134 @@
+import Foundation
+@testable import HandyStream
+import Testing
+
+/// Runs `body` on a thread with a 256 KiB stack, as small as Dispatch and Task threads can be.
+func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    let result = Locked<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        let value = body()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    thread.stackSize = 256 << 10
+    thread.start()
+    done.wait()
+    return result.withLock { $0! }
+}
+
+/// Hands a value that is not `Sendable` to another thread that only reads it.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+final class Link: HandyJSON {
+    var name = ""
+    var next: Link?
+    required init() {}
+}
+
+final class AnyHolder: HandyJSON {
+    var any: Any?
+    required init() {}
+}
+
+struct SelfPlain: HandyJSONCustomTransformable {
+    static func _transform(from object: Any) -> SelfPlain? { SelfPlain() }
+    func _plainValue() -> Any? { self }
+}
+
+struct HoldsSelfPlain: HandyJSON {
+    var value = SelfPlain()
+}
+
+struct ExactNumbers: HandyJSON {
+    var big: UInt64 = .max
+    var decimal = Decimal(string: "123456789012345678901234567890")!
+    var float: Float = 0.1
+    var small: Int8 = -3
+    var double = 0.1
+    var number: NSNumber = NSNumber(value: true)
+    var nested: [String: [UInt64]] = ["a": [UInt64.max]]
+}
+
+@Suite("Encoding without recursion")
+struct EncodingSafetyTests {
+    @Test("A cyclic class graph is an error at the cap, on a 256 KiB stack")
+    func cyclicGraph() {
+        let message = onSmallStack { () -> String in
+            let link = Link()
+            link.next = link
+            defer { link.next = nil }
+            do {
+                _ = try ModelEncoder().encode(link)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message == "nesting deeper than 512 levels (a cycle in the object graph?)")
+        let nilString = onSmallStack { () -> Bool in
+            let link = Link()
+            link.next = link
+            defer { link.next = nil }
+            return link.toJSONString() == nil && link.toJSON() == nil
+        }
+        #expect(nilString)
+    }
+
+    @Test("A cyclic object inside Any, and a 511-deep [Any], on a 256 KiB stack")
+    func cyclicAny() {
+        let failed = onSmallStack { () -> Bool in
+            let holder = AnyHolder()
+            holder.any = [holder]
+            defer { holder.any = nil }
+            return (try? ModelEncoder().encode(holder)) == nil
+        }
+        #expect(failed)
+        // Built and freed on this thread (freeing nested arrays recurses in the runtime), encoded on the small one.
+        var nested: Any = 1
+        for _ in 0..<511 { nested = [nested] }
+        let shallow = UncheckedBox(nested)
+        let text = onSmallStack { () -> String? in try? ModelEncoder().encodeToString(shallow.value) }
+        #expect(text == String(repeating: "[", count: 511) + "1" + String(repeating: "]", count: 511))
+        var value: Any = 1
+        for _ in 0..<20_000 { value = [value] }
+        let deep = UncheckedBox(value)
+        let count = onSmallStack { () -> Int? in
+            try? ModelEncoder(options: EncodingOptions(maximumDepth: .max)).encode(deep.value).count
+        }
+        #expect(count == 40_001)
+    }
+
+    @Test("A _plainValue() that returns itself is an error, not an endless recursion")
+    func selfReturningPlainValue() {
+        let message = onSmallStack { () -> String in
+            do {
+                _ = try ModelEncoder().encode(HoldsSelfPlain())
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message == "SelfPlain._plainValue() does not lead to a JSON value after 512 steps (it returns a "
+            + "value of type SelfPlain)")
+    }
+
+    @Test("toJSON keeps every number in its own type")
+    func exactToJSON() throws {
+        let json = try #require(ExactNumbers().toJSON())
+        #expect(json["big"] as? UInt64 == .max)
+        #expect(json["decimal"] as? Decimal == Decimal(string: "123456789012345678901234567890"))
+        #expect(json["float"] as? Float == 0.1)
+        #expect(type(of: json["float"]!) == Float.self)
+        #expect(json["small"] as? Int8 == -3)
+        #expect(json["double"] as? Double == 0.1)
+        #expect(json["number"] as? Bool == true)
+        #expect((json["nested"] as? [String: Any])?["a"].flatMap { $0 as? [Any] }?.first as? UInt64 == .max)
+        // The text is unchanged.
+        #expect(ExactNumbers().toJSONString()?.contains(#""big":18446744073709551615"#) == true)
+        #expect(ExactNumbers().toJSONString()?.contains(#""decimal":123456789012345678901234567890"#) == true)
+    }
+}
