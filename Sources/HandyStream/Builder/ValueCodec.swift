@@ -15,6 +15,8 @@ enum StoreMode {
 class ValueCodec: @unchecked Sendable {
     /// The decoded type, for messages and frame reuse.
     let valueType: Any.Type
+    /// A ``TransformCodec``: its JSON value is made once per write (a transform is user code, called once).
+    final var isTransform = false
 
     init(valueType: Any.Type) { self.valueType = valueType }
 

@@ -121,6 +121,9 @@ struct ValueAdapter {
     /// `fromJSON` is given the value's text as the document writes it (a `String`), not a Foundation value: the
     /// converters of `specify(property:converter:)`.
     var readsText = false
+    /// The adapter calls an object made by `mapping(mapper:)` (a transform, a converter closure), which the type's
+    /// table shares between threads: calls to it are serialized (see ``TransformCodec``).
+    var callsSharedObject = true
     /// Stores the value for `json` at `target`; `false` when the value doesn't fit (the default is kept).
     let fromJSON: (Any?, UnsafeMutableRawPointer, StoreMode) -> Bool
     /// The JSON value for the property at `source`, or `nil` to leave it out.

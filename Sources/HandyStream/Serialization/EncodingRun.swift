@@ -1,3 +1,5 @@
+import Foundation
+
 /// One encoding of one value: the writer, and an explicit stack of the containers being written.
 ///
 ///     encode(codec, value) ─▶ codec.write ─▶ scalar: straight into the writer
@@ -149,6 +151,13 @@ final class ObjectCursor: EncodeCursor {
             let slot = table.slot(index).pointee
             let source = base + slot.offset
             let codec = slot.codec
+            if codec.isTransform {
+                // The transform is asked once, for both questions: is it nil, and what is it.
+                let json = unsafeDowncast(codec, to: TransformCodec.self).json(source)
+                if json == nil && omitNil { continue }
+                writer.key(writer.options.keyEncodingStrategy.key(slot.key, mapped: slot.isMapped))
+                return .any(json ?? NSNull())
+            }
             if omitNil && codec.isNil(source) { continue }
             writer.key(writer.options.keyEncodingStrategy.key(slot.key, mapped: slot.isMapped))
             return .typed(codec, source)

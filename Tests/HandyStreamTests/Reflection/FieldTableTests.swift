@@ -160,7 +160,11 @@ struct FieldTableTests {
         let results = await withTaskGroup(of: Bool.self) { group in
             for task in 0..<64 {
                 group.addTask {
-                    switch task % 4 {
+                    switch task % 5 {
+                    case 4:
+                        // A transform that keeps state, shared by every thread through the type's table.
+                        let model = Counted.deserialize(from: #"{"value": "7"}"#)
+                        return model?.value == 7 && model?.toJSONString() == #"{"value":"7"}"#
                     case 0: return Node.deserialize(from: json)?.children.first?.value == 2
                     case 1: return Page<Owner>.deserialize(from: #"{"items": [{"age": 7}]}"#)?.items.first?.age == 7
                     case 2: return (try? ModelDecoder().decode([String: [Int]].self, from: #"{"a": [1]}"#))?["a"] == [1]
@@ -174,5 +178,28 @@ struct FieldTableTests {
         }
         #expect(results.count == 64)
         #expect(results.allSatisfy { $0 })
+        // 12 decodings and 12 encodings, none lost to a race.
+        #expect(CallLog.shared.calls == 24)
+    }
+}
+
+/// Counts calls without a lock of its own: the transform's callers must not race.
+final class CallLog: @unchecked Sendable {
+    static let shared = CallLog()
+    var calls = 0
+}
+
+struct Counted: HandyJSON {
+    var value = 0
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< self.value <-- TransformOf<Int, String>(
+            fromJSON: { text in
+                CallLog.shared.calls += 1
+                return text.flatMap { Int($0) }
+            },
+            toJSON: { value in
+                CallLog.shared.calls += 1
+                return value.map { String($0) }
+            })
     }
 }
