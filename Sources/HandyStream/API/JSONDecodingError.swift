@@ -68,8 +68,8 @@ public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Send
         let within = min(max(offset - chunkStart, 0), chunk.count)
         var (line, column, snippet) = Self.locate(within, in: chunk)
         if line == 1 {
-            // The line began in an earlier chunk: its part there is counted in bytes.
-            column += max(chunkStart - lines.lineStart, 0)
+            // The line began in an earlier chunk: its characters there were counted as the chunks went by.
+            column += lines.columnsBefore
         }
         line += lines.newlines
         (self.line, self.column, self.snippet) = (line, column, snippet)
@@ -106,20 +106,35 @@ public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Send
     }
 }
 
-/// Counts the lines of streamed input chunk by chunk, so that an error in a later chunk knows its line.
+/// Counts the lines of streamed input chunk by chunk, so that an error in a later chunk knows its line and column.
 struct LineTracker {
     /// Newlines in the chunks read so far.
     private(set) var newlines = 0
-    /// The offset where the current line began.
-    private(set) var lineStart = 0
+    /// The characters (Unicode scalars) of the current line in the chunks read so far.
+    private(set) var columnsBefore = 0
 
     mutating func advance(over chunk: UnsafeRawBufferPointer, startingAt start: Int) {
-        guard var cursor = chunk.baseAddress else { return }
-        let end = cursor + chunk.count
+        guard let base = chunk.baseAddress else { return }
+        var cursor = base
+        let end = base + chunk.count
+        var lineStart = base
         while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
             newlines += 1
             cursor = UnsafeRawPointer(found) + 1
-            lineStart = start + chunk.baseAddress!.distance(to: cursor)
+            lineStart = cursor
+            columnsBefore = 0
+        }
+        // Every byte that does not continue a UTF-8 sequence (10xxxxxx) starts a character; eight bytes at a time.
+        var scan = lineStart
+        while end - scan >= 8 {
+            let word = scan.loadUnaligned(as: UInt64.self)
+            let continuations = word & ~(word << 1) & 0x8080_8080_8080_8080
+            columnsBefore += 8 - continuations.nonzeroBitCount
+            scan += 8
+        }
+        while scan < end {
+            if scan.load(as: UInt8.self) & 0xC0 != 0x80 { columnsBefore += 1 }
+            scan += 1
         }
     }
 }

@@ -146,11 +146,18 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
 
 /// Writes a whole subtree as compact text: nested containers are pushed as this same frame again, which keeps its
 /// own stack of open containers; when the outermost one closes, the text is the value. (With `keepsText` false it
-/// only follows the structure: validation.)
+/// only follows the structure: validation.) Each level remembers its key or element index, for error paths.
 final class JSONTextFrame: Frame {
     private var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
-    /// Whether each open container is an object.
-    private var containers: [Bool] = []
+    private struct Level {
+        var isObject: Bool
+        /// Elements completed so far: the index of the one being read.
+        var index = 0
+        /// The last key read, as bytes.
+        var key: [UInt8] = []
+    }
+    /// The open containers, outermost first.
+    private var levels: [Level] = []
     private let keepsText: Bool
 
     init(opener: ValueCodec, isObject: Bool, keepsText: Bool) {
@@ -160,26 +167,31 @@ final class JSONTextFrame: Frame {
 
     override func begin(_ builder: Builder) {
         writer.reset()
-        containers.removeAll(keepingCapacity: true)
+        levels.removeAll(keepingCapacity: true)
         open(isObject)
     }
 
     private func open(_ object: Bool) {
-        containers.append(object)
+        levels.append(Level(isObject: object))
         guard keepsText else { return }
         if object { try? writer.beginObject() } else { try? writer.beginArray() }
     }
 
     @inline(__always)
     private func value(_ write: (inout JSONWriter) -> Void) -> Bool {
-        guard keepsText else { return true }
-        if containers.last == false { writer.element() }
-        write(&writer)
+        let inArray = levels.last?.isObject == false
+        if keepsText {
+            if inArray { writer.element() }
+            write(&writer)
+        }
+        if inArray { levels[levels.count - 1].index += 1 }
         return true
     }
 
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         if keepsText { writer.key(bytes: bytes) }
+        levels[levels.count - 1].key.removeAll(keepingCapacity: true)
+        levels[levels.count - 1].key.append(contentsOf: bytes)
         return true
     }
     override func null(_ builder: Builder) -> Bool { value { $0.null() } }
@@ -191,13 +203,14 @@ final class JSONTextFrame: Frame {
         value { $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
-        if keepsText && containers.last == false { writer.element() }
+        if keepsText && levels.last?.isObject == false { writer.element() }
         open(isObject)
         return self
     }
     override func finish(_ builder: Builder) -> Bool {
-        let object = containers.removeLast()
-        if keepsText { if object { writer.endObject() } else { writer.endArray() } }
+        let level = levels.removeLast()
+        if keepsText { if level.isObject { writer.endObject() } else { writer.endArray() } }
+        if levels.last?.isObject == false { levels[levels.count - 1].index += 1 }
         return true
     }
     /// An inner container of this same frame has closed: nothing to move.
@@ -206,7 +219,15 @@ final class JSONTextFrame: Frame {
         ModelStorage.store(JSONText(bytes: writer.bytes), at: target, mode: mode)
     }
     override func takeAny() -> Any { JSONText(bytes: writer.bytes) }
-    override func appendPosition(to path: inout String) {}
+    override func appendPosition(to path: inout String) {
+        for level in levels {
+            if level.isObject {
+                if !level.key.isEmpty { path += "." + String(decoding: level.key, as: UTF8.self) }
+            } else {
+                path += "[\(level.index)]"
+            }
+        }
+    }
 }
 
 // MARK: - JSONValue

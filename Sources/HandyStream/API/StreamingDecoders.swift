@@ -3,31 +3,51 @@ import Foundation
 /// The machinery behind the push decoders: a tokenizer fed chunk by chunk, the path filter, and the builder, whose
 /// state survives between chunks. Chunks may split a token anywhere (inside a string, a number, a `\u` escape, a
 /// multi-byte character, a key): yajl keeps the partial token.
+///
+/// Its life is one state machine, which both push decoders follow:
+///
+///     reading ──feed──▶ reading                 (chunks are parsed; with a path, once the value is complete they
+///        │                                       are ignored)
+///        ├──bad input──▶ failed(error)          every later feed and finish throws the same error
+///        └──finish────▶ finished                every later feed and finish is misuse (DecoderMisuseError)
 final class StreamEngine<T>: Builder.Delegate {
     private let root: RootFrame<T>
     private let builder: Builder
     private let filter: PathFilter
     private var tokenizer: Tokenizer!
     private let streamsElements: Bool
-    private let stopsWhenComplete: Bool
+    /// Whether events pass through the path filter (a path, or element streaming) or go straight to the builder.
+    private let filters: Bool
+    /// A designated value: reading stops once it is complete.
+    let stopsWhenComplete: Bool
     private var lines = LineTracker()
     /// Single value: it is complete.
     private(set) var isComplete = false
-    /// The input ended or decoding stopped: nothing more is read.
+    /// The tokenizer was stopped because the designated value is complete: later chunks are ignored.
     private var isClosed = false
+    private enum State {
+        case reading
+        case failed(JSONDecodingError)
+        case finished
+    }
+    private var state = State.reading
+    /// The public type, for messages about misuse.
+    private let owner: String
     /// Element streaming: elements completed since they were last collected.
     private var completed: [T] = []
 
     init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, elements: Bool, topLevelValues: Bool) {
+        owner = elements ? "ElementDecoder" : "IncrementalDecoder"
         root = RootFrame<T>(codec: codec)
         builder = Builder(root: root, options: options)
         streamsElements = elements
         filter = PathFilter(
             path: path, builder: builder, mode: elements ? .elements(topLevelValues: topLevelValues) : .single)
         stopsWhenComplete = !elements && !path.isEmpty
+        filters = elements || !path.isEmpty
         builder.delegate = self
         tokenizer = Tokenizer(
-            sink: path.isEmpty && !elements ? builder : filter, multipleValues: elements,
+            sink: filters ? filter : builder, multipleValues: elements,
             rejectsUnpairedSurrogates: options.strict)
         filter.tokenizer = tokenizer
     }
@@ -45,21 +65,42 @@ final class StreamEngine<T>: Builder.Delegate {
         return true
     }
 
-    /// Feeds one chunk; throws for bad input.
-    func feed(_ chunk: UnsafeRawBufferPointer) throws(JSONDecodingError) {
+    /// Feeds one chunk; throws for bad input, and again on every call after it.
+    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        try checkState("feed(_:) was called after finish()")
         guard !isClosed else { return }
         let start = tokenizer.bytesFed
-        let outcome = tokenizer.parse(chunk)
-        try handle(outcome, chunk: chunk, chunkStart: start)
+        do {
+            try handle(tokenizer.parse(chunk), chunk: chunk, chunkStart: start)
+        } catch {
+            state = .failed(error)
+            throw error
+        }
         lines.advance(over: chunk, startingAt: start)
     }
 
     /// Ends the input: a document cut short, or a path that never appeared, is reported here.
-    func finish() throws(JSONDecodingError) {
+    func finish() throws {
+        try checkState("finish() was called twice")
+        state = .finished
         guard !isClosed else { return }
         isClosed = true
         let start = tokenizer.bytesFed
-        try handle(tokenizer.complete(), chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
+        do {
+            try handle(tokenizer.complete(), chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    /// Throws the error that ended decoding, or says the decoder is used after it finished.
+    private func checkState(_ misuse: String) throws {
+        switch state {
+        case .reading: return
+        case .failed(let error): throw error
+        case .finished: throw DecoderMisuseError(message: "\(owner).\(misuse): the decoder has ended")
+        }
     }
 
     private func handle(_ outcome: Tokenizer.Outcome, chunk: UnsafeRawBufferPointer, chunkStart: Int)
@@ -76,7 +117,7 @@ final class StreamEngine<T>: Builder.Delegate {
                 chunk: chunk, chunkStart: chunkStart, lines: lines)
         case .malformed(let syntax):
             isClosed = true
-            let path = filter.isPassing || filter.tokenizer == nil ? builder.currentPath() : filter.currentPath
+            let path = filters && !filter.isPassing ? filter.currentPath : builder.currentPath()
             let (kind, message) = JSONDecodingError.translate(syntax)
             throw JSONDecodingError(
                 kind: kind, message: message, offset: syntax.offset, path: path, chunk: chunk,
@@ -114,17 +155,22 @@ public final class IncrementalDecoder<T> {
     init(engine: StreamEngine<T>) { self.engine = engine }
 
     /// Feeds the next chunk. Returns `true` once the designated value is complete: further chunks are not needed
-    /// (and are ignored), so a caller may stop reading, for instance close the connection.
+    /// (and are ignored), so a caller may stop reading, for instance close the connection. Without a path the whole
+    /// document is the value, and the rest of the input must still be read (to check it is only whitespace): `feed`
+    /// then returns `false` until the end.
+    ///
+    /// After bad input, this and every later call throw the same error; after ``finish()``, a
+    /// ``DecoderMisuseError``.
     @discardableResult
     public func feed(_ chunk: some ContiguousBytes) throws -> Bool {
         try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
-        return engine.isComplete
+        return engine.isComplete && engine.stopsWhenComplete
     }
 
     /// Ends the input and returns the value; throws when the document is malformed or cut short, when the path is
-    /// not in it, or when the value doesn't fit `T`.
+    /// not in it, or when the value doesn't fit `T`. Call it once.
     public func finish() throws -> T {
-        if !engine.isComplete { try engine.finish() }
+        try engine.finish()
         return try engine.takeValue()
     }
 
@@ -143,13 +189,15 @@ public final class ElementDecoder<T> {
 
     init(engine: StreamEngine<T>) { self.engine = engine }
 
-    /// Feeds the next chunk and returns the elements it completed.
+    /// Feeds the next chunk and returns the elements it completed. After bad input, this and every later call throw
+    /// the same error; after ``finish()``, a ``DecoderMisuseError``.
     public func feed(_ chunk: some ContiguousBytes) throws -> [T] {
         try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
         return engine.takeElements()
     }
 
-    /// Ends the input: returns the last elements, and throws when the document is malformed or cut short.
+    /// Ends the input: returns the last elements, and throws when the document is malformed or cut short. Call it
+    /// once.
     public func finish() throws -> [T] {
         try engine.finish()
         return engine.takeElements()
@@ -281,26 +329,45 @@ public struct AsyncElementSequence<T, Chunks: AsyncSequence>: AsyncSequence wher
     }
 }
 
+/// A push decoder used after it has ended: `feed` or `finish` after `finish`. A mistake in the calling code, not in
+/// the input.
+public struct DecoderMisuseError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}
+
+/// A file that could not be opened or read: its path and the system's reason (`Is a directory`, `No such file or
+/// directory`, …).
+public struct FileReadError: Error, CustomStringConvertible, LocalizedError, Sendable {
+    public var path: String
+    /// The `errno` value.
+    public var code: Int32
+    public var description: String { "cannot read \(path): \(String(cString: strerror(code)))" }
+    public var errorDescription: String? { description }
+}
+
 /// Reads a file or descriptor in chunks through one reused buffer.
 enum ChunkReader {
     /// Calls `body` with each chunk until it returns `false` or the input ends.
     static func read(file: String, chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
         let descriptor = open(file, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: file])
-        }
+        guard descriptor >= 0 else { throw FileReadError(path: file, code: errno) }
         defer { close(descriptor) }
-        try read(descriptor: descriptor, chunkSize: chunkSize, body)
+        try read(descriptor: descriptor, name: file, chunkSize: chunkSize, body)
     }
 
-    static func read(descriptor: Int32, chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    /// The same for an open descriptor; `name` is what errors call it. A read error is an error, never the end.
+    static func read(
+        descriptor: Int32, name: String = "<input>", chunkSize: Int,
+        _ body: (UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CocoaError(.fileReadUnknown)
+                throw FileReadError(path: name, code: errno)
             }
             if count == 0 { return }
             guard try body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { return }

@@ -243,6 +243,8 @@ final class Builder: TokenSink {
     func currentPath() -> String {
         var path = pathPrefix
         for level in 0...height {
+            // A frame that handles its own nesting (JSONText) stands at several levels and gives all of them at once.
+            if level > 0 && stack[level].toOpaque() == stack[level - 1].toOpaque() { continue }
             stack[level].withInstance { $0.appendPosition(to: &path) }
         }
         return path

@@ -116,8 +116,11 @@ final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
             ArrayFrame<Element>(opener: self, element: element, finishing: finishing)
         }
     }
+    /// Made once: opening an array then asks the runtime for no type metadata.
+    private let cursorType: EncodeCursor.Type = ArrayCursor<Element>.self
+
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        try openElements(source.assumingMemoryBound(to: [Element].self).pointee, element, owner: self, on: &run)
+        try run.open(cursorType, owner: self, isObject: false, source: source) { ArrayCursor<Element>(codec: element) }
     }
     override var expectation: String { "an array" }
 }
@@ -300,6 +303,8 @@ final class ArrayFrame<Element>: Frame {
 /// `[String: Value]`: each key becomes a `String`; values that don't fit are left out (nil for optional values).
 final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
     unowned(unsafe) let value: ValueCodec
+    /// Made once: opening a dictionary then asks the runtime for no type metadata.
+    private let cursorType: EncodeCursor.Type = DictionaryCursor<Value>.self
 
     init(value: ValueCodec) {
         self.value = value
@@ -310,10 +315,7 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Value>(opener: self, value: value) }
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        let dictionary = source.assumingMemoryBound(to: [String: Value].self).pointee
-        let sorted = run.options.sortedKeys
-        try run.open(DictionaryCursor<Value>.self, owner: self, isObject: true) { DictionaryCursor(codec: value) }
-            .start(dictionary, sorted: sorted)
+        try run.open(cursorType, owner: self, isObject: true, source: source) { DictionaryCursor<Value>(codec: value) }
     }
     override var expectation: String { "an object" }
 }

@@ -33,7 +33,9 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
 extension FieldTable {
     /// Opens the object of the properties stored at `base` on `run`'s stack.
     func openObject(base: UnsafeRawPointer, owner: ValueCodec, on run: inout EncodingRun) throws {
-        try run.open(ObjectCursor.self, owner: owner, isObject: true) { ObjectCursor() }.start(self, base: base)
+        let sorted = run.options.sortedKeys
+        try run.open(ObjectCursor.self, owner: owner, isObject: true) { ObjectCursor() }
+            .start(self, base: base, sorted: sorted)
     }
 }
 

@@ -63,7 +63,7 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
     override func openArray(_ builder: Builder) -> Frame? { subtreeCodec.openArray(builder) }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         let value = frame.takeAny()
-        _ = store(adapter.readsText ? (value as? JSONText)?.string : value, target, mode)
+        _ = store(adapter.readsText ? (value as? JSONText)?.string as Any? : value, target, mode)
     }
     override var expectation: String { "a value \(name) accepts" }
     override func isNil(_ source: UnsafeRawPointer) -> Bool { json(source) == nil }

@@ -82,8 +82,11 @@ final class FieldTable: @unchecked Sendable {
     private let mask: Int
     private let slotCount: Int
     /// The slots written, in declaration order and sorted by key.
-    private let writeOrder: [Int]
-    private let sortedWriteOrder: [Int]
+    /// The slots written, in declaration order and sorted by key (immutable, and as long-lived as the table).
+    private let writeOrder: UnsafeMutableBufferPointer<Int>
+    private let sortedWriteOrder: UnsafeMutableBufferPointer<Int>
+    /// Each slot's key as JSON text, quoted and escaped (`"name"`), written as it is when no key strategy applies.
+    private let quotedKeys: [[UInt8]]
 
     /// - Precondition: every key's slot is an index of `slots`, every slot's candidate is below `candidateCount`,
     ///   fewer than ``maximumSlots`` slots and priorities below ``maximumPriority`` (the registry checks these
@@ -104,8 +107,16 @@ final class FieldTable: @unchecked Sendable {
         self.caseInsensitive = caseInsensitive
         self.candidateCount = candidateCount
         slotCount = slots.count
-        writeOrder = slots.indices.filter { slots[$0].writes }
-        sortedWriteOrder = writeOrder.sorted { slots[$0].key < slots[$1].key }
+        let order = slots.indices.filter { slots[$0].writes }
+        writeOrder = .allocate(capacity: order.count)
+        _ = writeOrder.initialize(from: order)
+        sortedWriteOrder = .allocate(capacity: order.count)
+        _ = sortedWriteOrder.initialize(from: order.sorted { slots[$0].key < slots[$1].key })
+        quotedKeys = slots.map { slot in
+            var writer = JSONWriter(options: EncodingOptions())
+            writer.string(slot.key)
+            return writer.bytes
+        }
         slotBuffer = .allocate(capacity: max(1, slots.count))
         _ = slotBuffer.initialize(from: slots)
         // Entry `i < slots.count` is slot `i`'s best-ranked key at this level; the others follow.
@@ -154,6 +165,8 @@ final class FieldTable: @unchecked Sendable {
         entries.deallocate()
         keyBytes.deallocate()
         buckets.deallocate()
+        writeOrder.deallocate()
+        sortedWriteOrder.deallocate()
     }
 
     /// The slot at `index`: an answer of ``slotIndex(forKey:predicted:)`` that is not -1 and has no candidate flag.
@@ -233,12 +246,14 @@ final class FieldTable: @unchecked Sendable {
 
     // MARK: - Writing
 
-    /// The slot written at `position` of the object (in declaration order, or sorted by key), or `nil` past the end.
-    @inline(__always)
-    func writtenSlot(at position: Int, sorted: Bool) -> Int? {
-        let order = sorted ? sortedWriteOrder : writeOrder
-        return position < order.count ? order[position] : nil
+    /// The slots written, in declaration order or sorted by key: valid as long as the table (tables are never freed
+    /// while codecs refer to them).
+    func writeOrder(sorted: Bool) -> UnsafeBufferPointer<Int> {
+        UnsafeBufferPointer(sorted ? sortedWriteOrder : writeOrder)
     }
+
+    /// The quoted, escaped key of slot `index`.
+    func quotedKey(_ index: Int) -> [UInt8] { quotedKeys[index] }
 
     /// Mixes the key eight bytes at a time (a multiply-xorshift per word, as in SplitMix), the tail byte by byte.
     @inline(__always)

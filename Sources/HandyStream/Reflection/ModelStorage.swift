@@ -57,6 +57,26 @@ extension ModelStorage {
         reference.load(as: UnsafeRawPointer.self)
     }
 
+    /// The elements of `array`, read in place.
+    ///
+    /// - Precondition: the caller holds this very array value (a reference to its buffer) and does not change it
+    ///   for as long as it uses the pointer. A Swift array on Linux is always native: its elements live in the heap
+    ///   buffer the value refers to, which neither moves nor is freed while a reference is held, and which no one
+    ///   else can change in place while the caller's reference makes it shared.
+    @inline(__always)
+    static func elements<Element>(of array: [Element]) -> UnsafeBufferPointer<Element> {
+        array.withUnsafeBufferPointer { $0 }
+    }
+
+    /// The elements of the array stored at `array`, read in place.
+    ///
+    /// - Precondition: the array stored there stays there, unchanged, for as long as the caller uses the pointer
+    ///   (the encoder reads a property's array while the value holding it is being written).
+    @inline(__always)
+    static func elements<Element>(of array: UnsafePointer<[Element]>) -> UnsafeBufferPointer<Element> {
+        array.pointee.withUnsafeBufferPointer { $0 }
+    }
+
     /// The address of the value inside the `Optional` at `optional`, which is not `nil`.
     ///
     /// Swift lays out a single-payload enum (as `Optional` is) with its payload at offset 0, whatever the payload's

@@ -13,8 +13,9 @@ import Foundation
 /// models allocates no cursors after its first element.
 struct EncodingRun {
     var writer: JSONWriter
-    /// The open containers, outermost first.
-    private var stack: [EncodeCursor] = []
+    /// The open containers, outermost first. The cursors are owned by `recycled`; the stack holds them unmanaged, as
+    /// the decoder's frame stack does, so that pushing and popping costs no reference counting.
+    private var stack: [Unmanaged<EncodeCursor>] = []
     /// For each depth, the cursors made there so far (a list through ``EncodeCursor/nextAtDepth``).
     private var recycled: [EncodeCursor?] = []
 
@@ -40,14 +41,14 @@ struct EncodingRun {
 
     private mutating func drain() throws {
         while let top = stack.last {
-            switch try top.next(&writer) {
+            switch top.withInstance({ $0.next(&writer) }) {
             case .typed(let codec, let source)?:
-                try codec.write(source, to: &self)
+                try codec._withUnsafeGuaranteedRef { try $0.write(source, to: &self) }
             case .any(let value)?:
                 try AnyWriter.write(value, to: &self)
             case nil:
                 stack.removeLast()
-                top.reset()
+                top.withInstance { $0.reset() }
             }
         }
     }
@@ -58,59 +59,59 @@ struct EncodingRun {
         _: Cursor.Type, owner: AnyObject?, isObject: Bool, make: () -> Cursor
     ) throws -> Cursor {
         if isObject { try writer.beginObject() } else { try writer.beginArray() }
-        let depth = stack.count
-        while recycled.count <= depth { recycled.append(nil) }
-        var candidate = recycled[depth]
-        var found: Cursor?
-        while let cursor = candidate {
-            if cursor.owner === owner && ObjectIdentifier(type(of: cursor)) == ObjectIdentifier(Cursor.self) {
-                found = unsafeDowncast(cursor, to: Cursor.self)
-                break
-            }
-            candidate = cursor.nextAtDepth
-        }
-        let cursor = found ?? {
-            let made = make()
-            made.owner = owner
-            made.nextAtDepth = recycled[depth]
-            recycled[depth] = made
-            return made
-        }()
-        stack.append(cursor)
-        return cursor
+        return unsafeDowncast(push(Cursor.self, owner: owner, make: make), to: Cursor.self)
     }
-}
 
-extension EncodingRun {
+    /// The same, for a cursor type given as a value: generic containers keep their cursor's type, made once, so that
+    /// opening one asks the runtime for no type metadata. The cursor reads the container at `source` itself.
+    mutating func open(
+        _ type: EncodeCursor.Type, owner: AnyObject, isObject: Bool, source: UnsafeRawPointer,
+        make: () -> EncodeCursor
+    ) throws {
+        if isObject { try writer.beginObject() } else { try writer.beginArray() }
+        push(type, owner: owner, make: make).start(source, sortedKeys: writer.options.sortedKeys)
+    }
+
     /// Keeps `value` in a cursor of its own while `codec` writes it: for values that exist only here (a model inside
     /// an `Any`), whose members the codec's cursors read in place. Writes no brackets of its own.
     mutating func hold<T>(_ value: T, _ codec: ValueCodec) throws {
+        unsafeDowncast(push(HolderCursor<T>.self, owner: codec) { HolderCursor<T>(codec: codec) },
+                       to: HolderCursor<T>.self).start(value)
+    }
+
+    private mutating func push(_ type: EncodeCursor.Type, owner: AnyObject?, make: () -> EncodeCursor)
+        -> EncodeCursor
+    {
         let depth = stack.count
-        while recycled.count <= depth { recycled.append(nil) }
+        if recycled.count <= depth { recycled.append(nil) }
         var candidate = recycled[depth]
-        var found: HolderCursor<T>?
         while let cursor = candidate {
-            if cursor.owner === codec && ObjectIdentifier(type(of: cursor)) == ObjectIdentifier(HolderCursor<T>.self) {
-                found = unsafeDowncast(cursor, to: HolderCursor<T>.self)
-                break
+            if cursor.owner === owner && ObjectIdentifier(Swift.type(of: cursor)) == ObjectIdentifier(type) {
+                stack.append(.passUnretained(cursor))
+                return cursor
             }
             candidate = cursor.nextAtDepth
         }
-        let cursor = found ?? {
-            let made = HolderCursor<T>(codec: codec)
-            made.owner = codec
-            made.nextAtDepth = recycled[depth]
-            recycled[depth] = made
-            return made
-        }()
-        cursor.start(value)
-        stack.append(cursor)
+        return _slowpath_newCursor(make, owner: owner, depth: depth)
+    }
+
+    @inline(never)
+    private mutating func _slowpath_newCursor(
+        _ make: () -> EncodeCursor, owner: AnyObject?, depth: Int
+    ) -> EncodeCursor {
+        let made = make()
+        made.owner = owner
+        made.nextAtDepth = recycled[depth]
+        recycled[depth] = made
+        stack.append(.passUnretained(made))
+        return made
     }
 }
 
 /// The next member of a container: a typed value at an address (valid until the cursor is asked again), or an `Any`.
 enum EncodeChild {
-    case typed(ValueCodec, UnsafeRawPointer)
+    /// Codecs live as long as the process: passed without reference counting.
+    case typed(Unmanaged<ValueCodec>, UnsafeRawPointer)
     case any(Any)
 }
 
@@ -122,7 +123,9 @@ class EncodeCursor {
 
     /// Writes the separator (and key) of the next member and returns the member, or closes the container and
     /// returns `nil`.
-    func next(_ writer: inout JSONWriter) throws -> EncodeChild? { fatalError("\(type(of: self)).next") }
+    func next(_ writer: inout JSONWriter) -> EncodeChild? { fatalError("\(type(of: self)).next") }
+    /// Reads the container at `source` (for cursors opened with a type value).
+    func start(_ source: UnsafeRawPointer, sortedKeys: Bool) { fatalError("\(type(of: self)).start") }
     /// Lets go of what the cursor held, once its container is closed.
     func reset() {}
 }
@@ -131,39 +134,49 @@ class EncodeCursor {
 
 /// A model's (or a nested key path's) properties, in the table's order.
 final class ObjectCursor: EncodeCursor {
-    private var table: FieldTable?
+    private var table: Unmanaged<FieldTable>?
     private var base = UnsafeRawPointer(bitPattern: 1)!
+    private var order = UnsafeBufferPointer<Int>(start: nil, count: 0)
     private var position = 0
 
     /// - Precondition: `base` is where `table`'s offsets count from, valid until the container is closed.
-    func start(_ table: FieldTable, base: UnsafeRawPointer) {
-        self.table = table
+    func start(_ table: FieldTable, base: UnsafeRawPointer, sorted: Bool) {
+        self.table = .passUnretained(table)
         self.base = base
+        order = table.writeOrder(sorted: sorted)
         position = 0
     }
 
-    override func next(_ writer: inout JSONWriter) throws -> EncodeChild? {
+    override func next(_ writer: inout JSONWriter) -> EncodeChild? {
         guard let table else { fatalError("ObjectCursor: not started") }
-        let sorted = writer.options.sortedKeys
-        let omitNil = writer.options.nilEncoding == .omit
-        while let index = table.writtenSlot(at: position, sorted: sorted) {
-            position += 1
-            let slot = table.slot(index).pointee
-            let source = base + slot.offset
-            let codec = slot.codec
-            if codec.isTransform {
-                // The transform is asked once, for both questions: is it nil, and what is it.
-                let json = unsafeDowncast(codec, to: TransformCodec.self).json(source)
-                if json == nil && omitNil { continue }
-                writer.key(writer.options.keyEncodingStrategy.key(slot.key, mapped: slot.isMapped))
-                return .any(json ?? NSNull())
+        return table.withInstance { table in
+            let omitNil = writer.options.nilEncoding == .omit
+            let plainKeys = writer.options.keyEncodingStrategy == .useDefaultKeys
+            while position < order.count {
+                let index = order[position]
+                position += 1
+                let slot = table.slot(index)
+                let source = base + slot.pointee.offset
+                let codec = slot.pointee.codecReference
+                var child = EncodeChild.typed(codec, source)
+                if codec.withInstance({ $0.isTransform }) {
+                    // The transform is asked once, for both questions: is it nil, and what is it.
+                    let json = codec.withInstance { unsafeDowncast($0, to: TransformCodec.self).json(source) }
+                    if json == nil && omitNil { continue }
+                    child = .any(json ?? NSNull())
+                } else if omitNil && codec.withInstance({ $0.isNil(source) }) {
+                    continue
+                }
+                if plainKeys || slot.pointee.isMapped {
+                    writer.key(quoted: table.quotedKey(index), slot.pointee.key)
+                } else {
+                    writer.key(writer.options.keyEncodingStrategy.key(slot.pointee.key, mapped: false))
+                }
+                return child
             }
-            if omitNil && codec.isNil(source) { continue }
-            writer.key(writer.options.keyEncodingStrategy.key(slot.key, mapped: slot.isMapped))
-            return .typed(codec, source)
+            writer.endObject()
+            return nil
         }
-        writer.endObject()
-        return nil
     }
 
     override func reset() { table = nil }
@@ -173,9 +186,9 @@ final class ObjectCursor: EncodeCursor {
 final class HolderCursor<T>: EncodeCursor {
     private let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
     private var state = 0  // 0: empty, 1: holding, 2: handed to the codec
-    private unowned(unsafe) var codec: ValueCodec
+    private let codec: Unmanaged<ValueCodec>
 
-    init(codec: ValueCodec) { self.codec = codec }
+    init(codec: ValueCodec) { self.codec = .passUnretained(codec) }
 
     deinit {
         reset()
@@ -188,7 +201,7 @@ final class HolderCursor<T>: EncodeCursor {
         state = 1
     }
 
-    override func next(_ writer: inout JSONWriter) throws -> EncodeChild? {
+    override func next(_ writer: inout JSONWriter) -> EncodeChild? {
         guard state == 1 else { return nil }
         state = 2
         return .typed(codec, UnsafeRawPointer(slot))
@@ -200,97 +213,105 @@ final class HolderCursor<T>: EncodeCursor {
     }
 }
 
-/// The elements of an array (or of a set, made an array), each copied in turn into the cursor's own slot.
+/// The elements of an array (or of a set, made an array), read in place.
 final class ArrayCursor<Element>: EncodeCursor {
-    private var elements: [Element] = []
+    private var elements = UnsafeBufferPointer<Element>(start: nil, count: 0)
     private var index = 0
-    private let slot = UnsafeMutablePointer<Element>.allocate(capacity: 1)
-    private var slotIsLive = false
-    private unowned(unsafe) var codec: ValueCodec
+    /// An array that exists only for this cursor (a set's elements, a `JSONValue`'s), held while it is read.
+    private var held: [Element] = []
+    private var holds = false
+    private let codec: Unmanaged<ValueCodec>
 
-    init(codec: ValueCodec) { self.codec = codec }
+    init(codec: ValueCodec) { self.codec = .passUnretained(codec) }
 
-    deinit {
-        clearSlot()
-        slot.deallocate()
-    }
-
-    func start(_ elements: [Element]) {
-        self.elements = elements
+    /// Reads `array`, which the cursor holds until the container is closed.
+    func start(_ array: [Element]) {
+        held = array
+        holds = true
+        elements = ModelStorage.elements(of: held)
         index = 0
     }
 
-    private func clearSlot() {
-        if slotIsLive { slot.deinitialize(count: 1) }
-        slotIsLive = false
+    /// `source` holds an `[Element]`, which the frame below keeps alive and unchanged until this container is
+    /// closed (as an object's properties are): its elements are read where they are, with no copy.
+    override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
+        elements = ModelStorage.elements(of: source.assumingMemoryBound(to: [Element].self))
+        index = 0
     }
 
-    override func next(_ writer: inout JSONWriter) throws -> EncodeChild? {
-        clearSlot()
+    override func next(_ writer: inout JSONWriter) -> EncodeChild? {
         guard index < elements.count else {
             writer.endArray()
             return nil
         }
         writer.element()
-        slot.initialize(to: elements[index])
-        slotIsLive = true
-        index += 1
-        return .typed(codec, UnsafeRawPointer(slot))
+        defer { index += 1 }
+        return .typed(codec, UnsafeRawPointer(elements.baseAddress! + index))
     }
 
     override func reset() {
-        clearSlot()
-        elements = []
+        if holds { _slowpath_release() }
+        elements = UnsafeBufferPointer(start: nil, count: 0)
+    }
+
+    @inline(never)
+    private func _slowpath_release() {
+        held = []
+        holds = false
     }
 }
 
-/// The entries of a `[String: Value]`, each value copied in turn into the cursor's own slot.
+/// The entries of a `[String: Value]` (or a `JSONValue` object's members), values read in place.
 final class DictionaryCursor<Value>: EncodeCursor {
-    private var entries: [(key: String, value: Value)] = []
+    private var keys: [String] = []
+    /// Held so that its buffer stays alive and unchanged while `values` points into it.
+    private var valueArray: [Value] = []
+    private var values = UnsafeBufferPointer<Value>(start: nil, count: 0)
     private var index = 0
-    private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    private var slotIsLive = false
-    private unowned(unsafe) var codec: ValueCodec
+    private let codec: Unmanaged<ValueCodec>
 
-    init(codec: ValueCodec) { self.codec = codec }
-
-    deinit {
-        clearSlot()
-        slot.deallocate()
-    }
+    init(codec: ValueCodec) { self.codec = .passUnretained(codec) }
 
     func start(_ dictionary: [String: Value], sorted: Bool) {
-        entries = sorted ? dictionary.sorted { $0.key < $1.key } : Array(dictionary)
-        index = 0
+        if sorted {
+            let entries = dictionary.sorted { $0.key < $1.key }
+            start(keys: entries.map(\.key), values: entries.map(\.value))
+        } else {
+            start(keys: Array(dictionary.keys), values: Array(dictionary.values))
+        }
+    }
+
+    /// `source` holds a `[String: Value]`.
+    override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
+        start(source.assumingMemoryBound(to: [String: Value].self).pointee, sorted: sortedKeys)
     }
 
     /// Members in the order given (a `JSONValue` object's, duplicate keys kept).
     func start(members: [JSONValue.Member]) where Value == JSONValue {
-        entries = members.map { ($0.key, $0.value) }
+        start(keys: members.map(\.key), values: members.map(\.value))
+    }
+
+    private func start(keys: [String], values: [Value]) {
+        self.keys = keys
+        valueArray = values
+        self.values = ModelStorage.elements(of: valueArray)
         index = 0
     }
 
-    private func clearSlot() {
-        if slotIsLive { slot.deinitialize(count: 1) }
-        slotIsLive = false
-    }
-
-    override func next(_ writer: inout JSONWriter) throws -> EncodeChild? {
-        clearSlot()
-        guard index < entries.count else {
+    override func next(_ writer: inout JSONWriter) -> EncodeChild? {
+        guard index < values.count else {
             writer.endObject()
             return nil
         }
-        writer.key(entries[index].key)
-        slot.initialize(to: entries[index].value)
-        slotIsLive = true
-        index += 1
-        return .typed(codec, UnsafeRawPointer(slot))
+        writer.key(keys[index])
+        defer { index += 1 }
+        return .typed(codec, UnsafeRawPointer(values.baseAddress! + index))
     }
 
     override func reset() {
-        clearSlot()
-        entries = []
+        keys = []
+        valueArray = []
+        values = UnsafeBufferPointer(start: nil, count: 0)
     }
 }
 
@@ -313,7 +334,7 @@ final class AnyCursor: EncodeCursor {
         index = 0
     }
 
-    override func next(_ writer: inout JSONWriter) throws -> EncodeChild? {
+    override func next(_ writer: inout JSONWriter) -> EncodeChild? {
         guard index < elements.count else {
             if keys == nil { writer.endArray() } else { writer.endObject() }
             return nil

@@ -13,16 +13,31 @@ struct JSONWriter {
     private(set) var depth = 0
     /// Whether the container being written has had a member yet.
     private var needsComma = false
-    /// The values being built, when the writer builds values rather than text.
-    private var values: ValueTree?
+    /// Whether the writer builds values rather than text (a plain flag: testing an optional `ValueTree` for `nil`
+    /// on every call would go through its value witness).
+    private let buildsValues: Bool
+    /// The values being built, when ``buildsValues``.
+    private var values = ValueTree()
 
     init(options: EncodingOptions, buildsValues: Bool = false) {
         self.options = options
-        if buildsValues { values = ValueTree() } else { bytes.reserveCapacity(1024) }
+        self.buildsValues = buildsValues
+        if !buildsValues { bytes.reserveCapacity(1024) }
     }
 
     /// The value built, when the writer builds values.
-    var builtValue: Any? { values?.result }
+    var builtValue: Any? { values.result }
+
+    // Building values is out of line, so that writing text never touches the value tree's types (a function that
+    // mentions them asks the runtime for their metadata on entry).
+    @inline(never)
+    private mutating func _slowpath_open(isObject: Bool) { values.open(isObject: isObject) }
+    @inline(never)
+    private mutating func _slowpath_close() { values.close() }
+    @inline(never)
+    private mutating func _slowpath_key(_ key: String) { values.key = key }
+    @inline(never)
+    private mutating func _slowpath_add(_ value: Any) { values.add(value) }
 
     // MARK: - Containers
 
@@ -37,22 +52,32 @@ struct JSONWriter {
             throw JSONEncodingError(
                 message: "nesting deeper than \(options.maximumDepth) levels (a cycle in the object graph?)")
         }
-        if values != nil { return values!.open(isObject: bracket == UInt8(ascii: "{")) }
+        if buildsValues { return _slowpath_open(isObject: bracket == UInt8(ascii: "{")) }
         bytes.append(bracket)
         needsComma = false
     }
 
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
-        if values != nil { return values!.close() }
+        if buildsValues { return _slowpath_close() }
         if options.prettyPrinted && needsComma { newline() }
         bytes.append(bracket)
         needsComma = true
     }
 
+    /// Starts an object member whose key is already quoted and escaped (`"name"`).
+    mutating func key(quoted: [UInt8], _ key: @autoclosure () -> String) {
+        if buildsValues { return _slowpath_key(key()) }
+        separate()
+        bytes.append(contentsOf: quoted)
+        bytes.append(UInt8(ascii: ":"))
+        if options.prettyPrinted { bytes.append(UInt8(ascii: " ")) }
+        needsComma = false
+    }
+
     /// Starts an object member: the comma before it, the key, and the colon.
     mutating func key(_ key: String) {
-        if values != nil { return values!.key = key }
+        if buildsValues { return _slowpath_key(key) }
         separate()
         string(key)
         bytes.append(UInt8(ascii: ":"))
@@ -79,17 +104,17 @@ struct JSONWriter {
     // MARK: - Scalars
 
     mutating func null() {
-        if values != nil { return values!.add(NSNull()) }
+        if buildsValues { return _slowpath_add(NSNull()) }
         raw("null")
     }
     mutating func bool(_ value: Bool) {
-        if values != nil { return values!.add(value) }
+        if buildsValues { return _slowpath_add(value) }
         raw(value ? "true" : "false")
     }
 
     /// Digits straight into the buffer: no `String` per number.
     mutating func integer<T: BinaryInteger>(_ value: T) {
-        if values != nil { return values!.add(value) }
+        if buildsValues { return _slowpath_add(value) }
         if let signed = Int64(exactly: value) {
             decimal(signed.magnitude, negative: signed < 0)
         } else if let unsigned = UInt64(exactly: value) {
@@ -117,20 +142,20 @@ struct JSONWriter {
     /// The shortest text that reads back as the same value (Swift's `description` is exactly that).
     mutating func double(_ value: Double) throws(JSONEncodingError) {
         guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
-        if values != nil { return values!.add(value) }
+        if buildsValues { return _slowpath_add(value) }
         raw(value.description)
     }
 
     mutating func float(_ value: Float) throws(JSONEncodingError) {
         guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
-        if values != nil { return values!.add(value) }
+        if buildsValues { return _slowpath_add(value) }
         raw(value.description)
     }
 
     /// A `Decimal`, written as its exact text.
     mutating func decimal(_ value: Decimal) throws(JSONEncodingError) {
         if value.isNaN { return try nonFinite("nan") }
-        if values != nil { return values!.add(value) }
+        if buildsValues { return _slowpath_add(value) }
         raw(value.description)
     }
 
@@ -138,13 +163,13 @@ struct JSONWriter {
     mutating func number(_ value: NSNumber) throws(JSONEncodingError) {
         if value.isBoolean { return bool(value.boolValue) }
         guard let text = value.jsonText else { return try nonFinite(value.doubleValue.isNaN ? "nan" : "inf") }
-        if values != nil { return values!.add(value) }
+        if buildsValues { return _slowpath_add(value) }
         raw(text)
     }
 
     /// JSON text written by another writer with the same options (built values read it back).
     mutating func rawJSON(_ text: [UInt8]) {
-        if values != nil { return values!.add((try? ModelDecoder().decode(Any.self, from: text)) ?? NSNull()) }
+        if buildsValues { return _slowpath_add((try? ModelDecoder().decode(Any.self, from: text)) ?? NSNull()) }
         bytes.append(contentsOf: text)
         needsComma = true
     }
@@ -178,7 +203,7 @@ struct JSONWriter {
 
     /// A key given as UTF-8 bytes (no `String` is made).
     mutating func key(bytes: UnsafeRawBufferPointer) {
-        if values != nil { return values!.key = String(jsonBytes: bytes) }
+        if buildsValues { return _slowpath_key(String(jsonBytes: bytes)) }
         separate()
         string(bytes: bytes.assumingMemoryBound(to: UInt8.self))
         self.bytes.append(UInt8(ascii: ":"))
@@ -193,7 +218,7 @@ struct JSONWriter {
 
     /// A string given as UTF-8 bytes.
     mutating func string(bytes utf8: UnsafeBufferPointer<UInt8>) {
-        if values != nil { return values!.add(String(decoding: utf8, as: UTF8.self)) }
+        if buildsValues { return _slowpath_add(String(decoding: utf8, as: UTF8.self)) }
         do {
             bytes.append(UInt8(ascii: "\""))
             var runStart = 0
@@ -212,14 +237,14 @@ struct JSONWriter {
 
     /// Number text as the document wrote it (built values read it as `Any` does: `Int`, else `Double`).
     mutating func numberText(bytes text: UnsafeRawBufferPointer) {
-        if values != nil { return values!.add(AnyCodec.foundationNumber(text) ?? String(jsonBytes: text)) }
+        if buildsValues { return _slowpath_add(AnyCodec.foundationNumber(text) ?? String(jsonBytes: text)) }
         bytes.append(contentsOf: text)
         needsComma = true
     }
 
     /// Empties the buffer, keeping its capacity.
     mutating func reset() {
-        if values != nil { values = ValueTree() }
+        if buildsValues { values = ValueTree() }
         bytes.removeAll(keepingCapacity: true)
         depth = 0
         needsComma = false

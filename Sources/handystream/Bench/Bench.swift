@@ -22,7 +22,10 @@ struct Bench: ParsableCommand {
     @Option(help: "Run only the documents whose file name contains this text.")
     var document: String?
 
-    @Option(help: "Run only this contender (HandyStream, Foundation, yajl), without the table: for profilers.")
+    @Option(help: """
+        Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
+        back to JSON), without the table: for profilers.
+        """)
     var only: String?
 
     @Option(help: "Stream the elements at data.items of this file (see `handystream generate`) instead.")
@@ -36,6 +39,11 @@ struct Bench: ParsableCommand {
         }
         if let only {
             for (document, data) in documents {
+                if only.lowercased() == "encode" {
+                    let encode = try document.encoding(data)
+                    for _ in 0..<rounds { _ = try encode() }
+                    continue
+                }
                 for contender in document.contenders where contender.name.lowercased().hasPrefix(only.lowercased()) {
                     for _ in 0..<rounds { _ = try contender.run(data) }
                 }
@@ -146,23 +154,24 @@ struct Bench: ParsableCommand {
         let search = try ModelDecoder().decode(TwitterSearch.self, from: twitter)
         let citm = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("citm_catalog.json"))
         let catalog = try ModelDecoder().decode(Catalog.self, from: citm)
-        let encodings: [(String, Contender, Contender)] = [
+        // Each row's MB/s are of its own source document.
+        let encodings: [(String, Contender, Contender, Data)] = [
             ("twitter.json models to JSON: HandyStream vs JSONEncoder",
              Contender(name: "HandyStream") { _ in try ModelEncoder().encode(search).count },
-             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(search).count }),
+             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(search).count }, twitter),
             ("citm_catalog.json models to JSON: HandyStream vs JSONEncoder",
              Contender(name: "HandyStream") { _ in try ModelEncoder().encode(catalog).count },
-             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(catalog).count }),
+             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(catalog).count }, citm),
         ]
         var rows: [[String]] = []
-        for (title, first, second) in comparisons + encodings {
+        for (title, first, second, data) in comparisons.map({ ($0.0, $0.1, $0.2, twitter) }) + encodings {
             var times: ([Double], [Double]) = ([], [])
             for _ in 0..<rounds {
-                times.0.append(try seconds(first, twitter))
-                times.1.append(try seconds(second, twitter))
+                times.0.append(try seconds(first, data))
+                times.1.append(try seconds(second, data))
             }
-            let a = Double(twitter.count) / median(times.0) / 1e6
-            let b = Double(twitter.count) / median(times.1) / 1e6
+            let a = Double(data.count) / median(times.0) / 1e6
+            let b = Double(data.count) / median(times.1) / 1e6
             rows.append([title, "\(first.name) " + format(a), "\(second.name) " + format(b), String(format: "%.2f", a / b)])
         }
         printTable(header: ["comparison", "first", "second", "first / second"], rows: rows)
@@ -209,6 +218,8 @@ struct BenchDocument {
     var summary: (Data) throws -> String
     /// HandyStream first, Foundation second, yajl's bare tokenizer third.
     var contenders: [Contender]
+    /// Decodes the document once; the closure writes the models back to JSON.
+    var encoding: (Data) throws -> () throws -> Int
 
     static var all: [BenchDocument] { [
         BenchDocument(
@@ -221,7 +232,8 @@ struct BenchDocument {
                 return "\(search.statuses.count) statuses (\(retweets) retweets) by \(users) users, "
                     + "\(hashtags) hashtags"
             },
-            contenders: standardContenders(TwitterSearch.self) { $0.statuses.count }),
+            contenders: standardContenders(TwitterSearch.self) { $0.statuses.count },
+            encoding: encoding(TwitterSearch.self)),
         BenchDocument(
             file: "citm_catalog.json",
             summary: { data in
@@ -229,7 +241,8 @@ struct BenchDocument {
                 let prices = catalog.performances.reduce(0) { $0 + $1.prices.count }
                 return "\(catalog.events.count) events, \(catalog.performances.count) performances, \(prices) prices"
             },
-            contenders: standardContenders(Catalog.self) { $0.performances.count }),
+            contenders: standardContenders(Catalog.self) { $0.performances.count },
+            encoding: encoding(Catalog.self)),
         BenchDocument(
             file: "canada.json",
             summary: { data in
@@ -238,8 +251,16 @@ struct BenchDocument {
                 let points = collection.features.reduce(0) { $0 + $1.geometry.coordinates.reduce(0) { $0 + $1.count } }
                 return "\(collection.features.count) feature, \(rings) rings, \(points.formatted()) points"
             },
-            contenders: standardContenders(FeatureCollection.self) { $0.features.count }),
+            contenders: standardContenders(FeatureCollection.self) { $0.features.count },
+            encoding: encoding(FeatureCollection.self)),
     ] }
+
+    static func encoding<Model: HandyJSON>(_: Model.Type) -> (Data) throws -> () throws -> Int {
+        { data in
+            let model = try ModelDecoder().decode(Model.self, from: data)
+            return { try ModelEncoder().encode(model).count }
+        }
+    }
 
     static func standardContenders<Model: HandyJSON & Decodable>(
         _: Model.Type, count: @escaping (Model) -> Int

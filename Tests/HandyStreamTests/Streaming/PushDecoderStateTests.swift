@@ -1,0 +1,95 @@
+import Foundation
+@testable import HandyStream
+import Testing
+
+/// The error `body` throws, described; "no error" when there is none.
+func thrown(_ body: () throws -> Void) -> String {
+    do {
+        try body()
+        return "no error"
+    } catch {
+        return "\(error)"
+    }
+}
+
+@Suite("Push decoders: one state machine")
+struct PushDecoderStateTests {
+    @Test("After a feed error, every call rethrows it")
+    func errorIsFinal() throws {
+        let decoder = try ModelDecoder().incremental(Item.self)
+        let first = thrown { try decoder.feed(Array(#"{"id": 1,, "#.utf8)) }
+        #expect(first == "1:11: expected a string as an object key at $")
+        #expect(thrown { try decoder.feed(Array(#""name": "x"}"#.utf8)) } == first)
+        #expect(thrown { _ = try decoder.finish() } == first)
+        #expect(thrown { _ = try decoder.finish() } == first)
+
+        let elements = try ModelDecoder().elements(of: Item.self, at: "[*]")
+        #expect(try elements.feed(Array(#"[{"id": 1}, "#.utf8)).map(\.id) == [1])
+        let broken = thrown { _ = try elements.feed(Array(#"{"id": 2}, x"#.utf8)) }
+        #expect(broken.contains("invalid"))
+        #expect(thrown { _ = try elements.feed(Array(#"{"id": 3}]"#.utf8)) } == broken)
+        #expect(thrown { _ = try elements.finish() } == broken)
+    }
+
+    @Test("After finish, feed and finish are misuse, said plainly")
+    func afterFinish() throws {
+        let decoder = try ModelDecoder().incremental(Item.self)
+        try decoder.feed(Array(#"{"id": 1}"#.utf8))
+        #expect(try decoder.finish().id == 1)
+        #expect(thrown { try decoder.feed(Array(" ".utf8)) }
+            == "IncrementalDecoder.feed(_:) was called after finish(): the decoder has ended")
+        #expect(thrown { _ = try decoder.finish() }
+            == "IncrementalDecoder.finish() was called twice: the decoder has ended")
+        let elements = try ModelDecoder().elements(of: Item.self, at: "[*]")
+        _ = try elements.feed(Array("[]".utf8))
+        #expect(try elements.finish().isEmpty)
+        #expect(thrown { _ = try elements.finish() }
+            == "ElementDecoder.finish() was called twice: the decoder has ended")
+    }
+
+    @Test("Without a path, the whole document is read: feed never says it is done early")
+    func wholeDocument() throws {
+        let decoder = try ModelDecoder().incremental(Item.self)
+        #expect(try decoder.feed(Array(#"{"id": 1}"#.utf8)) == false)
+        #expect(thrown { try decoder.feed(Array(" x".utf8)) }.contains("unexpected data after the JSON value"))
+        let withPath = try ModelDecoder().incremental(Int.self, at: "a")
+        #expect(try withPath.feed(Array(#"{"a": 1, "#.utf8)) == true)
+        #expect(try withPath.feed(Array("garbage".utf8)) == true)  // ignored: the value is complete
+        #expect(try withPath.finish() == 1)
+    }
+
+    @Test("Syntax errors name the path where they are, with or without a designated path")
+    func syntaxErrorPaths() throws {
+        let json = Array(#"{"a": [1, {"b": tru}]}"#.utf8)
+        let incremental = try ModelDecoder().incremental(JSONValue.self)
+        #expect(thrown { try incremental.feed(json) }.hasSuffix("at $.a[1].b"))
+        #expect(thrown { try ModelDecoder().validate(json) }.hasSuffix("at $.a[1].b"))
+        #expect(thrown { try ModelDecoder().validate(Array(#"[1, [2, {"k": [3, }]]"#.utf8)) }.hasSuffix("at $[1][1].k[1]"))
+    }
+
+    @Test("Across chunks, columns count characters, not bytes")
+    func columnsAcrossChunks() throws {
+        let json = Array(#"{"ä": "日本語", "b": x}"#.utf8)
+        let whole = thrown { _ = try ModelDecoder().decode(JSONValue.self, from: json) }
+        for size in 1...json.count {
+            let decoder = try ModelDecoder().incremental(JSONValue.self)
+            let error = thrown {
+                for chunk in chunks(json, size: size) { try decoder.feed(chunk) }
+                _ = try decoder.finish()
+            }
+            #expect(error.hasPrefix("1:20: "), "chunks of \(size): \(error)")
+            #expect(whole.hasPrefix("1:20: "))
+        }
+    }
+
+    @Test("A directory is not a file to read: a clear error")
+    func directoryInput() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let message = thrown { _ = try ModelDecoder().decode(Item.self, fromFileAt: directory) }
+        #expect(message.contains("Is a directory"), "\(message)")
+        #expect(message.contains(directory))
+        #expect(thrown { try ModelDecoder().validate(fileAt: directory) }.contains("Is a directory"))
+        #expect(thrown { _ = try ModelDecoder().decode(Item.self, fromFileAt: "/no/such/file") }
+            .contains("No such file or directory"))
+    }
+}
