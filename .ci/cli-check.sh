@@ -16,9 +16,22 @@ expect "single value" '{"id":2}' "$("$tool" extract 'data.items[1]' "$work/doc.j
 expect "stdin" '["a"]' "$("$tool" extract 'data.items[0].tags' < "$work/doc.json")"
 expect "count" '2' "$("$tool" extract 'data.items[*]' "$work/doc.json" | wc -l | tr -d ' ')"
 status=0; out="$("$tool" validate "$work/doc.json" "$work/bad.json")" || status=$?
-expect "validate output" "$work/doc.json: ok"$'\n'"$work/bad.json:1:14: unexpected token at \$" "$out"
+expect "validate output" "$work/doc.json: ok"$'\n'"$work/bad.json:1:14: unexpected token at \$.data[1]" "$out"
 expect "validate status" 1 "$status"
 status=0; err="$("$tool" extract data.missing "$work/doc.json" 2>&1 >/dev/null)" || status=$?
 expect "error" "$work/doc.json:1:72: path 'data.missing' not found: no key 'missing' in the object at \$.data" "$err"
 expect "error status" 1 "$status"
-echo "cli-check: 8 passed, 0 failed"
+# JSON Lines: the path applies to each line; the empty path is each line itself.
+printf '{"a":1}\n{"a":[2,3]}\n{"a":{"b":4}}\n' > "$work/lines.jsonl"
+expect "lines" $'1\n[2,3]\n{"b":4}' "$("$tool" extract a "$work/lines.jsonl")"
+expect "lines, empty path" $'{"a":1}\n{"a":[2,3]}\n{"a":{"b":4}}' "$("$tool" extract '' "$work/lines.jsonl")"
+# Input and output that fail: an error and a non-zero status, never a silent success.
+status=0; err="$("$tool" extract a "$work" 2>&1 >/dev/null)" || status=$?
+expect "directory" "$work: cannot read $work: Is a directory" "$err"
+expect "directory status" 1 "$status"
+if [ -w /dev/full ]; then
+    status=0; err="$("$tool" extract a "$work/lines.jsonl" 2>&1 >/dev/full)" || status=$?
+    expect "full disk" "<output>: cannot write the output: No space left on device" "$err"
+    expect "full disk status" 1 "$status"
+fi
+echo "cli-check: 14 passed, 0 failed"

@@ -227,6 +227,18 @@ extension ModelDecoder {
             codec: codec, path: parsed, options: options, elements: true, topLevelValues: topLevelValues))
     }
 
+    /// A push decoder for the value at `path` in each top-level value of the input: one value for a single document,
+    /// one per line for JSON Lines (or per value for concatenated documents). `path` is applied to each top-level
+    /// value afresh; a value without it is a `pathNotFound` error. The empty path yields each top-level value.
+    ///
+    ///     let ids = try ModelDecoder().values(of: Int.self, at: "user.id")   // {"user": {"id": 1}}\n{"user": …}
+    public func values<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
+        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        return ElementDecoder(engine: StreamEngine(
+            codec: codec, path: try DesignatedPath(parsing: path), options: options, elements: true,
+            topLevelValues: true))
+    }
+
     /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`, `ArraySlice<UInt8>`),
     /// each yielded as soon as it is complete. The chunks are read no faster than elements are taken, and the
     /// iteration stops when its task is cancelled.
@@ -344,6 +356,11 @@ public struct FileReadError: Error, CustomStringConvertible, LocalizedError, Sen
     public var code: Int32
     public var description: String { "cannot read \(path): \(String(cString: strerror(code)))" }
     public var errorDescription: String? { description }
+
+    public init(path: String, code: Int32) {
+        self.path = path
+        self.code = code
+    }
 }
 
 /// Reads a file or descriptor in chunks through one reused buffer.

@@ -35,7 +35,8 @@ final class PathFilter: TokenSink {
     private let mode: Mode
     private unowned let builder: Builder
     /// When events come from yajl, the filter gives the tokenizer to the builder once the designated value starts.
-    unowned(unsafe) var tokenizer: Tokenizer?
+    /// Weak: the run that owns both may end before the filter does.
+    weak var tokenizer: Tokenizer?
     private var state = State.needValue
     private var matched = 0
     /// > 0 while skipping a container.
@@ -55,8 +56,13 @@ final class PathFilter: TokenSink {
         tokenizer?.sink = .passUnretained(self)
         guard case .passing = state else { return }
         if case .elements(topLevelValues: true) = mode {
-            state = .needValue
-            matched = 0
+            // The value at the path is done; the rest of its top-level value is only checked.
+            if depth == 0 {
+                state = .needValue
+                matched = 0
+            } else {
+                state = .afterTarget
+            }
         } else {
             state = .streamingArray(index: streamedIndex + 1)
         }

@@ -6,7 +6,8 @@ let pathHelp = """
     A path names a value in the document: keys separated by dots (data.items), array indices in brackets \
     (data.items[3].name), and [*] at the end for every element of an array (data.items[*]; [*] alone for a \
     top-level array). A backslash makes the next character literal (a\\.b is the one key "a.b"). The empty path \
-    is the whole document; on JSON Lines input, a path applies to each line.
+    is the whole document. On JSON Lines (or concatenated documents), a path applies to each line: one result \
+    per line, or with [*] the elements of each line's array, in order.
     """
 
 /// Writes the subtree at a path as compact JSON; with `[*]`, one element per line.
@@ -32,31 +33,29 @@ struct Extract: ParsableCommand {
 
     func run() throws {
         let output = OutputBuffer()
-        defer { output.flush() }
         let progress = Progress(file: file, enabled: !quiet)
         let name = file ?? "<stdin>"
         do {
             let handle = try file.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? .standardInput
             defer { if file != nil { try? handle.close() } }
-            if path.hasSuffix("[*]") {
-                let decoder = try ModelDecoder().elements(of: JSONText.self, at: path)
-                try Chunks.readAll(handle) { chunk in
-                    for element in try decoder.feed(chunk) { output.line(element.bytes) }
-                    progress.advance(by: chunk.count)
-                }
-                for element in try decoder.finish() { output.line(element.bytes) }
-            } else {
-                let decoder = try ModelDecoder().incremental(JSONText.self, at: path)
-                try Chunks.read(handle) { chunk in
-                    progress.advance(by: chunk.count)
-                    return try !decoder.feed(chunk)
-                }
-                output.line(try decoder.finish().bytes)
+            // With [*], every element of the array at the path; otherwise the value at the path. Either way the path
+            // applies to each top-level value, so JSON Lines give one result (or one set of elements) per line.
+            let decoder = path.hasSuffix("[*]")
+                ? try ModelDecoder().elements(of: JSONText.self, at: path)
+                : try ModelDecoder().values(of: JSONText.self, at: path)
+            try Chunks.read(handle, name: name) { chunk in
+                for element in try decoder.feed(chunk) { try output.line(element.bytes) }
+                progress.advance(by: chunk.count)
             }
+            for element in try decoder.finish() { try output.line(element.bytes) }
+            try output.flush()
             progress.done()
+        } catch let error as OutputError {
+            progress.done()
+            throw ExitCode.report(error, file: "<output>")
         } catch {
             progress.done()
-            output.flush()
+            try? output.flush()
             throw ExitCode.report(error, file: name)
         }
     }
@@ -106,23 +105,28 @@ extension ExitCode {
 enum Chunks {
     static let size = 1 << 16
 
-    static func read(_ handle: FileHandle, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    /// Calls `body` with each chunk until the input ends; a read error (a directory, a device failing) is an error,
+    /// never taken for the end of the input.
+    static func read(_ handle: FileHandle, name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, size)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return }
-            guard try body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: name, code: errno)
+            }
+            if count == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
     }
+}
 
-    static func readAll(_ handle: FileHandle, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        try read(handle) { chunk -> Bool in
-            try body(chunk)
-            return true
-        }
-    }
+/// Standard output could not take what was written (a full disk, a closed pipe).
+struct OutputError: Error, CustomStringConvertible, LocalizedError {
+    var code: Int32
+    var description: String { "cannot write the output: \(String(cString: strerror(code)))" }
+    var errorDescription: String? { description }
 }
 
 /// Buffers standard output, so that one line per element costs no system call of its own.
@@ -131,23 +135,22 @@ final class OutputBuffer {
 
     init() { bytes.reserveCapacity(1 << 16) }
 
-    func line(_ text: [UInt8]) {
+    func line(_ text: [UInt8]) throws {
         bytes.append(contentsOf: text)
         bytes.append(UInt8(ascii: "\n"))
-        if bytes.count >= 1 << 16 { flush() }
+        if bytes.count >= 1 << 16 { try flush() }
     }
 
-    func flush() {
+    /// Writes what is buffered; throws when standard output refuses it.
+    func flush() throws {
+        defer { bytes.removeAll(keepingCapacity: true) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                if written < 0 && errno == EINTR { continue }
-                break
-            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw OutputError(code: written < 0 ? errno : EIO) }
             offset += written
         }
-        bytes.removeAll(keepingCapacity: true)
     }
 }
 
@@ -167,10 +170,12 @@ final class Progress {
     func advance(by count: Int) {
         guard enabled else { return }
         read += count
-        let percent = read * 100 / total
+        // The file may grow while it is read: never past 100%.
+        let percent = min(read * 100 / total, 100)
         guard percent != shown else { return }
         shown = percent
-        let bar = String(repeating: "#", count: percent / 4) + String(repeating: ".", count: 25 - percent / 4)
+        let filled = min(max(percent / 4, 0), 25)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 25 - filled)
         FileHandle.standardError.write(Data("\r[\(bar)] \(percent)%".utf8))
     }
 

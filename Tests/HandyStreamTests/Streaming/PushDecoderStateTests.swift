@@ -93,3 +93,23 @@ struct PushDecoderStateTests {
             .contains("No such file or directory"))
     }
 }
+
+extension PushDecoderStateTests {
+    @Test("values(of:at:) gives the value at the path in each top-level value, at every chunk size")
+    func valuesPerDocument() throws {
+        let lines = Array("{\"a\": 1, \"z\": [0]}\n{\"a\": [2, 3]}\n{\"b\": 0, \"a\": {\"b\": 4}, \"c\": {}}\n".utf8)
+        for size in [1, 2, 3, 7, lines.count] {
+            let decoder = try ModelDecoder().values(of: JSONValue.self, at: "a")
+            var found: [JSONValue] = []
+            for chunk in chunks(lines, size: size) { found += try decoder.feed(chunk) }
+            found += try decoder.finish()
+            #expect(found == [.number("1"), .array([.number("2"), .number("3")]),
+                              .object([JSONValue.Member(key: "b", value: .number("4"))])], "chunks of \(size)")
+        }
+        let missing = try ModelDecoder().values(of: Int.self, at: "a")
+        #expect(thrown { _ = try missing.feed(Array("{\"a\": 1}\n{\"b\": 2}\n".utf8)) }.contains("path 'a' not found"))
+        let whole = try ModelDecoder().values(of: Int.self)
+        #expect(try whole.feed(Array("1 2\n3".utf8)) == [1, 2])
+        #expect(try whole.finish() == [3])
+    }
+}
