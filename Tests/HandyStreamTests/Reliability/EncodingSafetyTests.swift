@@ -4,6 +4,16 @@ import Testing
 
 /// Runs `body` on a thread with a 256 KiB stack, as small as Dispatch and Task threads can be.
 func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    onThread(stackSize: 256 << 10, body)
+}
+
+/// Runs `body` on a thread with a 64 MiB stack: for tests that build values nested thousands deep, which the Swift
+/// runtime frees recursively (a test's own thread may have a stack of 512 KiB).
+func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    onThread(stackSize: 64 << 20, body)
+}
+
+func onThread<T: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> T) -> T {
     let result = Locked<T?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
@@ -11,16 +21,18 @@ func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         result.withLock { $0 = value }
         done.signal()
     }
-    thread.stackSize = 256 << 10
+    thread.stackSize = stackSize
     thread.start()
     done.wait()
     return result.withLock { $0! }
 }
 
-/// Hands a value that is not `Sendable` to another thread that only reads it.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
+/// Lends a value that is not `Sendable` to another thread that only reads it, and takes it back: the lender frees
+/// it, whichever thread lets go of the box last.
+final class Lent<Value>: @unchecked Sendable {
+    private(set) var value: Value?
     init(_ value: Value) { self.value = value }
+    func takeBack() { value = nil }
 }
 
 final class Link: HandyJSON {
@@ -87,17 +99,23 @@ struct EncodingSafetyTests {
             return (try? ModelEncoder().encode(holder)) == nil
         }
         #expect(failed)
-        // Built and freed on this thread (freeing nested arrays recurses in the runtime), encoded on the small one.
+        // Built and freed on a thread with room (freeing nested arrays recurses in the runtime), encoded on the small
+        // one.
         var nested: Any = 1
         for _ in 0..<511 { nested = [nested] }
-        let shallow = UncheckedBox(nested)
-        let text = onSmallStack { () -> String? in try? ModelEncoder().encodeToString(shallow.value) }
+        let shallow = Lent(nested)
+        let text = onSmallStack { () -> String? in try? ModelEncoder().encodeToString(shallow.value!) }
+        shallow.takeBack()
         #expect(text == String(repeating: "[", count: 511) + "1" + String(repeating: "]", count: 511))
-        var value: Any = 1
-        for _ in 0..<20_000 { value = [value] }
-        let deep = UncheckedBox(value)
-        let count = onSmallStack { () -> Int? in
-            try? ModelEncoder(options: EncodingOptions(maximumDepth: .max)).encode(deep.value).count
+        let count = onLargeStack { () -> Int? in
+            var value: Any = 1
+            for _ in 0..<20_000 { value = [value] }
+            let deep = Lent(value)
+            value = 0
+            defer { deep.takeBack() }
+            return onSmallStack { () -> Int? in
+                try? ModelEncoder(options: EncodingOptions(maximumDepth: .max)).encode(deep.value!).count
+            }
         }
         #expect(count == 40_001)
     }
