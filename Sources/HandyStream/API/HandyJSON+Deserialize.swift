@@ -17,6 +17,12 @@ extension HandyJSON {
             Self.self, fromObject: dict, path: designatedPath ?? "", options: HandyJSONDecoding.options)
     }
 
+    /// Decodes a model from an `NSDictionary` (HandyJSON's form of the dictionary call).
+    public static func deserialize(from dict: NSDictionary?, designatedPath: String? = nil) -> Self? {
+        guard let dict else { return nil }
+        return deserialize(from: HandyJSONDecoding.dictionary(dict), designatedPath: designatedPath)
+    }
+
     /// Decodes a model from JSON bytes.
     public static func deserialize(from data: Data, designatedPath: String? = nil) -> Self? {
         data.withUnsafeBytes { HandyJSONDecoding.model(Self.self, $0, designatedPath) }
@@ -40,11 +46,21 @@ extension Array where Element: HandyJSON {
         guard let array else { return nil }
         return try? Decoding.decode([Element?].self, fromObject: array, path: "", options: HandyJSONDecoding.options)
     }
+
+    /// Decodes an array of models from an `NSArray` of dictionaries.
+    public static func deserialize(from array: NSArray?) -> [Element?]? {
+        guard let array else { return nil }
+        return deserialize(from: array.map { $0 } as [Any])
+    }
 }
 
 /// HandyJSON's class-based entry points.
 public final class JSONDeserializer<T: HandyJSON> {
     public static func deserializeFrom(dict: [String: Any]?, designatedPath: String? = nil) -> T? {
+        T.deserialize(from: dict, designatedPath: designatedPath)
+    }
+
+    public static func deserializeFrom(dict: NSDictionary?, designatedPath: String? = nil) -> T? {
         T.deserialize(from: dict, designatedPath: designatedPath)
     }
 
@@ -102,9 +118,19 @@ public final class JSONDeserializer<T: HandyJSON> {
 }
 
 enum HandyJSONDecoding {
-    /// The HandyJSON calls are lenient and quiet, with the configured key strategy.
+    /// The HandyJSON calls are lenient and quiet, with the configured key strategy (`.caseInsensitive` when
+    /// `HandyJSONConfiguration.deserializeOptions` says so, as in HandyJSON).
     static var options: DecodingOptions {
-        DecodingOptions(keyDecodingStrategy: HandyJSONConfiguration.keyDecodingStrategy)
+        let strategy = HandyJSONConfiguration.deserializeOptions.contains(.caseInsensitive)
+            ? .caseInsensitive : HandyJSONConfiguration.keyDecodingStrategy
+        return DecodingOptions(keyDecodingStrategy: strategy)
+    }
+
+    /// An `NSDictionary`'s entries as a `[String: Any]` (keys as their text).
+    static func dictionary(_ dict: NSDictionary) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, value) in dict { result["\(key)"] = value }
+        return result
     }
 
     static func model<T>(_ type: T.Type, _ input: UnsafeRawBufferPointer, _ path: String?) -> T? {

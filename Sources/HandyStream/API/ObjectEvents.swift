@@ -40,11 +40,29 @@ enum ObjectEvents {
         case let optional as OptionalMarkerValue:
             guard let wrapped = optional.wrappedValue else { return sink.tokenNull() }
             return emit(wrapped, to: sink)
+        case _ where type(of: value) is NSDictionary.Type:
+            var members: [String: Any] = [:]
+            for (key, member) in value as! NSDictionary { members["\(key)"] = member }
+            return emit(members, to: sink)
+        case _ where type(of: value) is NSArray.Type:
+            return emit((value as! NSArray).map { $0 } as [Any], to: sink)
         default:
-            guard let text = numberText(value) else { return sink.tokenNull() }
-            var number = text
-            return number.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
+            if var number = numberText(value) {
+                return number.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
+            }
+            return emitOther(value, to: sink)
         }
+    }
+
+    /// A value of another kind: taken as it is where the property has its type (a model instance, as HandyJSON
+    /// took it), otherwise written as JSON and read back, so that it follows the same rules as text.
+    private static func emitOther(_ value: Any, to sink: TokenSink) -> Bool {
+        if let proceed = sink.tokenReady(value) { return proceed }
+        guard let json = try? ModelEncoder().encode(value) else { return sink.tokenNull() }
+        let tokenizer = Tokenizer(sink: sink)
+        let outcome = json.withUnsafeBytes { tokenizer.parse($0) }
+        guard outcome == .needsMore else { return outcome != .stopped }
+        return tokenizer.complete() != .stopped
     }
 
     /// The JSON text of a number value, or `nil` when `value` is not a finite number.

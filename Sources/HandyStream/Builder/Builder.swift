@@ -100,6 +100,9 @@ final class Builder: TokenSink {
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         skipDepth > 0 ? true : top.withInstance { $0.key(bytes, self) }
     }
+    override func tokenReady(_ value: Any) -> Bool? {
+        skipDepth > 0 ? true : top.withInstance { $0.ready(value, self) }
+    }
     override func tokenStartMap() -> Bool { open(isObject: true) }
     override func tokenStartArray() -> Bool { open(isObject: false) }
     override func tokenEndMap() -> Bool { close() }

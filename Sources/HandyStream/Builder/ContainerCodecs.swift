@@ -47,6 +47,9 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
     }
     override func openObject(_ builder: Builder) -> Frame? { wrapped.openObject(builder) }
     override func openArray(_ builder: Builder) -> Frame? { wrapped.openArray(builder) }
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        wrapping(target, mode) { wrapped.storeReady(value, at: $0, mode: .initialize) }
+    }
     override func isNil(_ source: UnsafeRawPointer) -> Bool {
         source.assumingMemoryBound(to: Wrapped?.self).pointee == nil
     }
@@ -115,6 +118,12 @@ final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: false) {
             ArrayFrame<Element>(opener: self, element: element, finishing: finishing)
         }
+    }
+    /// An array of ready values (`[Model]` inside a `[String: Any]`).
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard let elements = value as? [Element] else { return false }
+        ModelStorage.store(elements, at: target, mode: mode)
+        return true
     }
     /// Made once: opening an array then asks the runtime for no type metadata.
     private let cursorType: EncodeCursor.Type = ArrayCursor<Element>.self
@@ -281,6 +290,12 @@ final class ArrayFrame<Element>: Frame {
         index += 1
         return true
     }
+    override func ready(_ value: Any, _ builder: Builder) -> Bool? {
+        guard element({ $0.storeReady(value, at: slot, mode: .initialize) }) else { return nil }
+        elements.commit()
+        index += 1
+        return true
+    }
     override func skipped() { index += 1 }
 
     func take() -> [Element] {
@@ -399,6 +414,11 @@ final class DictionaryFrame<Value>: Frame {
         values.commit()
         return true
     }
+    override func ready(_ ready: Any, _ builder: Builder) -> Bool? {
+        guard value({ $0.storeReady(ready, at: slot, mode: .initialize) }) else { return nil }
+        values.commit()
+        return true
+    }
     /// The key of a skipped value was already dealt with by ``openChild(isObject:_:)``.
     override func skipped() {}
 
@@ -475,6 +495,65 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
         guard let decimal = DecimalText(text) else { return nil }
         if !decimal.hasFractionOrExponent, let value = decimal.integer(Int.self) { return value }
         return decimal.double(text: text)
+    }
+}
+
+// MARK: - Foundation containers
+
+/// `NSArray`, `NSMutableArray`, `NSDictionary`, `NSMutableDictionary` properties, as HandyJSON decoded them: the
+/// container's Foundation-style values (as for `Any`), made the property's class; written as those values.
+final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecked Sendable {
+    private let anyCodec: AnyCodec
+    private let isArray: Bool
+    private let make: (Any) -> Container?
+
+    init(anyCodec: AnyCodec, isArray: Bool, make: @escaping (Any) -> Container?) {
+        self.anyCodec = anyCodec
+        self.isArray = isArray
+        self.make = make
+        super.init(valueType: Container.self)
+    }
+
+    override func openObject(_ builder: Builder) -> Frame? { isArray ? nil : anyCodec.openObject(builder) }
+    override func openArray(_ builder: Builder) -> Frame? { isArray ? anyCodec.openArray(builder) : nil }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        guard let container = make(frame.takeAny()) else { return }
+        ModelStorage.store(container, at: target, mode: mode)
+    }
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard type(of: value) is AnyClass, let container = value as? Container else { return false }
+        ModelStorage.store(container, at: target, mode: mode)
+        return true
+    }
+    override var expectation: String { isArray ? "an array" : "an object" }
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try AnyWriter.write(source.assumingMemoryBound(to: Container.self).pointee, to: &run)
+    }
+
+}
+
+enum FoundationContainers {
+    /// The codec for `NSArray`, `NSMutableArray`, `NSDictionary` or `NSMutableDictionary`; `nil` for other types.
+    static func codec(for type: Any.Type, anyCodec: AnyCodec) -> ValueCodec? {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(NSArray.self):
+            FoundationContainerCodec<NSArray>(anyCodec: anyCodec, isArray: true) {
+                ($0 as? [Any]).map { NSArray(array: $0) }
+            }
+        case ObjectIdentifier(NSMutableArray.self):
+            FoundationContainerCodec<NSMutableArray>(anyCodec: anyCodec, isArray: true) {
+                ($0 as? [Any]).map { NSMutableArray(array: $0) }
+            }
+        case ObjectIdentifier(NSDictionary.self):
+            FoundationContainerCodec<NSDictionary>(anyCodec: anyCodec, isArray: false) {
+                ($0 as? [String: Any]).map { NSDictionary(dictionary: $0) }
+            }
+        case ObjectIdentifier(NSMutableDictionary.self):
+            FoundationContainerCodec<NSMutableDictionary>(anyCodec: anyCodec, isArray: false) {
+                ($0 as? [String: Any]).map { NSMutableDictionary(dictionary: $0) }
+            }
+        default: nil
+        }
     }
 }
 

@@ -31,6 +31,8 @@ class Frame {
     func bool(_ value: Bool, _ builder: Builder) -> Bool { true }
     func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { true }
     func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { true }
+    /// A value already in memory at the current position: `nil` when it can't be taken as it is (its events follow).
+    func ready(_ value: Any, _ builder: Builder) -> Bool? { nil }
     /// The frame for a container that starts at the current position, or `nil` to skip it.
     func openChild(isObject: Bool, _ builder: Builder) -> Frame? { nil }
     /// A child frame's container has ended: take its value.
@@ -125,6 +127,12 @@ final class RootFrame<T>: Frame, RootStatus {
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(opener.storeString(bytes, at: target, mode: .initialize), builder, found: "a string")
+    }
+    override func ready(_ value: Any, _ builder: Builder) -> Bool? {
+        guard opener.storeReady(value, at: target, mode: .initialize) else { return nil }
+        started = true
+        hasValue = true
+        return builder.rootCompleted()
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         started = true

@@ -9,6 +9,11 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: true) { ModelFrame<Model>(opener: self, table: table) }
     }
     override var expectation: String { "an object" }
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard let model = value as? Model else { return false }
+        ModelStorage.store(model, at: target, mode: mode)
+        return true
+    }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         guard table.isClass else { return try table.openObject(base: source, owner: self, on: &run) }
         // An instance of a subclass is written with all its properties, as its own type's table lists them.
@@ -132,6 +137,15 @@ class PropertyFrame: Frame {
     }
     override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign) }, found: "a string")
+    }
+
+    override final func ready(_ value: Any, _ builder: Builder) -> Bool? {
+        guard pending >= 0 else { return nil }
+        let slot = table.slot(pending)
+        let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
+        guard slot.pointee.codec.storeReady(value, at: target, mode: .assign) else { return nil }
+        pending = -1
+        return true
     }
 
     override final func openChild(isObject: Bool, _ builder: Builder) -> Frame? {

@@ -29,6 +29,10 @@ class ValueCodec: @unchecked Sendable {
         false
     }
 
+    /// Stores a value that already exists (a model instance inside a `[String: Any]`, taken as it is, as HandyJSON
+    /// did); `false` when it is not of this type.
+    func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { false }
+
     /// A frame that builds a value from the object starting now, or `nil` when an object does not fit the type.
     func openObject(_ builder: Builder) -> Frame? { nil }
     /// A frame that builds a value from the array starting now, or `nil` when an array does not fit the type.

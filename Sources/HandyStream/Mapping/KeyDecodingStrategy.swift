@@ -72,10 +72,29 @@ private final class CustomKeyBox: Sendable {}
 /// Safe to read and change from any thread.
 public enum HandyJSONConfiguration {
     private static let strategy = Locked(KeyDecodingStrategy.useDefaultKeys)
+    private static let options = Locked(DeserializeOptions.defaultOptions)
 
     /// The key strategy of the HandyJSON-compatible calls; `.useDefaultKeys` unless changed.
     public static var keyDecodingStrategy: KeyDecodingStrategy {
         get { strategy.withLock { $0 } }
         set { strategy.withLock { $0 = newValue } }
     }
+
+    /// HandyJSON's options: `.caseInsensitive` matches keys whatever their ASCII case (it wins over
+    /// ``keyDecodingStrategy``).
+    public static var deserializeOptions: DeserializeOptions {
+        get { options.withLock { $0 } }
+        set { options.withLock { $0 = newValue } }
+    }
+}
+
+/// HandyJSON's deserialization options.
+public struct DeserializeOptions: OptionSet, Sendable {
+    public let rawValue: Int
+
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Keys match property names and mapped keys whatever their ASCII case.
+    public static let caseInsensitive = DeserializeOptions(rawValue: 1 << 0)
+    public static let defaultOptions: DeserializeOptions = []
 }

@@ -108,6 +108,11 @@ final class PathFilter: TokenSink {
         return true
     }
 
+    /// Ready values are taken only inside the designated value; elsewhere their events find the path.
+    override func tokenReady(_ value: Any) -> Bool? {
+        if case .passing = state { return builder.tokenReady(value) }
+        return nil
+    }
     override func tokenStartMap() -> Bool { open(isObject: true) }
     override func tokenStartArray() -> Bool { open(isObject: false) }
     override func tokenEndMap() -> Bool { close(isObject: true) }

@@ -120,6 +120,7 @@ final class CodecFactory {
         case ObjectIdentifier(Validation.self): return ValidationCodec()
         default: break
         }
+        if let container = FoundationContainers.codec(for: type, anyCodec: anyCodec) { return container }
         if let custom = type as? any HandyJSONCustomTransformable.Type {
             return TransformCodec(
                 adapter: .custom(custom), anyCodec: anyCodec, textCodec: textCodec, valueType: type, name: "\(type)")

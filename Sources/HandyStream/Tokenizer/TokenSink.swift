@@ -18,6 +18,9 @@ class TokenSink {
     func tokenEndMap() -> Bool { true }
     func tokenStartArray() -> Bool { true }
     func tokenEndArray() -> Bool { true }
+    /// A value already in memory (a model instance inside a `[String: Any]`), offered as it is: `nil` when the sink
+    /// can't take it so, and the caller sends its events instead; otherwise whether to go on.
+    func tokenReady(_ value: Any) -> Bool? { nil }
 }
 
 extension Unmanaged {

@@ -1,0 +1,85 @@
+import Foundation
+@testable import HandyStream
+import Testing
+
+struct NSContainers: HandyJSON {
+    var array: NSArray?
+    var mutableArray = NSMutableArray()
+    var dictionary: NSDictionary?
+    var mutableDictionary: NSMutableDictionary?
+    var text: NSString = ""
+    var number: NSNumber = 0
+}
+
+struct Refuge: HandyJSON {
+    var name = ""
+    var resident: Owner?
+    var residents: [Owner] = []
+    var keyed: [String: Owner] = [:]
+}
+
+struct CaseKeys: HandyJSON {
+    var userName = ""
+}
+
+@Suite("HandyJSON behaviour", .serialized)
+struct HandyJSONCompatibilityTests {
+    @Test("NSArray, NSMutableArray, NSDictionary and NSMutableDictionary properties decode and encode")
+    func foundationContainers() throws {
+        let json = #"{"array": [1, "a", [true]], "mutableArray": [{"k": 2}], "dictionary": {"x": 1.5, "y": null}, "#
+            + #""mutableDictionary": {"z": [1]}, "text": "t", "number": 12}"#
+        let model = try #require(NSContainers.deserialize(from: json))
+        #expect(model.array?.count == 3)
+        #expect(model.array?[0] as? Int == 1)
+        #expect(model.array?[1] as? String == "a")
+        #expect(model.mutableArray.count == 1)
+        model.mutableArray.add(3)
+        #expect(model.mutableArray.count == 2)
+        #expect(model.dictionary?["x"] as? Double == 1.5)
+        #expect(model.dictionary?["y"] is NSNull)
+        #expect(model.mutableDictionary?["z"] is [Any])
+        #expect(model.text == "t")
+        #expect(model.number == 12)
+        let back = try #require(NSContainers.deserialize(from: model.toJSONString()))
+        #expect(back.array?.count == 3)
+        #expect(back.mutableArray.count == 2)
+        #expect(back.dictionary?["x"] as? Double == 1.5)
+        // The wrong shape keeps the default.
+        #expect(NSContainers.deserialize(from: #"{"array": {"a": 1}}"#)?.array == nil)
+    }
+
+    @Test("NSDictionary and NSArray inputs, and HandyJSONConfiguration.deserializeOptions")
+    func foundationInputs() throws {
+        let dict: NSDictionary = ["name": "Ann", "age": 3, "pets": ["a", "b"]]
+        #expect(Owner.deserialize(from: dict)?.name == "Ann")
+        #expect(JSONDeserializer<Owner>.deserializeFrom(dict: dict)?.age == 3)
+        let nested: NSDictionary = ["data": ["name": "Bo"] as NSDictionary]
+        #expect(Owner.deserialize(from: nested, designatedPath: "data")?.name == "Bo")
+        let array: NSArray = [["name": "a"] as NSDictionary, ["name": "b"]]
+        #expect([Owner].deserialize(from: array)?.map { $0?.name } == ["a", "b"])
+        #expect(Owner.deserialize(from: nil as NSDictionary?) == nil)
+
+        #expect(CaseKeys.deserialize(from: #"{"USERNAME": "x"}"#)?.userName == "")
+        HandyJSONConfiguration.deserializeOptions = .caseInsensitive
+        defer { HandyJSONConfiguration.deserializeOptions = .defaultOptions }
+        #expect(CaseKeys.deserialize(from: #"{"USERNAME": "x"}"#)?.userName == "x")
+    }
+
+    @Test("A model instance inside a [String: Any] is taken as it is, in arrays and dictionaries too")
+    func readyModels() throws {
+        var ann = Owner()
+        ann.name = "Ann"
+        ann.age = 40
+        let input: [String: Any] = ["name": "home", "resident": ann, "residents": [ann, ann], "keyed": ["a": ann]]
+        let shelter = try #require(Refuge.deserialize(from: input))
+        #expect(shelter.resident?.name == "Ann")
+        #expect(shelter.residents.map(\.age) == [40, 40])
+        #expect(shelter.keyed["a"]?.name == "Ann")
+        // An [Any] of models, and a model where another type is wanted: its JSON is read instead.
+        let mixed: [String: Any] = ["residents": [ann] as [Any], "name": ann]
+        let other = try #require(Refuge.deserialize(from: mixed))
+        #expect(other.residents.first?.name == "Ann")
+        #expect(other.name == "")
+        #expect(Owner.deserialize(from: ["name": ann]) != nil)
+    }
+}
