@@ -140,7 +140,7 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: true) }
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        run.writer.rawJSON(source.assumingMemoryBound(to: JSONText.self).pointee.bytes)
+        run.writer.rawJSON(ModelStorage.load(JSONText.self, from: source).bytes)
     }
 }
 
@@ -273,7 +273,7 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         ModelStorage.store(value, at: target, mode: mode)
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        switch source.assumingMemoryBound(to: JSONValue.self).pointee {
+        switch ModelStorage.load(JSONValue.self, from: source) {
         case .null: run.writer.null()
         case .bool(let flag): run.writer.bool(flag)
         case .number(let text): run.writer.numberText(text)

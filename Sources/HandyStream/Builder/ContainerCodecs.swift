@@ -51,7 +51,7 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
         wrapping(target, mode) { wrapped.storeReady(value, at: $0, mode: .initialize) }
     }
     override func isNil(_ source: UnsafeRawPointer) -> Bool {
-        source.assumingMemoryBound(to: Wrapped?.self).pointee == nil
+        ModelStorage.load(Wrapped?.self, from: source) == nil
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         if isNil(source) { return run.writer.null() }
@@ -155,7 +155,7 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
     /// With sorted keys, elements are written in the order of their JSON text, so that equal sets write equal text.
     /// (Each element's text is made by a run of its own: sets nest only as deep as their type says, never deeper.)
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        let elements = Array(source.assumingMemoryBound(to: Set<Element>.self).pointee)
+        let elements = Array(ModelStorage.load(Set<Element>.self, from: source))
         guard run.options.sortedKeys else { return try openElements(elements, element, owner: self, on: &run) }
         var options = run.options
         options.maximumDepth -= run.writer.depth + 1
@@ -192,11 +192,16 @@ final class ElementBuffer<Element> {
     @inline(__always)
     func nextSlot() -> UnsafeMutableRawPointer {
         if count == capacity { grow() }
+        assert(count < capacity, "ElementBuffer: slot out of range")
         return UnsafeMutableRawPointer(base + count)
     }
 
+    /// Counts the value just built in ``nextSlot()``.
     @inline(__always)
-    func commit() { count += 1 }
+    func commit() {
+        assert(count < capacity, "ElementBuffer: commit past the capacity")
+        count += 1
+    }
 
     @inline(never)
     private func grow() {
@@ -481,11 +486,11 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
     /// Only numbers can fail to fit: `Any` holds them as `Int` or `Double`, as `JSONSerialization` does.
     override var expectation: String { "a JSON value (numbers within Double's range)" }
     override func isNil(_ source: UnsafeRawPointer) -> Bool {
-        let value = source.assumingMemoryBound(to: Any.self).pointee
+        let value = ModelStorage.load(Any.self, from: source)
         return (value as? OptionalMarkerValue).map { $0.wrappedValue == nil } ?? false
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        try AnyWriter.write(source.assumingMemoryBound(to: Any.self).pointee, to: &run)
+        try AnyWriter.write(ModelStorage.load(Any.self, from: source), to: &run)
     }
 
     /// Specialized here, where the element type is known.
@@ -527,7 +532,7 @@ final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecke
     }
     override var expectation: String { isArray ? "an array" : "an object" }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        try AnyWriter.write(source.assumingMemoryBound(to: Container.self).pointee, to: &run)
+        try AnyWriter.write(ModelStorage.load(Container.self, from: source), to: &run)
     }
 
 }
@@ -597,7 +602,7 @@ final class EnumCodec<E: RawRepresentable>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "a raw value of \(E.self)" }
     /// A raw value is a scalar: its codec writes it at once, so the temporary outlives the call.
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        let rawValue = source.assumingMemoryBound(to: E.self).pointee.rawValue
+        let rawValue = ModelStorage.load(E.self, from: source).rawValue
         try withUnsafePointer(to: rawValue) { try raw.write(UnsafeRawPointer($0), to: &run) }
     }
 }

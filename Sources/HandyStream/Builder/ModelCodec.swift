@@ -17,7 +17,7 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         guard table.isClass else { return try table.openObject(base: source, owner: self, on: &run) }
         // An instance of a subclass is written with all its properties, as its own type's table lists them.
-        let dynamicType = type(of: source.assumingMemoryBound(to: Model.self).pointee)
+        let dynamicType = type(of: ModelStorage.load(Model.self, from: source))
         if ObjectIdentifier(dynamicType) != ObjectIdentifier(Model.self) {
             return try _slowpath_writeSubclass(dynamicType, source, to: &run)
         }

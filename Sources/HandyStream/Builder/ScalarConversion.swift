@@ -79,7 +79,7 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
             },
             null: { _, _ in false },
             write: { source, writer in
-                try Conversion.write(source.assumingMemoryBound(to: Conversion.Value.self).pointee, to: &writer)
+                try Conversion.write(ModelStorage.load(Conversion.Value.self, from: source), to: &writer)
             })
     }
 
@@ -102,13 +102,13 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
                 return true
             },
             write: { source, writer in
-                if let value = source.assumingMemoryBound(to: Conversion.Value?.self).pointee {
+                if let value = ModelStorage.load(Conversion.Value?.self, from: source) {
                     try Conversion.write(value, to: &writer)
                 } else {
                     writer.null()
                 }
             },
-            isNil: { source in source.assumingMemoryBound(to: Conversion.Value?.self).pointee == nil })
+            isNil: { source in ModelStorage.load(Conversion.Value?.self, from: source) == nil })
     }
 
     @inline(__always)

@@ -83,6 +83,6 @@ extension ValueAdapter {
                 ModelStorage.store(value, at: target, mode: mode)
                 return true
             },
-            toJSON: { source in source.assumingMemoryBound(to: T.self).pointee._plainValue() })
+            toJSON: { source in ModelStorage.load(T.self, from: source)._plainValue() })
     }
 }

@@ -59,7 +59,7 @@ public final class HelpingMapper {
                     ModelStorage.store(convert(text), at: target, mode: mode)
                     return true
                 },
-                toJSON: { source in source.assumingMemoryBound(to: T.self).pointee as Any })
+                toJSON: { source in ModelStorage.load(T.self, from: source) as Any })
         }
         add((address(of: &property), MappingPropertyHandler(keys: name.map { [$0] }, type: T.self, adapter: adapter)))
     }
@@ -178,7 +178,7 @@ private func mapping<Transform: TransformType>(
                 return true
             },
             toJSON: { source in
-                transform.transformToJSON(source.assumingMemoryBound(to: Transform.Object.self).pointee)
+                transform.transformToJSON(ModelStorage.load(Transform.Object.self, from: source))
             })
     }
     return (address(of: &property), MappingPropertyHandler(keys: keys, type: Transform.Object.self, adapter: adapter))
@@ -216,7 +216,7 @@ private func optionalMapping<Transform: TransformType>(
                 return true
             },
             toJSON: { source in
-                source.assumingMemoryBound(to: Transform.Object?.self).pointee.flatMap(transform.transformToJSON)
+                ModelStorage.load(Transform.Object?.self, from: source).flatMap(transform.transformToJSON)
             })
     }
     return (address(of: &property), MappingPropertyHandler(keys: keys, type: Transform.Object?.self, adapter: adapter))

@@ -1,8 +1,9 @@
-/// Every write into model storage goes through this file.
+/// Every read and write of a typed value through a raw address goes through this file.
 ///
 /// Targets are addresses handed out by field tables (a model's base address plus a stored property's offset, as the
-/// runtime's reflection reports it), or scratch memory owned by a frame. The type at a target is always the one the
-/// codec was built for: a field table pairs each offset with the codec of that property's own type.
+/// runtime's reflection reports it), scratch memory owned by a frame, or the elements of an array being written.
+/// The type at an address is always the one the codec was built for: a field table pairs each offset with the codec
+/// of that property's own type, and a container's frame or cursor hands out only addresses of its element type.
 enum ModelStorage {
     /// Writes `value` at `target`: over the live value (`assign`, which releases the old one) or into raw memory.
     @inline(__always)
@@ -23,6 +24,15 @@ enum ModelStorage {
         case .assign: typed.pointee = value
         case .initialize: typed.initialize(to: value)
         }
+    }
+
+    /// A copy of the value at `source`.
+    ///
+    /// - Precondition: `source` holds an initialized value of type `T` (a field table pairs each offset with the codec
+    ///   of that property's own type; a cursor or frame hands out only addresses of values of its element type).
+    @inline(__always)
+    static func load<T>(_: T.Type, from source: UnsafeRawPointer) -> T {
+        source.assumingMemoryBound(to: T.self).pointee
     }
 
     /// Moves the value out of `source`, leaving it raw memory.

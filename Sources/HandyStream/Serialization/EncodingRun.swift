@@ -283,7 +283,7 @@ final class DictionaryCursor<Value>: EncodeCursor {
 
     /// `source` holds a `[String: Value]`.
     override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
-        start(source.assumingMemoryBound(to: [String: Value].self).pointee, sorted: sortedKeys)
+        start(ModelStorage.load([String: Value].self, from: source), sorted: sortedKeys)
     }
 
     /// Members in the order given (a `JSONValue` object's, duplicate keys kept).
