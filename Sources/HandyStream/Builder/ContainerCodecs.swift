@@ -212,6 +212,19 @@ final class ElementBuffer<Element> {
         capacity *= 2
     }
 
+    /// Reports a value that doesn't fit `codec`, the element codec: for an optional one it becomes `nil`, counted
+    /// here; otherwise it is left out. Returns whether to go on, and whether the value was kept.
+    @inline(never)
+    func didNotFit(
+        _ codec: ValueCodec, found: String, kept: String, leftOut: String, _ builder: Builder
+    ) -> (proceed: Bool, kept: Bool) {
+        let optional = codec.isOptional
+        let proceed = builder.fallback("expected \(codec.expectation), found \(found)" + (optional ? kept : leftOut))
+        guard optional && codec.storeNull(at: nextSlot(), mode: .initialize) else { return (proceed, false) }
+        commit()
+        return (proceed, true)
+    }
+
     /// Destroys the values left (decoding stopped early).
     func discard() {
         base.deinitialize(count: count)
@@ -239,7 +252,6 @@ final class ArrayFrame<Element>: Frame {
     @inline(__always)
     private func element<Result>(_ body: (ValueCodec) -> Result) -> Result { elementReference.withInstance(body) }
 
-    private var elementExpectation: String { element { $0.expectation } }
 
 
     override func begin(_ builder: Builder) {
@@ -262,13 +274,11 @@ final class ArrayFrame<Element>: Frame {
     }
 
     /// Reports an element that doesn't fit; for `[T?]` it becomes `nil`, otherwise it is dropped.
-    @inline(never)
     private func elementDidNotFit(_ builder: Builder, found: String) -> Bool {
-        let optional = element { $0.isOptional }
-        let proceed = builder.fallback("expected \(elementExpectation), found \(found)"
-            + (optional ? "; the element became nil" : "; the element was dropped"))
-        if optional && element({ $0.storeNull(at: slot, mode: .initialize) }) { elements.commit() }
-        return proceed
+        element {
+            elements.didNotFit($0, found: found, kept: "; the element became nil", leftOut: "; the element was dropped",
+                               builder).proceed
+        }
     }
 
     override func null(_ builder: Builder) -> Bool {
@@ -362,7 +372,6 @@ final class DictionaryFrame<Value>: Frame {
     @inline(__always)
     private func value<Result>(_ body: (ValueCodec) -> Result) -> Result { valueReference.withInstance(body) }
 
-    private var valueExpectation: String { value { $0.expectation } }
 
     @inline(__always)
     private var slot: UnsafeMutableRawPointer { values.nextSlot() }
@@ -379,16 +388,12 @@ final class DictionaryFrame<Value>: Frame {
 
     /// Reports a value that doesn't fit (while its key is still the current one, so that the path names it); for
     /// `[String: T?]` it becomes `nil`, otherwise the entry is left out.
-    @inline(never)
     private func valueDidNotFit(_ builder: Builder, found: String) -> Bool {
-        let optional = value { $0.isOptional }
-        let proceed = builder.fallback("expected \(valueExpectation), found \(found)"
-            + (optional ? "; the value became nil" : "; the entry was left out"))
-        if optional && value({ $0.storeNull(at: slot, mode: .initialize) }) {
-            values.commit()
-        } else {
-            keys.removeLast()
+        let (proceed, kept) = value {
+            values.didNotFit($0, found: found, kept: "; the value became nil", leftOut: "; the entry was left out",
+                             builder)
         }
+        if !kept { keys.removeLast() }
         return proceed
     }
 
