@@ -16,28 +16,28 @@ deps:
 bench: deps
 	$(SWIFT) run -c release handystream bench
 
-## test: the whole test suite.
+## test: the whole test suite, the HTTP integration (a package trait, off by default) included.
 test: deps
-	$(SWIFT) test
+	$(SWIFT) test --traits HTTP
 
 ## test-release: the test suite on an optimized build (behaviour under the optimizer, e.g. of `let`).
 test-release: deps
-	$(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path .build-release
+	$(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path .build-release --traits HTTP
 
 ## test-asan: the test suite under AddressSanitizer (LeakSanitizer included). The sanitizer and fuzz builds leave
-## out the HTTP integration (HANDYSTREAM_WITHOUT_HTTP=1): it is tested by `make test`, and SwiftNIO's own build
+## out the HTTP integration (its trait is off by default): it is tested by `make test`, and SwiftNIO's own build
 ## under sanitizers would double CI's time.
 test-asan: deps
-	HANDYSTREAM_WITHOUT_HTTP=1 LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 ## test-tsan: the concurrency tests under ThreadSanitizer.
 test-tsan: deps
-	HANDYSTREAM_WITHOUT_HTTP=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_FILTER)"
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_FILTER)"
 TSAN_FILTER ?= concurrentUse|asyncElements|cancellation|configuredStrategy
 
 ## fuzz: libFuzzer with AddressSanitizer for FUZZ_SECONDS, from the seeds in Fuzz/Seeds.
 fuzz: deps
-	HANDYSTREAM_WITHOUT_HTTP=1 $(SWIFT) build --scratch-path .build-fuzz --product HandyStreamFuzz \
+	$(SWIFT) build --scratch-path .build-fuzz --product HandyStreamFuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 	mkdir -p .build-fuzz/corpus
 	.build-fuzz/debug/HandyStreamFuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \

@@ -1,11 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
-
-import class Foundation.ProcessInfo
-
-/// The HTTP integration pulls in AsyncHTTPClient and SwiftNIO; builds that don't need it (the sanitizer runs) can
-/// leave it out with HANDYSTREAM_WITHOUT_HTTP=1. Users get it by default, and pay for it only if they use it.
-let withHTTP = ProcessInfo.processInfo.environment["HANDYSTREAM_WITHOUT_HTTP"] == nil
 
 let package = Package(
     name: "HandyStream",
@@ -13,14 +7,21 @@ let package = Package(
         .library(name: "HandyStream", targets: ["HandyStream"]),
         // Re-exports HandyStream so that code written for HandyJSON (`import HandyJSON`) builds unchanged.
         .library(name: "HandyJSON", targets: ["HandyJSON"]),
+        // Empty unless the HTTP trait is enabled.
+        .library(name: "HandyStreamHTTP", targets: ["HandyStreamHTTP"]),
         .executable(name: "handystream", targets: ["handystream"]),
+    ],
+    traits: [
+        .trait(
+            name: "HTTP",
+            description: "The HandyStreamHTTP library: AsyncHTTPClient response bodies decoded as they arrive. "
+                + "Off by default, so that users of HandyStream build no networking."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ] + (withHTTP ? [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-    ] : []),
+    ],
     targets: [
         .systemLibrary(
             name: "CYajl",
@@ -30,6 +31,13 @@ let package = Package(
         ),
         .target(name: "HandyStream", dependencies: ["CYajl"]),
         .target(name: "HandyJSON", dependencies: ["HandyStream"]),
+        .target(
+            name: "HandyStreamHTTP",
+            dependencies: [
+                "HandyStream",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
+            ]
+        ),
         .executableTarget(
             name: "handystream",
             dependencies: [
@@ -42,26 +50,17 @@ let package = Package(
         .executableTarget(name: "HandyStreamFuzz", dependencies: ["HandyStream"]),
         // The fixtures are read from the repository at run time (#filePath), not bundled.
         .testTarget(name: "HandyStreamTests", dependencies: ["HandyStream", "HandyJSON"], exclude: ["Fixtures"]),
-    ],
-    swiftLanguageModes: [.v6]
-)
-
-if withHTTP {
-    package.products.append(.library(name: "HandyStreamHTTP", targets: ["HandyStreamHTTP"]))
-    package.targets += [
-        .target(
-            name: "HandyStreamHTTP",
-            dependencies: ["HandyStream", .product(name: "AsyncHTTPClient", package: "async-http-client")]
-        ),
+        // Runs with the HTTP trait (`make test` enables it); empty without.
         .testTarget(
             name: "HandyStreamHTTPTests",
             dependencies: [
                 "HandyStreamHTTP",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
             ]
         ),
-    ]
-}
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,3 +1,6 @@
+// Built only with the HTTP trait (`swift build --traits HTTP`): without it this module is empty, and nothing of
+// SwiftNIO or AsyncHTTPClient is built.
+#if HTTP
 import AsyncHTTPClient
 import Foundation
 import HandyStream
@@ -48,3 +51,4 @@ public struct ResponseChunks: AsyncSequence {
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator()) }
 }
+#endif

@@ -1,3 +1,6 @@
+// Built only with the HTTP trait (`swift build --traits HTTP`): without it this module is empty, and nothing of
+// SwiftNIO or AsyncHTTPClient is built.
+#if HTTP
 import AsyncHTTPClient
 import HandyStream
 import HandyStreamHTTP
@@ -108,3 +111,4 @@ struct HTTPResponseDecodingTests {
         try await server.stop()
     }
 }
+#endif

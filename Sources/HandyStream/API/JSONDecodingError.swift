@@ -125,17 +125,19 @@ struct LineTracker {
             columnsBefore = 0
         }
         // Every byte that does not continue a UTF-8 sequence (10xxxxxx) starts a character; eight bytes at a time.
-        var scan = lineStart
-        while end - scan >= 8 {
-            let word = scan.loadUnaligned(as: UInt64.self)
-            let continuations = word & ~(word << 1) & 0x8080_8080_8080_8080
-            columnsBefore += 8 - continuations.nonzeroBitCount
-            scan += 8
+        let length = lineStart.distance(to: end)
+        var continuations = 0
+        var offset = 0
+        while offset &+ 8 <= length {
+            let word = lineStart.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            continuations &+= (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            offset &+= 8
         }
-        while scan < end {
-            if scan.load(as: UInt8.self) & 0xC0 != 0x80 { columnsBefore += 1 }
-            scan += 1
+        while offset < length {
+            if lineStart.load(fromByteOffset: offset, as: UInt8.self) & 0xC0 == 0x80 { continuations &+= 1 }
+            offset &+= 1
         }
+        columnsBefore += length - continuations
     }
 }
 

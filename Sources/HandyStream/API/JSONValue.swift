@@ -147,51 +147,75 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
 /// Writes a whole subtree as compact text: nested containers are pushed as this same frame again, which keeps its
 /// own stack of open containers; when the outermost one closes, the text is the value. (With `keepsText` false it
 /// only follows the structure: validation.) Each level remembers its key or element index, for error paths.
+///
+/// Its mutable state lives in memory of its own, as the builder's stack does: this frame sees every event of the
+/// values it extracts, and the exclusivity checks of class properties would cost more than the work itself.
 final class JSONTextFrame: Frame {
-    private var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
     private struct Level {
         var isObject: Bool
         /// Elements completed so far: the index of the one being read.
         var index = 0
-        /// The last key read, as bytes.
-        var key: [UInt8] = []
+        /// The last key read: `keyBytes[keyStart..<keyStart + keyLength]`.
+        var keyStart = 0
+        var keyLength = 0
     }
-    /// The open containers, outermost first.
-    private var levels: [Level] = []
+
+    private struct State {
+        var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
+        /// The open containers, outermost first.
+        var levels: [Level] = []
+        /// The keys of the open objects, one after another (a level's key is replaced only when the levels inside
+        /// it are closed, so each level's bytes are the last ones).
+        var keyBytes: [UInt8] = []
+    }
+
+    /// Allocated and initialized by `init`, freed by `deinit`.
+    private let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
     private let keepsText: Bool
 
     init(opener: ValueCodec, isObject: Bool, keepsText: Bool) {
         self.keepsText = keepsText
+        state.initialize(to: State())
         super.init(opener: opener, isObject: isObject)
     }
 
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
     override func begin(_ builder: Builder) {
-        writer.reset()
-        levels.removeAll(keepingCapacity: true)
+        state.pointee.writer.reset()
+        state.pointee.levels.removeAll(keepingCapacity: true)
+        state.pointee.keyBytes.removeAll(keepingCapacity: true)
         open(isObject)
     }
 
     private func open(_ object: Bool) {
-        levels.append(Level(isObject: object))
+        state.pointee.levels.append(Level(isObject: object, keyStart: state.pointee.keyBytes.count))
         guard keepsText else { return }
-        if object { try? writer.beginObject() } else { try? writer.beginArray() }
+        if object { try? state.pointee.writer.beginObject() } else { try? state.pointee.writer.beginArray() }
     }
 
     @inline(__always)
     private func value(_ write: (inout JSONWriter) -> Void) -> Bool {
-        let inArray = levels.last?.isObject == false
+        let last = state.pointee.levels.count - 1
+        let inArray = !state.pointee.levels[last].isObject
         if keepsText {
-            if inArray { writer.element() }
-            write(&writer)
+            if inArray { state.pointee.writer.element() }
+            write(&state.pointee.writer)
         }
-        if inArray { levels[levels.count - 1].index += 1 }
+        if inArray { state.pointee.levels[last].index += 1 }
         return true
     }
 
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        if keepsText { writer.key(bytes: bytes) }
-        levels[levels.count - 1].key.removeAll(keepingCapacity: true)
-        levels[levels.count - 1].key.append(contentsOf: bytes)
+        if keepsText { state.pointee.writer.key(bytes: bytes) }
+        let last = state.pointee.levels.count - 1
+        let start = state.pointee.levels[last].keyStart
+        if state.pointee.keyBytes.count > start { state.pointee.keyBytes.removeSubrange(start...) }
+        state.pointee.keyBytes.append(contentsOf: bytes)
+        state.pointee.levels[last].keyLength = bytes.count
         return true
     }
     override func null(_ builder: Builder) -> Bool { value { $0.null() } }
@@ -203,26 +227,30 @@ final class JSONTextFrame: Frame {
         value { $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
-        if keepsText && levels.last?.isObject == false { writer.element() }
+        if keepsText && state.pointee.levels.last?.isObject == false { state.pointee.writer.element() }
         open(isObject)
         return self
     }
     override func finish(_ builder: Builder) -> Bool {
-        let level = levels.removeLast()
-        if keepsText { if level.isObject { writer.endObject() } else { writer.endArray() } }
-        if levels.last?.isObject == false { levels[levels.count - 1].index += 1 }
+        let level = state.pointee.levels.removeLast()
+        if keepsText { if level.isObject { state.pointee.writer.endObject() } else { state.pointee.writer.endArray() } }
+        let last = state.pointee.levels.count - 1
+        if last >= 0 && !state.pointee.levels[last].isObject { state.pointee.levels[last].index += 1 }
         return true
     }
     /// An inner container of this same frame has closed: nothing to move.
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
-        ModelStorage.store(JSONText(bytes: writer.bytes), at: target, mode: mode)
+        ModelStorage.store(JSONText(bytes: state.pointee.writer.bytes), at: target, mode: mode)
     }
-    override func takeAny() -> Any { JSONText(bytes: writer.bytes) }
+    override func takeAny() -> Any { JSONText(bytes: state.pointee.writer.bytes) }
     override func appendPosition(to path: inout String) {
-        for level in levels {
+        for level in state.pointee.levels {
             if level.isObject {
-                if !level.key.isEmpty { path += "." + String(decoding: level.key, as: UTF8.self) }
+                if level.keyLength > 0 {
+                    let bytes = state.pointee.keyBytes[level.keyStart..<level.keyStart + level.keyLength]
+                    path += "." + String(decoding: bytes, as: UTF8.self)
+                }
             } else {
                 path += "[\(level.index)]"
             }

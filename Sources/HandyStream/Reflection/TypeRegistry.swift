@@ -421,8 +421,8 @@ enum MappingReader {
     static func read<Model: HandyJSON>(_: Model.Type) -> HelpingMapper {
         var instance = Model()
         if Model.self is AnyClass {
-            let mapper = HelpingMapper(
-                base: UnsafeRawPointer(ModelStorage.objectBase(referenceAt: &instance)))
+            let base = withUnsafeMutablePointer(to: &instance) { ModelStorage.objectBase(referenceAt: $0) }
+            let mapper = HelpingMapper(base: UnsafeRawPointer(base))
             instance.mapping(mapper: mapper)
             return mapper
         }
