@@ -31,12 +31,9 @@ public struct ModelDecoder: Sendable {
 
     private func decode<T>(_ type: T.Type, input: UnsafeRawBufferPointer, path: String) throws -> T {
         let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
-        let run = DecodingRun<T>(codec: codec, path: try DesignatedPath(parsing: path), options: options)
-        guard let value = try run.decode(input).value else {
-            let mismatch = run.root.mismatch ?? "expected \(codec.expectation)"
-            throw JSONDecodingError(kind: .typeMismatch, message: mismatch, offset: run.root.mismatchOffset,
-                                    path: run.builder.pathPrefix, input: input)
-        }
-        return value
+        let pipeline = DecodingPipeline<T>(
+            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value)
+        if let value = try pipeline.decode(document: input) { return value }
+        return try pipeline.takeValue(input: input)
     }
 }

@@ -1,147 +1,5 @@
 import Foundation
 
-/// The machinery behind the push decoders: a tokenizer fed chunk by chunk, the path filter, and the builder, whose
-/// state survives between chunks. Chunks may split a token anywhere (inside a string, a number, a `\u` escape, a
-/// multi-byte character, a key): yajl keeps the partial token.
-///
-/// Its life is one state machine, which both push decoders follow:
-///
-///     reading ──feed──▶ reading                 (chunks are parsed; with a path, once the value is complete they
-///        │                                       are ignored)
-///        ├──bad input──▶ failed(error)          every later feed and finish throws the same error
-///        └──finish────▶ finished                every later feed and finish is misuse (DecoderMisuseError)
-final class StreamEngine<T>: Builder.Delegate {
-    private let root: RootFrame<T>
-    private let builder: Builder
-    private let filter: PathFilter
-    private var tokenizer: Tokenizer!
-    private let streamsElements: Bool
-    /// Whether events pass through the path filter (a path, or element streaming) or go straight to the builder.
-    private let filters: Bool
-    /// A designated value: reading stops once it is complete.
-    let stopsWhenComplete: Bool
-    private var lines = LineTracker()
-    /// Single value: it is complete.
-    private(set) var isComplete = false
-    /// The tokenizer was stopped because the designated value is complete: later chunks are ignored.
-    private var isClosed = false
-    private enum State {
-        case reading
-        case failed(JSONDecodingError)
-        case finished
-    }
-    private var state = State.reading
-    /// The public type, for messages about misuse.
-    private let owner: String
-    /// Element streaming: elements completed since they were last collected.
-    private var completed: [T] = []
-
-    init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, elements: Bool, topLevelValues: Bool) {
-        owner = elements ? "ElementDecoder" : "IncrementalDecoder"
-        root = RootFrame<T>(codec: codec)
-        builder = Builder(root: root, options: options)
-        streamsElements = elements
-        filter = PathFilter(
-            path: path, builder: builder, mode: elements ? .elements(topLevelValues: topLevelValues) : .single)
-        stopsWhenComplete = !elements && !path.isEmpty
-        filters = elements || !path.isEmpty
-        builder.delegate = self
-        tokenizer = Tokenizer(
-            sink: filters ? filter : builder, multipleValues: elements,
-            rejectsUnpairedSurrogates: options.strict)
-        filter.tokenizer = tokenizer
-    }
-
-    var currentOffset: Int { tokenizer.offset }
-
-    func builderCompletedRoot(_ builder: Builder) -> Bool {
-        guard streamsElements else {
-            isComplete = true
-            return !stopsWhenComplete
-        }
-        if let element = root.take() { completed.append(element) }
-        root.reset()
-        filter.resume()
-        return true
-    }
-
-    /// Feeds one chunk; throws for bad input, and again on every call after it.
-    func feed(_ chunk: UnsafeRawBufferPointer) throws {
-        try checkState("feed(_:) was called after finish()")
-        guard !isClosed else { return }
-        let start = tokenizer.bytesFed
-        do {
-            try handle(tokenizer.parse(chunk), chunk: chunk, chunkStart: start)
-        } catch {
-            state = .failed(error)
-            throw error
-        }
-        lines.advance(over: chunk, startingAt: start)
-    }
-
-    /// Ends the input: a document cut short, or a path that never appeared, is reported here.
-    func finish() throws {
-        try checkState("finish() was called twice")
-        state = .finished
-        guard !isClosed else { return }
-        isClosed = true
-        let start = tokenizer.bytesFed
-        do {
-            try handle(tokenizer.complete(), chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
-        } catch {
-            state = .failed(error)
-            throw error
-        }
-    }
-
-    /// Throws the error that ended decoding, or says the decoder is used after it finished.
-    private func checkState(_ misuse: String) throws {
-        switch state {
-        case .reading: return
-        case .failed(let error): throw error
-        case .finished: throw DecoderMisuseError(message: "\(owner).\(misuse): the decoder has ended")
-        }
-    }
-
-    private func handle(_ outcome: Tokenizer.Outcome, chunk: UnsafeRawBufferPointer, chunkStart: Int)
-        throws(JSONDecodingError)
-    {
-        switch outcome {
-        case .needsMore, .complete:
-            return
-        case .stopped:
-            isClosed = true
-            guard let failure = builder.failure ?? filter.failure else { return }
-            throw JSONDecodingError(
-                kind: failure.kind, message: failure.message, offset: tokenizer.offset, path: failure.path,
-                chunk: chunk, chunkStart: chunkStart, lines: lines)
-        case .malformed(let syntax):
-            isClosed = true
-            let path = filters && !filter.isPassing ? filter.currentPath : builder.currentPath()
-            let (kind, message) = JSONDecodingError.translate(syntax)
-            throw JSONDecodingError(
-                kind: kind, message: message, offset: syntax.offset, path: path, chunk: chunk,
-                chunkStart: chunkStart, lines: lines)
-        }
-    }
-
-    /// Element streaming: the elements completed so far, handed over once.
-    func takeElements() -> [T] {
-        defer { completed.removeAll(keepingCapacity: true) }
-        return completed
-    }
-
-    /// Single value: the value, once complete.
-    func takeValue() throws(JSONDecodingError) -> T {
-        if let value = root.take() { return value }
-        throw JSONDecodingError(
-            kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)",
-            offset: root.mismatchOffset, path: builder.pathPrefix, input: nil)
-    }
-
-    var bytesRead: Int { tokenizer.bytesFed }
-}
-
 /// Decodes one value from input that arrives in chunks.
 ///
 ///     let decoder = try ModelDecoder().incremental(Cat.self, at: "data.cat")
@@ -150,9 +8,9 @@ final class StreamEngine<T>: Builder.Delegate {
 ///     }
 ///     let cat = try decoder.finish()
 public final class IncrementalDecoder<T> {
-    private let engine: StreamEngine<T>
+    private let engine: DecodingPipeline<T>
 
-    init(engine: StreamEngine<T>) { self.engine = engine }
+    init(engine: DecodingPipeline<T>) { self.engine = engine }
 
     /// Feeds the next chunk. Returns `true` once the designated value is complete: further chunks are not needed
     /// (and are ignored), so a caller may stop reading, for instance close the connection. Without a path the whole
@@ -175,7 +33,7 @@ public final class IncrementalDecoder<T> {
     }
 
     /// Bytes fed so far.
-    public var bytesRead: Int { engine.bytesRead }
+    public var bytesRead: Int { engine.bytesFed }
 }
 
 /// Decodes the elements of an array (or a stream of top-level values) one at a time, as their last byte arrives;
@@ -185,9 +43,9 @@ public final class IncrementalDecoder<T> {
 ///     for chunk in chunks { for item in try items.feed(chunk) { handle(item) } }
 ///     for item in try items.finish() { handle(item) }   // and checks that the rest of the document is valid
 public final class ElementDecoder<T> {
-    private let engine: StreamEngine<T>
+    private let engine: DecodingPipeline<T>
 
-    init(engine: StreamEngine<T>) { self.engine = engine }
+    init(engine: DecodingPipeline<T>) { self.engine = engine }
 
     /// Feeds the next chunk and returns the elements it completed. After bad input, this and every later call throw
     /// the same error; after ``finish()``, a ``DecoderMisuseError``.
@@ -204,16 +62,15 @@ public final class ElementDecoder<T> {
     }
 
     /// Bytes fed so far.
-    public var bytesRead: Int { engine.bytesRead }
+    public var bytesRead: Int { engine.bytesFed }
 }
 
 extension ModelDecoder {
     /// A push decoder for one value of type `T` at `path`, fed chunk by chunk.
     public func incremental<T>(_ type: T.Type, at path: String = "") throws -> IncrementalDecoder<T> {
         let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
-        return IncrementalDecoder(engine: StreamEngine(
-            codec: codec, path: try DesignatedPath(parsing: path), options: options, elements: false,
-            topLevelValues: false))
+        return IncrementalDecoder(engine: DecodingPipeline(
+            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value))
     }
 
     /// A push decoder for the elements of the array at `path` (`"data.items"`, or `"data.items[*]"`; `"[*]"` for a
@@ -223,8 +80,8 @@ extension ModelDecoder {
         let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
         let parsed = try DesignatedPath(parsing: path)
         let topLevelValues = parsed.isEmpty && !path.hasSuffix("[*]")
-        return ElementDecoder(engine: StreamEngine(
-            codec: codec, path: parsed, options: options, elements: true, topLevelValues: topLevelValues))
+        return ElementDecoder(engine: DecodingPipeline(
+            codec: codec, path: parsed, options: options, mode: topLevelValues ? .valuePerDocument : .elements))
     }
 
     /// A push decoder for the value at `path` in each top-level value of the input: one value for a single document,
@@ -234,9 +91,8 @@ extension ModelDecoder {
     ///     let ids = try ModelDecoder().values(of: Int.self, at: "user.id")   // {"user": {"id": 1}}\n{"user": …}
     public func values<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
         let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
-        return ElementDecoder(engine: StreamEngine(
-            codec: codec, path: try DesignatedPath(parsing: path), options: options, elements: true,
-            topLevelValues: true))
+        return ElementDecoder(engine: DecodingPipeline(
+            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .valuePerDocument))
     }
 
     /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`, `ArraySlice<UInt8>`),

@@ -1,7 +1,8 @@
 /// Passes on only the events of the value at a designated path, and skips everything else by counting depth.
 ///
 /// Nothing is built on the way: keys are compared as bytes with the path's segments, siblings are skipped, and when
-/// the designated value starts the filter hands the tokenizer straight to the builder (so the value's own events
+/// the designated value starts the filter tells its delegate (the pipeline), which hands the tokenizer straight to the
+/// builder (so the value's own events
 /// cost nothing extra). The builder then stops the parse once the value is complete: the rest of the document is
 /// never read. A path that is not in the document is an error at the point where that becomes certain.
 final class PathFilter: TokenSink {
@@ -34,9 +35,17 @@ final class PathFilter: TokenSink {
     private let path: DesignatedPath
     private let mode: Mode
     private unowned let builder: Builder
-    /// When events come from yajl, the filter gives the tokenizer to the builder once the designated value starts.
-    /// Weak: the run that owns both may end before the filter does.
-    weak var tokenizer: Tokenizer?
+    /// What the filter tells the stage that owns it: it changes no other stage's fields itself.
+    protocol Delegate: AnyObject {
+        /// The designated value (or element `index` of the designated array, or the value at the path in a top-level
+        /// value) starts: its events go to the builder from now on. `path` is the JSON path of where it is, and
+        /// `outerDepth` how many containers enclose it.
+        func pathFilter(_ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int)
+        /// The value handed over is complete: events come back to the filter.
+        func pathFilterTakesBack(_ filter: PathFilter)
+    }
+
+    weak var delegate: Delegate?
     private var state = State.needValue
     private var matched = 0
     /// > 0 while skipping a container.
@@ -53,7 +62,7 @@ final class PathFilter: TokenSink {
 
     /// Element streaming: the builder has completed an element (or a top-level value); events come back here.
     func resume() {
-        tokenizer?.sink = .passUnretained(self)
+        delegate?.pathFilterTakesBack(self)
         guard case .passing = state else { return }
         if case .elements(topLevelValues: true) = mode {
             // The value at the path is done; the rest of its top-level value is only checked.
@@ -70,6 +79,8 @@ final class PathFilter: TokenSink {
 
     /// The index of the element being streamed.
     private var streamedIndex = 0
+    /// The path of the array being streamed, made once per array.
+    private var streamedPrefix: String?
 
     /// Whether the value being handed over is a top-level value or an array element (element streaming).
     private var handsOverEachTopLevelValue: Bool {
@@ -158,10 +169,8 @@ final class PathFilter: TokenSink {
     private func handOverElement(_ index: Int, _ forward: (Builder) -> Bool) -> Bool {
         streamedIndex = index
         state = .passing
-        if index == 0 || builder.pathPrefixIndex < 0 { builder.pathPrefixBase = path.jsonPath(prefix: matched) }
-        builder.pathPrefixIndex = index
-        builder.outerDepth = depth
-        tokenizer?.sink = .passUnretained(builder)
+        if index == 0 || streamedPrefix == nil { streamedPrefix = path.jsonPath(prefix: matched) }
+        delegate?.pathFilter(self, handsOverAt: streamedPrefix!, index: index, outerDepth: depth)
         return forward(builder)
     }
 
@@ -262,9 +271,7 @@ final class PathFilter: TokenSink {
 
     private func handOver(_ forward: (Builder) -> Bool) -> Bool {
         state = .passing
-        builder.pathPrefix = path.jsonPath(prefix: matched)
-        builder.outerDepth = depth
-        tokenizer?.sink = .passUnretained(builder)
+        delegate?.pathFilter(self, handsOverAt: path.jsonPath(prefix: matched), index: nil, outerDepth: depth)
         return forward(builder)
     }
 

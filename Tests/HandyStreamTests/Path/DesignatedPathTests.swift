@@ -53,14 +53,16 @@ struct DesignatedPathTests {
         while document.count < 100 * 1_048_576 { document += block }
         document += Array(#""end"]}"#.utf8)
         let codec = try #require(TypeRegistry.codec(for: Owner.self).codec)
-        let run = DecodingRun<Owner>(codec: codec, path: try DesignatedPath(parsing: "data.cat"), options: .init())
-        let (value, bytesRead) = try document.withUnsafeBytes { try run.decode($0) }
+        let path = try DesignatedPath(parsing: "data.cat")
+        let pipeline = DecodingPipeline<Owner>(codec: codec, path: path, options: .init(), mode: .value)
+        let value = try document.withUnsafeBytes { try pipeline.decode(document: $0) }
         #expect(value?.name == "Tom")
         #expect(value?.age == 3)
-        #expect(bytesRead == 42, "read up to the '}' that closes data.cat, not \(document.count) bytes")
+        #expect(pipeline.bytesRead == 42, "read up to the '}' that closes data.cat, not \(document.count) bytes")
 
         let small = Array(#"{"data": {"cat": {"name": "Tom", "age": 3}}}"#.utf8)
-        let smallRun = DecodingRun<Owner>(codec: codec, path: try DesignatedPath(parsing: "data.cat"), options: .init())
-        #expect(try small.withUnsafeBytes { try smallRun.decode($0) }.bytesRead == 42)
+        let smallPipeline = DecodingPipeline<Owner>(codec: codec, path: path, options: .init(), mode: .value)
+        _ = try small.withUnsafeBytes { try smallPipeline.decode(document: $0) }
+        #expect(smallPipeline.bytesRead == 42)
     }
 }

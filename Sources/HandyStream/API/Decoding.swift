@@ -1,0 +1,37 @@
+/// The shared entry points behind ``ModelDecoder`` and the HandyJSON-compatible calls.
+enum Decoding {
+    /// The codec for `T`, or the declaration error that stops a throwing caller.
+    static func codec<T>(
+        for type: T.Type, strategy: KeyDecodingStrategy, reportProblems: Bool
+    ) throws(ModelDeclarationError) -> ValueCodec {
+        let (codec, problems) = TypeRegistry.codec(for: type, strategy: strategy)
+        guard let codec else {
+            throw ModelDeclarationError(
+                typeName: "\(type)",
+                problems: problems.isEmpty ? ["\(type) is not a type HandyStream can decode"] : problems)
+        }
+        if reportProblems && !problems.isEmpty { throw ModelDeclarationError(typeName: "\(type)", problems: problems) }
+        return codec
+    }
+
+    /// Decodes `T` from a whole document in memory; throws for bad input, returns `nil` when the value doesn't fit.
+    static func decode<T>(
+        _ type: T.Type, from input: UnsafeRawBufferPointer, path: String, options: DecodingOptions,
+        reportProblems: Bool, seed: Any? = nil
+    ) throws -> T? {
+        let codec = try codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: reportProblems)
+        return try DecodingPipeline<T>(
+            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value, seed: seed
+        ).decode(document: input)
+    }
+
+    /// Decodes `T` from Foundation-style values (`[String: Any]`, `[Any]`), through the same pipeline.
+    static func decode<T>(
+        _ type: T.Type, fromObject object: Any, path: String, options: DecodingOptions, seed: Any? = nil
+    ) throws -> T? {
+        let codec = try codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: false)
+        return try DecodingPipeline<T>(
+            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value, seed: seed
+        ).decode(object: object)
+    }
+}

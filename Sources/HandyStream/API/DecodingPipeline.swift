@@ -1,0 +1,214 @@
+/// The one pipeline behind every entry point: the tokenizer (or another event source), the path filter when a path is
+/// designated or values are streamed, and the builder with its root frame. A whole document is one chunk.
+///
+///     bytes ─▶ Tokenizer ─▶ PathFilter ─(the designated value starts: the pipeline hands the tokenizer over)─▶ Builder
+///                               └──────────── (no path, one value: straight to the builder) ──────────────▶ RootFrame
+///
+/// The stages talk through their own interfaces: the filter tells the pipeline when a value starts and ends
+/// (``PathFilter/Delegate``), the builder when its root value is complete (``Builder/Delegate``), and the pipeline
+/// alone moves the tokenizer's sink and sets where the builder is. Errors are made in one place, ``error(_:)``.
+///
+/// Its life is one state machine, which both push decoders follow:
+///
+///     reading ──feed──▶ reading                 (chunks are parsed; with a path, once the value is complete they
+///        │                                       are ignored)
+///        ├──bad input──▶ failed(error)          every later feed and finish throws the same error
+///        └──finish────▶ finished                every later feed and finish is misuse (DecoderMisuseError)
+final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
+    /// What the pipeline yields.
+    enum Mode {
+        /// One value: the document, or the value at the path (reading stops once it is complete).
+        case value
+        /// Each element of the array at the path, in each top-level value of the input.
+        case elements
+        /// The value at the path in each top-level value of the input (JSON Lines, concatenated documents).
+        case valuePerDocument
+    }
+
+    let root: RootFrame<T>
+    let builder: Builder
+    private let filter: PathFilter?
+    private let tokenizer: Tokenizer
+    private let mode: Mode
+    /// A designated value: reading stops once it is complete.
+    let stopsWhenComplete: Bool
+    private var lines = LineTracker()
+    /// One value: it is complete.
+    private(set) var isComplete = false
+    /// The tokenizer was stopped because the designated value is complete: later chunks are ignored.
+    private var isClosed = false
+    private enum State {
+        case reading
+        case failed(JSONDecodingError)
+        case finished
+    }
+    private var state = State.reading
+    /// Values completed since they were last collected (the streaming modes).
+    private var completed: [T] = []
+
+    init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil) {
+        self.mode = mode
+        root = RootFrame<T>(codec: codec)
+        builder = Builder(root: root, options: options)
+        builder.seed = seed
+        let filters = mode != .value || !path.isEmpty
+        filter = filters
+            ? PathFilter(path: path, builder: builder, mode: mode == .value ? .single
+                         : .elements(topLevelValues: mode == .valuePerDocument))
+            : nil
+        stopsWhenComplete = mode == .value && !path.isEmpty
+        tokenizer = Tokenizer(
+            sink: filter.map { $0 as TokenSink } ?? builder, multipleValues: mode != .value,
+            rejectsUnpairedSurrogates: options.strict)
+        builder.delegate = self
+        filter?.delegate = self
+    }
+
+    // MARK: - The stages' hand-offs
+
+    var currentOffset: Int { tokenizer.offset }
+
+    func builderCompletedRoot(_ builder: Builder) -> Bool {
+        guard mode != .value else {
+            isComplete = true
+            return !stopsWhenComplete
+        }
+        if let value = root.take() { completed.append(value) }
+        root.reset()
+        filter?.resume()
+        return true
+    }
+
+    func pathFilter(_ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int) {
+        if let index {
+            builder.pathPrefixBase = path
+            builder.pathPrefixIndex = index
+        } else {
+            builder.pathPrefix = path
+        }
+        builder.outerDepth = outerDepth
+        tokenizer.sink = .passUnretained(builder)
+    }
+
+    func pathFilterTakesBack(_ filter: PathFilter) {
+        tokenizer.sink = .passUnretained(filter)
+    }
+
+    // MARK: - Input
+
+    /// Feeds one chunk; throws for bad input, and again on every call after it.
+    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        try checkState("feed(_:) was called after finish()")
+        guard !isClosed else { return }
+        let start = tokenizer.bytesFed
+        do {
+            try handle(tokenizer.parse(chunk), chunk: chunk, chunkStart: start)
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+        lines.advance(over: chunk, startingAt: start)
+    }
+
+    /// Ends the input: a document cut short, or a path that never appeared, is reported here. `input`, when the
+    /// whole document is in memory, locates such an error with a snippet of its last line.
+    func finish(input: UnsafeRawBufferPointer? = nil) throws {
+        try checkState("finish() was called twice")
+        state = .finished
+        guard !isClosed else { return }
+        isClosed = true
+        let start = tokenizer.bytesFed
+        do {
+            if let input {
+                lines = LineTracker()
+                try handle(tokenizer.complete(), chunk: input, chunkStart: 0)
+            } else {
+                try handle(tokenizer.complete(), chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
+            }
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    /// Decodes one whole document held in memory: one chunk, then the end. Returns `nil` when the value doesn't
+    /// fit `T` (see ``takeValue(input:)`` for the error).
+    func decode(document input: UnsafeRawBufferPointer) throws -> T? {
+        try feed(input)
+        try finish(input: input)
+        return root.take()
+    }
+
+    /// Sends Foundation-style values (`[String: Any]`, `[Any]`) through the same stages, as a second event source.
+    func decode(object: Any) throws -> T? {
+        guard ObjectEvents.emit(object, to: filter.map { $0 as TokenSink } ?? builder) else {
+            if let failure = builder.failure ?? filter?.failure {
+                throw JSONDecodingError(kind: failure.kind, message: failure.message, offset: 0, path: failure.path,
+                                        input: nil)
+            }
+            return root.take()
+        }
+        return root.take()
+    }
+
+    /// Throws the error that ended decoding, or says the pipeline is used after it finished.
+    private func checkState(_ misuse: String) throws {
+        switch state {
+        case .reading: return
+        case .failed(let error): throw error
+        case .finished:
+            let owner = mode == .value ? "IncrementalDecoder" : "ElementDecoder"
+            throw DecoderMisuseError(message: "\(owner).\(misuse): the decoder has ended")
+        }
+    }
+
+    /// The one place where a run's errors are made: from what stopped the tokenizer, located in `chunk`.
+    private func handle(_ outcome: Tokenizer.Outcome, chunk: UnsafeRawBufferPointer, chunkStart: Int)
+        throws(JSONDecodingError)
+    {
+        switch outcome {
+        case .needsMore, .complete:
+            return
+        case .stopped:
+            isClosed = true
+            guard let failure = builder.failure ?? filter?.failure else { return }
+            throw JSONDecodingError(
+                kind: failure.kind, message: failure.message, offset: tokenizer.offset, path: failure.path,
+                chunk: chunk, chunkStart: chunkStart, lines: lines)
+        case .malformed(let syntax):
+            isClosed = true
+            let (kind, message) = JSONDecodingError.translate(syntax)
+            throw JSONDecodingError(
+                kind: kind, message: message, offset: syntax.offset, path: currentPath, chunk: chunk,
+                chunkStart: chunkStart, lines: lines)
+        }
+    }
+
+    /// Where decoding is: the filter's position before the value, the builder's inside it.
+    private var currentPath: String {
+        if let filter, !filter.isPassing { return filter.currentPath }
+        return builder.currentPath()
+    }
+
+    // MARK: - Output
+
+    /// The values completed so far (the streaming modes), handed over once.
+    func takeElements() -> [T] {
+        defer { completed.removeAll(keepingCapacity: true) }
+        return completed
+    }
+
+    /// One value, once complete; a value that doesn't fit `T` is an error located where the value is (in `input`,
+    /// when the whole document is in memory).
+    func takeValue(input: UnsafeRawBufferPointer? = nil) throws(JSONDecodingError) -> T {
+        if let value = root.take() { return value }
+        throw JSONDecodingError(
+            kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)",
+            offset: root.mismatchOffset, path: builder.pathPrefix, input: input)
+    }
+
+    /// Bytes fed so far.
+    var bytesFed: Int { tokenizer.bytesFed }
+    /// Bytes the tokenizer read: less than was fed when a designated value ended early.
+    var bytesRead: Int { tokenizer.offset }
+}

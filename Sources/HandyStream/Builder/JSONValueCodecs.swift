@@ -1,0 +1,296 @@
+import Foundation
+
+// The codecs and frames of JSONValue, JSONText and validation: values without a model, built by the one builder.
+
+/// The "type" a document is validated as: every value fits and none is kept.
+struct Validation {}
+
+/// Accepts any value and keeps nothing: containers are skipped by the builder, which still counts their depth.
+final class ValidationCodec: ValueCodec, @unchecked Sendable {
+    init() { super.init(valueType: Validation.self) }
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { store(target, mode) }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        store(target, mode)
+    }
+    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        store(target, mode)
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        store(target, mode)
+    }
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: false) }
+    }
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: false) }
+    }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        _ = store(target, mode)
+    }
+    private func store(_ target: UnsafeMutableRawPointer, _ mode: StoreMode) -> Bool {
+        ModelStorage.store(Validation(), at: target, mode: mode)
+        return true
+    }
+}
+
+// MARK: - JSONText
+
+final class JSONTextCodec: ValueCodec, @unchecked Sendable {
+    init() { super.init(valueType: JSONText.self) }
+
+    private func text(_ body: (inout JSONWriter) -> Void, _ target: UnsafeMutableRawPointer, _ mode: StoreMode)
+        -> Bool
+    {
+        var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
+        body(&writer)
+        ModelStorage.store(JSONText(bytes: writer.bytes), at: target, mode: mode)
+        return true
+    }
+
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        text({ $0.null() }, target, mode)
+    }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        text({ $0.bool(value) }, target, mode)
+    }
+    override func storeNumber(_ value: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        text({ $0.numberText(bytes: value) }, target, mode)
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        text({ $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }, target, mode)
+    }
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: true) }
+    }
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: true) }
+    }
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        run.writer.rawJSON(ModelStorage.load(JSONText.self, from: source).bytes)
+    }
+}
+
+/// Writes a whole subtree as compact text: nested containers are pushed as this same frame again, which keeps its
+/// own stack of open containers; when the outermost one closes, the text is the value. (With `keepsText` false it
+/// only follows the structure: validation.) Each level remembers its key or element index, for error paths.
+///
+/// Its mutable state lives in memory of its own, as the builder's stack does: this frame sees every event of the
+/// values it extracts, and the exclusivity checks of class properties would cost more than the work itself.
+final class JSONTextFrame: Frame {
+    private struct Level {
+        var isObject: Bool
+        /// Elements completed so far: the index of the one being read.
+        var index = 0
+        /// The last key read: `keyBytes[keyStart..<keyStart + keyLength]`.
+        var keyStart = 0
+        var keyLength = 0
+    }
+
+    private struct State {
+        var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
+        /// The open containers, outermost first.
+        var levels: [Level] = []
+        /// The keys of the open objects, one after another (a level's key is replaced only when the levels inside
+        /// it are closed, so each level's bytes are the last ones).
+        var keyBytes: [UInt8] = []
+    }
+
+    /// Allocated and initialized by `init`, freed by `deinit`.
+    private let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    private let keepsText: Bool
+
+    init(opener: ValueCodec, isObject: Bool, keepsText: Bool) {
+        self.keepsText = keepsText
+        state.initialize(to: State())
+        super.init(opener: opener, isObject: isObject)
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    override func begin(_ builder: Builder) {
+        state.pointee.writer.reset()
+        state.pointee.levels.removeAll(keepingCapacity: true)
+        state.pointee.keyBytes.removeAll(keepingCapacity: true)
+        open(isObject)
+    }
+
+    private func open(_ object: Bool) {
+        state.pointee.levels.append(Level(isObject: object, keyStart: state.pointee.keyBytes.count))
+        guard keepsText else { return }
+        if object { try? state.pointee.writer.beginObject() } else { try? state.pointee.writer.beginArray() }
+    }
+
+    @inline(__always)
+    private func value(_ write: (inout JSONWriter) -> Void) -> Bool {
+        let last = state.pointee.levels.count - 1
+        let inArray = !state.pointee.levels[last].isObject
+        if keepsText {
+            if inArray { state.pointee.writer.element() }
+            write(&state.pointee.writer)
+        }
+        if inArray { state.pointee.levels[last].index += 1 }
+        return true
+    }
+
+    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        if keepsText { state.pointee.writer.key(bytes: bytes) }
+        let last = state.pointee.levels.count - 1
+        let start = state.pointee.levels[last].keyStart
+        if state.pointee.keyBytes.count > start { state.pointee.keyBytes.removeSubrange(start...) }
+        state.pointee.keyBytes.append(contentsOf: bytes)
+        state.pointee.levels[last].keyLength = bytes.count
+        return true
+    }
+    override func null(_ builder: Builder) -> Bool { value { $0.null() } }
+    override func bool(_ flag: Bool, _ builder: Builder) -> Bool { value { $0.bool(flag) } }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        value { $0.numberText(bytes: text) }
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        value { $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        if keepsText && state.pointee.levels.last?.isObject == false { state.pointee.writer.element() }
+        open(isObject)
+        return self
+    }
+    override func finish(_ builder: Builder) -> Bool {
+        let level = state.pointee.levels.removeLast()
+        if keepsText { if level.isObject { state.pointee.writer.endObject() } else { state.pointee.writer.endArray() } }
+        let last = state.pointee.levels.count - 1
+        if last >= 0 && !state.pointee.levels[last].isObject { state.pointee.levels[last].index += 1 }
+        return true
+    }
+    /// An inner container of this same frame has closed: nothing to move.
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
+    override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        ModelStorage.store(JSONText(bytes: state.pointee.writer.bytes), at: target, mode: mode)
+    }
+    override func takeAny() -> Any { JSONText(bytes: state.pointee.writer.bytes) }
+    override func appendPosition(to path: inout String) {
+        for level in state.pointee.levels {
+            if level.isObject {
+                if level.keyLength > 0 {
+                    let bytes = state.pointee.keyBytes[level.keyStart..<level.keyStart + level.keyLength]
+                    path += "." + String(decoding: bytes, as: UTF8.self)
+                }
+            } else {
+                path += "[\(level.index)]"
+            }
+        }
+    }
+}
+
+// MARK: - JSONValue
+
+final class JSONValueCodec: ValueCodec, @unchecked Sendable {
+    init() { super.init(valueType: JSONValue.self) }
+
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        ModelStorage.store(JSONValue.null, at: target, mode: mode)
+        return true
+    }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        ModelStorage.store(JSONValue.bool(value), at: target, mode: mode)
+        return true
+    }
+    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        ModelStorage.store(JSONValue.number(String(jsonBytes: text)), at: target, mode: mode)
+        return true
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        ModelStorage.store(JSONValue.string(String(jsonBytes: bytes)), at: target, mode: mode)
+        return true
+    }
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { JSONObjectFrame(opener: self) }
+    }
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) {
+            ArrayFrame<JSONValue>(opener: self, element: self, finishing: JSONValueCodec.finishing)
+        }
+    }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+        let value: JSONValue
+        if let object = frame as? JSONObjectFrame {
+            value = .object(object.take())
+        } else {
+            value = .array(unsafeDowncast(frame, to: ArrayFrame<JSONValue>.self).take())
+        }
+        ModelStorage.store(value, at: target, mode: mode)
+    }
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        switch ModelStorage.load(JSONValue.self, from: source) {
+        case .null: run.writer.null()
+        case .bool(let flag): run.writer.bool(flag)
+        case .number(let text): run.writer.numberText(text)
+        case .string(let text): run.writer.string(text)
+        case .array(let elements): try openElements(elements, self, owner: self, on: &run)
+        case .object(let members):
+            try run.open(DictionaryCursor<JSONValue>.self, owner: self, isObject: true) { DictionaryCursor(codec: self) }
+                .start(members: members)
+        }
+    }
+
+    static let finishing = ArrayFinishing<JSONValue>.make()
+}
+
+/// An object's members in document order.
+final class JSONObjectFrame: Frame {
+    private var members: [JSONValue.Member] = []
+    private var key = ""
+    private let valueSlot = UnsafeMutablePointer<JSONValue>.allocate(capacity: 1)
+
+    init(opener: ValueCodec) { super.init(opener: opener, isObject: true) }
+    deinit { valueSlot.deallocate() }
+
+    private var codec: ValueCodec { opener }
+
+    override func begin(_ builder: Builder) { members.removeAll(keepingCapacity: true) }
+    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        key = String(jsonBytes: bytes)
+        return true
+    }
+    private func add(_ stored: Bool) -> Bool {
+        if stored { members.append(JSONValue.Member(key: key, value: valueSlot.move())) }
+        return true
+    }
+    override func null(_ builder: Builder) -> Bool { add(codec.storeNull(at: valueSlot, mode: .initialize)) }
+    override func bool(_ value: Bool, _ builder: Builder) -> Bool {
+        add(codec.storeBool(value, at: valueSlot, mode: .initialize))
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        add(codec.storeNumber(text, at: valueSlot, mode: .initialize))
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        add(codec.storeString(bytes, at: valueSlot, mode: .initialize))
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        isObject ? codec.openObject(builder) : codec.openArray(builder)
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        codec.store(finished: child, at: valueSlot, mode: .initialize)
+        return add(true)
+    }
+    func take() -> [JSONValue.Member] {
+        defer { members.removeAll(keepingCapacity: true) }
+        return members
+    }
+    override func takeAny() -> Any { JSONValue.object(take()) }
+    override func appendPosition(to path: inout String) { path += "." + key }
+}
