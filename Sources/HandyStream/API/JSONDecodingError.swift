@@ -10,22 +10,34 @@ import Glibc
 ///
 ///     3:17: expected ',' or '}' after an object member at $.data.items[3]
 public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
+    /// What is wrong with the input.
+    ///
+    /// A struct with a static member per kind rather than an enum, so that kinds can be added without breaking
+    /// source: compare with `==`, or `switch` with a `default:` case.
+    ///
+    ///     switch error.kind {
+    ///     case .truncated: waitForMore()
+    ///     case .typeMismatch: report(error.path)
+    ///     default: throw error
+    ///     }
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+
+        private init(_ name: String) { description = name }
+
         /// The bytes are not JSON: a misplaced token, a bad literal, a malformed number or string.
-        case malformed
+        public static let malformed = Kind("malformed")
         /// The input ended before the document did (this includes empty input).
-        case truncated
+        public static let truncated = Kind("truncated")
         /// A string or key is not valid UTF-8.
-        case invalidUTF8
+        public static let invalidUTF8 = Kind("invalidUTF8")
         /// The designated path is not in the document.
-        case pathNotFound
-        /// The designated path is not well formed.
-        case invalidPath
+        public static let pathNotFound = Kind("pathNotFound")
         /// Containers nest deeper than the decoder's cap.
-        case tooDeep
+        public static let tooDeep = Kind("tooDeep")
         /// Strict mode: a value does not fit its property or element (the lenient rules would have kept the default,
         /// or dropped the element); also the root value's own mismatch, in every mode.
-        case typeMismatch
+        public static let typeMismatch = Kind("typeMismatch")
     }
 
     public var kind: Kind
@@ -43,8 +55,6 @@ public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Send
     public var snippet: String
 
     public var description: String {
-        // A path is wrong before any input is read: it has no place in the document.
-        if kind == .invalidPath { return message }
         let position = line > 0 ? "\(line):\(column): " : "byte \(offset): "
         return position + message + " at " + path
     }
@@ -75,10 +85,6 @@ public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Send
         (self.line, self.column, self.snippet) = (line, column, snippet)
     }
 
-    static func invalidPath(_ text: String, reason: String) -> JSONDecodingError {
-        JSONDecodingError(kind: .invalidPath, message: "invalid path '\(text)': \(reason)", offset: 0, path: "$",
-                          input: nil)
-    }
 
     private static let snippetRadius = 30
 
@@ -188,6 +194,17 @@ extension JSONDecodingError {
     }
 }
 
+/// A designated path that is not well formed: a mistake in the calling code, not in the input, thrown before any
+/// input is read.
+public struct InvalidPathError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The path as given.
+    public var path: String
+    /// Why it is not a path.
+    public var reason: String
+
+    public var description: String { "invalid path '\(path)': \(reason)" }
+}
+
 /// A mistake in a model's declaration, found when its field table is built: a property whose type can't be decoded
 /// and isn't excluded. Reported by the throwing API; the HandyJSON-compatible calls leave such properties alone.
 public struct ModelDeclarationError: Error, CustomStringConvertible, Sendable {
@@ -210,28 +227,4 @@ public struct DecodingDiagnostic: Sendable, CustomStringConvertible {
     public var message: String
 
     public var description: String { "\(path): \(message)" }
-}
-
-/// How a ``ModelDecoder`` treats values that don't fit.
-public struct DecodingOptions: Sendable {
-    /// Throw a ``JSONDecodingError`` of kind `typeMismatch` for every value the lenient rules would pass over.
-    public var strict: Bool
-    /// The deepest nesting accepted; deeper input is an error (kind `tooDeep`).
-    public var maximumDepth: Int
-    /// Told of every value the lenient rules pass over, with its path.
-    public var diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?
-    /// How property names become keys where a model's mapping doesn't say.
-    public var keyDecodingStrategy: KeyDecodingStrategy
-
-    public init(
-        strict: Bool = false,
-        maximumDepth: Int = 512,
-        keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys,
-        diagnostics: (@Sendable (DecodingDiagnostic) -> Void)? = nil
-    ) {
-        self.strict = strict
-        self.maximumDepth = maximumDepth
-        self.keyDecodingStrategy = keyDecodingStrategy
-        self.diagnostics = diagnostics
-    }
 }

@@ -14,7 +14,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     var segments: [Segment]
     let text: String
 
-    init(parsing text: String) throws(JSONDecodingError) {
+    init(parsing text: String) throws(InvalidPathError) {
         self.text = text
         var segments: [Segment] = []
         var key: [UInt8] = []
@@ -29,7 +29,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             switch byte {
             case ASCII.backslash:
                 guard let literal = bytes.popFirst() else {
-                    throw .invalidPath(text, reason: "it ends with a lone backslash")
+                    throw InvalidPathError(path: text, reason: "it ends with a lone backslash")
                 }
                 key.append(literal)
                 hasKey = true
@@ -38,7 +38,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             case UInt8(ascii: "["):
                 endKey()
                 guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else {
-                    throw .invalidPath(text, reason: "a '[' is not closed")
+                    throw InvalidPathError(path: text, reason: "a '[' is not closed")
                 }
                 let inside = bytes[bytes.startIndex..<close]
                 bytes = bytes[(close + 1)...]
@@ -47,7 +47,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                 } else if !inside.isEmpty, inside.count <= 18, inside.allSatisfy(ASCII.isDigit) {
                     segments.append(.index(inside.reduce(0) { $0 * 10 + Int($1 &- ASCII.zero) }))
                 } else {
-                    throw .invalidPath(text, reason: "'[\(String(decoding: inside, as: UTF8.self))]' is neither "
+                    throw InvalidPathError(path: text, reason: "'[\(String(decoding: inside, as: UTF8.self))]' is neither "
                         + "an index nor [*]; write \\[ for a key containing '['")
                 }
             default:
@@ -59,7 +59,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         // At the end, one "every element" designates the array itself.
         if segments.last == .everyElement { segments.removeLast() }
         if segments.contains(.everyElement) {
-            throw .invalidPath(text, reason: "[*] can only end a path, once")
+            throw InvalidPathError(path: text, reason: "[*] can only end a path, once")
         }
         self.segments = segments
     }

@@ -72,9 +72,8 @@ struct ModelDecoderTests {
         let wrongShape = try #require(decodingError(Owner.self, json, at: "data.cat.name.first"))
         #expect(wrongShape.description
             == "1:32: path 'data.cat.name.first' not found: found a scalar value instead of an object at $.data.cat.name")
-        let invalid = try #require(decodingError(Owner.self, json, at: "data[x]"))
-        #expect(invalid.kind == .invalidPath)
-        #expect(invalid.description
+        let invalid = #expect(throws: InvalidPathError.self) { try ModelDecoder().decode(Owner.self, from: json, at: "data[x]") }
+        #expect(invalid?.description
             == "invalid path 'data[x]': '[x]' is neither an index nor [*]; write \\[ for a key containing '['")
     }
 

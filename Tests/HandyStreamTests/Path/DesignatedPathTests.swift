@@ -27,7 +27,7 @@ struct DesignatedPathTests {
 
     @Test("Malformed paths", arguments: ["a[", "a[x]", "a\\", "a[*].b", "a[-1]"])
     func malformed(text: String) {
-        #expect(throws: JSONDecodingError.self) { try DesignatedPath(parsing: text) }
+        #expect(throws: InvalidPathError.self) { try DesignatedPath(parsing: text) }
     }
 
     @Test("Siblings before the path are skipped, whatever they hold")
