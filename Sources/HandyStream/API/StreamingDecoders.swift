@@ -219,10 +219,23 @@ public struct FileReadError: Error, CustomStringConvertible, LocalizedError, Sen
     }
 }
 
-/// Reads a file or descriptor in chunks through one reused buffer.
-enum ChunkReader {
+/// Reads a file or descriptor in chunks through one reused buffer: what the file entry points use, and what a tool
+/// that wants to see each chunk (for a progress bar, say) can use to feed a push decoder itself.
+///
+///     let items = try ModelDecoder().elements(of: Item.self, at: "data.items")
+///     try ChunkReader.read(file: "export.json") { chunk in
+///         for item in try items.feed(chunk) { handle(item) }
+///         progress.advance(by: chunk.count)
+///         return true                                   // false stops reading
+///     }
+///     for item in try items.finish() { handle(item) }
+///
+/// Each chunk lives only during the call. A read error throws a ``FileReadError``; it is never taken for the end.
+public enum ChunkReader {
     /// Calls `body` with each chunk until it returns `false` or the input ends.
-    static func read(file: String, chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    public static func read(
+        file: String, chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         let descriptor = open(file, O_RDONLY)
         guard descriptor >= 0 else { throw FileReadError(path: file, code: errno) }
         defer { close(descriptor) }
@@ -230,8 +243,8 @@ enum ChunkReader {
     }
 
     /// The same for an open descriptor; `name` is what errors call it. A read error is an error, never the end.
-    static func read(
-        descriptor: Int32, name: String = "<input>", chunkSize: Int,
+    public static func read(
+        descriptor: Int32, name: String = "<input>", chunkSize: Int = 1 << 16,
         _ body: (UnsafeRawBufferPointer) throws -> Bool
     ) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)

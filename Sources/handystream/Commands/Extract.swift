@@ -43,9 +43,10 @@ struct Extract: ParsableCommand {
             let decoder = path.hasSuffix("[*]")
                 ? try ModelDecoder().elements(of: JSONText.self, at: path)
                 : try ModelDecoder().values(of: JSONText.self, at: path)
-            try Chunks.read(handle, name: name) { chunk in
+            try ChunkReader.read(descriptor: handle.fileDescriptor, name: name) { chunk in
                 for element in try decoder.feed(chunk) { try output.line(element.bytes) }
                 progress.advance(by: chunk.count)
+                return true
             }
             for element in try decoder.finish() { try output.line(element.bytes) }
             try output.flush()
@@ -98,27 +99,6 @@ extension ExitCode {
                 : "\(file): \(error.message) at \(error.path)"
         }
         return "\(file): \(error.localizedDescription)"
-    }
-}
-
-/// Reads a handle in chunks through one buffer.
-enum Chunks {
-    static let size = 1 << 16
-
-    /// Calls `body` with each chunk until the input ends; a read error (a directory, a device failing) is an error,
-    /// never taken for the end of the input.
-    static func read(_ handle: FileHandle, name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, size)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(path: name, code: errno)
-            }
-            if count == 0 { return }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
     }
 }
 
