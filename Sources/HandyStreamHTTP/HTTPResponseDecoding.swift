@@ -35,20 +35,29 @@ extension ModelDecoder {
     }
 }
 
-/// A response body as byte chunks.
+/// A response body as byte chunks, each handed to the decoder where SwiftNIO received it (no copy per buffer).
 public struct ResponseChunks: AsyncSequence {
-    public typealias Element = [UInt8]
+    public typealias Element = ResponseChunk
     let body: HTTPClientResponse.Body
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
 
-        public mutating func next() async throws -> [UInt8]? {
+        public mutating func next() async throws -> ResponseChunk? {
             guard let buffer = try await base.next() else { return nil }
-            return Array(buffer.readableBytesView)
+            return ResponseChunk(buffer: buffer)
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator()) }
+}
+
+/// One buffer of a response body, read in place.
+public struct ResponseChunk: ContiguousBytes {
+    public let buffer: ByteBuffer
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try buffer.withUnsafeReadableBytes(body)
+    }
 }
 #endif
