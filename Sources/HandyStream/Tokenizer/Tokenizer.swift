@@ -63,6 +63,9 @@ final class Tokenizer {
         }
         self.handle = handle
         if multipleValues { _ = cyajl_set_allow_multiple_values(handle, 1) }
+        // Strings and keys are validated once, by ``checkUTF8(_:)`` (strict, where yajl's own check is lax): yajl's
+        // pass would only repeat the work.
+        _ = cyajl_set_dont_validate_strings(handle, 1)
     }
 
     deinit { yajl_free(handle) }
@@ -160,8 +163,11 @@ final class Tokenizer {
     /// Called for strings and keys: refuses what yajl's lax UTF-8 check lets through.
     @inline(__always)
     fileprivate func checkUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if UTF8Validation.isValid(bytes) { return true }
-        ownFailure = SyntaxFailure(message: Self.invalidUTF8Message, isLexical: true, offset: offset)
+        guard let bad = UTF8Validation.firstInvalidByte(bytes) else { return true }
+        // The token ends just past its closing quote: point at the bad byte (exactly, when the string has no
+        // escapes, which change its length; otherwise within the string).
+        let position = max(offset - 1 - (bytes.count - bad), chunkStart)
+        ownFailure = SyntaxFailure(message: Self.invalidUTF8Message, isLexical: true, offset: position)
         return false
     }
 

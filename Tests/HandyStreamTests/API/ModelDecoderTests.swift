@@ -95,7 +95,7 @@ struct ModelDecoderTests {
             Issue.record("expected an error")
         } catch let error as JSONDecodingError {
             #expect(error.kind == .invalidUTF8)
-            #expect(error.description == "1:13: invalid UTF-8 in a string at $.name")
+            #expect(error.description == "1:11: invalid UTF-8 in a string at $.name")
         }
     }
 
