@@ -17,6 +17,9 @@ enum TypeRegistry {
         var byType: [Key: ValueCodec] = [:]
         var retained: [ValueCodec] = []
         var tables: [FieldTable] = []
+        /// Types that have no codec, with the problems that say why: asked again (the encoder asks of every value
+        /// inside an `Any`), they are answered without building anything.
+        var undecodable: [Key: [String]] = [:]
     }
 
     private static let codecs = Locked(Codecs())
@@ -31,6 +34,7 @@ enum TypeRegistry {
         if let codec = publishedCodec(key) {
             return (codec, problemsByModel.withLock { $0[key] } ?? [])
         }
+        if let problems = codecs.withLock({ $0.undecodable[key] }) { return (nil, problems) }
         let factory = CodecFactory(root: key.type, strategy: strategy)
         let built = factory.codec(for: type, context: "\(type)")
         factory.finish()
@@ -51,6 +55,7 @@ enum TypeRegistry {
             }
         }
         let problems = factory.problemsByModel[key.type] ?? factory.problems(reachableFrom: key.type)
+        if codec == nil { codecs.withLock { $0.undecodable[key] = problems } }
         return (codec, problems)
     }
 }
