@@ -34,4 +34,9 @@ if [ -w /dev/full ]; then
     expect "full disk" "<output>: cannot write the output: No space left on device" "$err"
     expect "full disk status" 1 "$status"
 fi
-echo "cli-check: 14 passed, 0 failed"
+# Wildcards anywhere: every match, one per line, in document order.
+printf '{"s": [{"u": {"n": 1}, "t": [{"x": "a"}]}, {"u": {"n": 2}, "t": [{"x": "b"}, {"x": "c"}]}], "r": {"A": 1, "B": 2}}' > "$work/wild.json"
+expect "wildcard" $'1\n2' "$("$tool" extract 's[*].u.n' "$work/wild.json")"
+expect "two wildcards" $'"a"\n"b"\n"c"' "$("$tool" extract 's[*].t[*].x' "$work/wild.json")"
+expect "members" $'1\n2' "$("$tool" extract 'r.*' "$work/wild.json")"
+echo "cli-check: 17 passed, 0 failed"

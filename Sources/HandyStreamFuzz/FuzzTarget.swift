@@ -72,6 +72,9 @@ enum Fuzz {
         _ = try? strict.decode(FuzzModel.self, from: bytes)
         _ = try? lenient.decode(FuzzModel.self, from: bytes, at: "data.item")
         _ = try? lenient.decode([FuzzModel].self, from: bytes, at: "list[1]")
+        // Wildcards: collected, and streamed in random chunks below.
+        _ = try? lenient.decode([JSONValue].self, from: bytes, at: "[*].*[*]")
+        _ = try? lenient.decode([FuzzModel].self, from: bytes, at: "data[*].items[*]")
         _ = try? lenient.decode(Any.self, from: bytes)
         _ = try? lenient.extractJSON(at: "a", from: bytes)
         _ = FuzzModel.deserialize(from: bytes)
@@ -86,6 +89,15 @@ enum Fuzz {
                 offset = end
             }
             if !failed { _ = try? decoder.finish() }
+        }
+        if let matches = try? lenient.elements(of: JSONValue.self, at: "*[*].a") {
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + step)
+                if (try? matches.feed(Array(bytes[offset..<end]))) == nil { break }
+                offset = end
+            }
+            _ = try? matches.finish()
         }
         if let elements = try? lenient.elements(of: FuzzModel.self, at: "[*]") {
             _ = try? elements.feed(bytes)

@@ -17,11 +17,14 @@
 final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// What the pipeline yields.
     enum Mode {
-        /// One value: the document, or the value at the path (reading stops once it is complete).
+        /// One value: the document, or the value at the path (reading stops once it is complete), or with wildcards
+        /// every match, collected as the elements of one array (reading stops once no more can come).
         case value
-        /// Each element of the array at the path, in each top-level value of the input.
+        /// Each element of the array at the path (a path without wildcards), or each match of a path with wildcards, in
+        /// each top-level value of the input.
         case elements
-        /// The value at the path in each top-level value of the input (JSON Lines, concatenated documents).
+        /// The value at the path (every match, with wildcards) in each top-level value of the input (JSON Lines,
+        /// concatenated documents).
         case valuePerDocument
     }
 
@@ -53,8 +56,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         builder.seed = seed
         let filters = mode != .value || !path.isEmpty
         filter = filters
-            ? PathFilter(path: path, builder: builder, mode: mode == .value ? .single
-                         : .elements(topLevelValues: mode == .valuePerDocument))
+            ? PathFilter(
+                path: mode == .elements ? path.streamingElements() : path, builder: builder,
+                mode: mode == .value ? .single : .stream)
             : nil
         stopsWhenComplete = mode == .value && !path.isEmpty
         tokenizer = Tokenizer(
@@ -79,7 +83,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         return true
     }
 
-    func pathFilter(_ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int) {
+    func pathFilter(
+        _ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int, handsTokenizer: Bool
+    ) {
         if let index {
             builder.pathPrefixBase = path
             builder.pathPrefixIndex = index
@@ -87,7 +93,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             builder.pathPrefix = path
         }
         builder.outerDepth = outerDepth
-        tokenizer.sink = .passUnretained(builder)
+        if handsTokenizer { tokenizer.sink = .passUnretained(builder) }
     }
 
     func pathFilterTakesBack(_ filter: PathFilter) {

@@ -79,7 +79,8 @@ extension ModelDecoder {
     public func elements<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
         let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
         let parsed = try DesignatedPath(parsing: path)
-        let topLevelValues = parsed.isEmpty && !path.hasSuffix("[*]")
+        // The empty path streams each top-level value; `[*]` each element of a top-level array.
+        let topLevelValues = parsed.isEmpty
         return ElementDecoder(engine: DecodingPipeline(
             codec: codec, path: parsed, options: options, mode: topLevelValues ? .valuePerDocument : .elements))
     }

@@ -1,14 +1,19 @@
-/// A designated path: where in a document the value to decode sits.
+/// A designated path: where in a document the values to decode sit.
 ///
-/// Syntax: keys separated by `.` (`data.cat`), array indices in brackets (`list[3].name`), and `[*]` for "every
-/// element" (at the end of a path, `data.items[*]` means the same array as `data.items`). A backslash makes the next
-/// character literal (`a\.b` is the single key `a.b`, `\[` a key containing a bracket). Empty segments are ignored,
-/// as HandyJSON ignores them: `data..cat` and `.data.cat` mean `data.cat`; the empty path is the whole document.
+/// Syntax: keys separated by `.` (`data.cat`), array indices in brackets (`list[3].name`), `[*]` for every element of
+/// an array and `*` for every member of an object, anywhere and any number of times (`statuses[*].user`,
+/// `data[*].items[*]`, `rates.*`). A backslash makes the next character literal (`a\.b` is the single key `a.b`,
+/// `\[` a key containing a bracket, `\*` the key `*`). Empty segments are ignored, as HandyJSON ignores them:
+/// `data..cat` and `.data.cat` mean `data.cat`; the empty path is the whole document.
+///
+/// A path without wildcards designates one value, the first occurrence of each key on the way. A path with wildcards
+/// designates every value it matches, in document order.
 struct DesignatedPath: Equatable, CustomStringConvertible {
     enum Segment: Equatable {
         case key([UInt8])
         case index(Int)
         case everyElement
+        case everyMember
     }
 
     var segments: [Segment]
@@ -19,11 +24,15 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         var segments: [Segment] = []
         var key: [UInt8] = []
         var hasKey = false
+        var escapedStar = false
         var bytes = Array(text.utf8)[...]
         func endKey() {
-            if hasKey && !key.isEmpty { segments.append(.key(key)) }
+            if hasKey && !key.isEmpty {
+                segments.append(key == [UInt8(ascii: "*")] && !escapedStar ? .everyMember : .key(key))
+            }
             key = []
             hasKey = false
+            escapedStar = false
         }
         while let byte = bytes.popFirst() {
             switch byte {
@@ -31,6 +40,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                 guard let literal = bytes.popFirst() else {
                     throw InvalidPathError(path: text, reason: "it ends with a lone backslash")
                 }
+                if literal == UInt8(ascii: "*") { escapedStar = true }
                 key.append(literal)
                 hasKey = true
             case UInt8(ascii: "."):
@@ -47,8 +57,8 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                 } else if !inside.isEmpty, inside.count <= 18, inside.allSatisfy(ASCII.isDigit) {
                     segments.append(.index(inside.reduce(0) { $0 * 10 + Int($1 &- ASCII.zero) }))
                 } else {
-                    throw InvalidPathError(path: text, reason: "'[\(String(decoding: inside, as: UTF8.self))]' is neither "
-                        + "an index nor [*]; write \\[ for a key containing '['")
+                    throw InvalidPathError(path: text, reason: "'[\(String(decoding: inside, as: UTF8.self))]' is "
+                        + "neither an index nor [*]; write \\[ for a key containing '['")
                 }
             default:
                 key.append(byte)
@@ -56,12 +66,21 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             }
         }
         endKey()
-        // At the end, one "every element" designates the array itself.
-        if segments.last == .everyElement { segments.removeLast() }
-        if segments.contains(.everyElement) {
-            throw InvalidPathError(path: text, reason: "[*] can only end a path, once")
-        }
         self.segments = segments
+    }
+
+    /// The index of the first wildcard segment, or `nil` for a path that designates one value.
+    var firstWildcard: Int? {
+        segments.firstIndex { $0 == .everyElement || $0 == .everyMember }
+    }
+
+    /// Every element of the array this path designates (for element streaming: `data.items` streams as
+    /// `data.items[*]`); a path with wildcards already designates what it streams.
+    func streamingElements() -> DesignatedPath {
+        guard firstWildcard == nil else { return self }
+        var path = self
+        path.segments.append(.everyElement)
+        return path
     }
 
     var isEmpty: Bool { segments.isEmpty }
@@ -76,6 +95,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             case .key(let key): path += "." + String(decoding: key, as: UTF8.self)
             case .index(let index): path += "[\(index)]"
             case .everyElement: path += "[*]"
+            case .everyMember: path += ".*"
             }
         }
         return path

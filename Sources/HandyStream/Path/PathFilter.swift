@@ -1,99 +1,90 @@
-/// Passes on only the events of the value at a designated path, and skips everything else by counting depth.
+/// Passes on only the events of the values a designated path matches, and skips everything else by counting depth.
 ///
-/// Nothing is built on the way: keys are compared as bytes with the path's segments, siblings are skipped, and when
-/// the designated value starts the filter tells its delegate (the pipeline), which hands the tokenizer straight to the
-/// builder (so the value's own events
-/// cost nothing extra). The builder then stops the parse once the value is complete: the rest of the document is
-/// never read. A path that is not in the document is an error at the point where that becomes certain.
+/// Nothing is built on the way: keys are compared as bytes with the path's segments, siblings are skipped. The filter
+/// keeps a stack of the containers on the way to a match, each with the segment its children are matched against:
+///
+///     statuses[*].user     $ (object: key "statuses") ▸ statuses (array: every element) ▸ [3] (object: key "user")
+///
+/// When a matching value starts, the filter tells its delegate (the pipeline), which hands the tokenizer straight to
+/// the builder, so the value's own events cost nothing extra; the builder says when the value is complete, and the
+/// pipeline gives the tokenizer back (``resume()``). A path without wildcards designates one value (the first
+/// occurrence of each key): the pipeline stops reading once it is complete. With wildcards, in single-value mode, the
+/// matches are collected: the filter forwards their events itself inside an array of its own making, which the
+/// builder fills as it would fill `[T]`, and reading stops when the container of the first wildcard ends, after
+/// which nothing more can match. A path that is not in the document is an error where that becomes certain; within
+/// a wildcard, a value that doesn't have the rest of the path is simply not a match.
 final class PathFilter: TokenSink {
-    /// What the filter waits for.
-    private enum State {
-        /// The value at `path.segments[..<matched]`; when all segments match, it is the designated value.
-        case needValue
-        /// A key inside the object at the matched prefix.
-        case objectNeedKey
-        /// The value of a key that is not the one wanted.
-        case objectSkipValue
-        /// An element of the array at the matched prefix; `index` counts them.
-        case arrayNeedElement(index: Int)
-        /// The designated value has started: events go to the builder.
-        case passing
-        /// Element streaming: the next element of the designated array; each goes to the builder as a root value.
-        case streamingArray(index: Int)
-        /// Element streaming: the designated array has ended; the rest of the top-level value is only checked.
-        case afterTarget
-    }
-
     /// What the filter hands to the builder.
     enum Mode {
-        /// The one value at the path.
+        /// One value: the value at a path without wildcards, or every match collected into one array.
         case single
-        /// Each element of the array at the path, or with `topLevelValues`, each top-level value at the path.
-        case elements(topLevelValues: Bool)
+        /// Each match as a value of its own, in every top-level value of the input (element streaming, JSON Lines).
+        case stream
+    }
+
+    /// What the filter tells the stage that owns it: it changes no other stage's fields itself.
+    protocol Delegate: AnyObject {
+        /// A matching value starts at `path` (element `index` of the array at `path`, when given), inside
+        /// `outerDepth` containers. With `handsTokenizer`, its events go straight to the builder from now on;
+        /// otherwise the filter forwards them (collected matches).
+        func pathFilter(
+            _ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int, handsTokenizer: Bool)
+        /// The value handed over is complete: events come back to the filter.
+        func pathFilterTakesBack(_ filter: PathFilter)
+    }
+
+    /// One container on the way to a match.
+    private struct Level {
+        var isObject: Bool
+        /// The segment this container's children are matched against.
+        var segment: Int
+        /// Arrays: the elements completed so far, the index of the one being read.
+        var index = 0
+        /// Whether the value being read (after the current key, or the current element) matches the segment.
+        var childMatches = false
+        /// An exact segment (a key, an index) matched here.
+        var found = false
+        /// Objects under `*`: the current key, for paths.
+        var key: [UInt8] = []
+        /// The JSON path of this container, made when first needed.
+        var path: String?
     }
 
     private let path: DesignatedPath
     private let mode: Mode
     private unowned let builder: Builder
-    /// What the filter tells the stage that owns it: it changes no other stage's fields itself.
-    protocol Delegate: AnyObject {
-        /// The designated value (or element `index` of the designated array, or the value at the path in a top-level
-        /// value) starts: its events go to the builder from now on. `path` is the JSON path of where it is, and
-        /// `outerDepth` how many containers enclose it.
-        func pathFilter(_ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int)
-        /// The value handed over is complete: events come back to the filter.
-        func pathFilterTakesBack(_ filter: PathFilter)
-    }
-
     weak var delegate: Delegate?
-    private var state = State.needValue
-    private var matched = 0
+    /// The first wildcard segment: matches are collected (single mode), and no more can come once its container
+    /// has ended.
+    private let firstWildcard: Int?
+    private var levels: [Level] = []
     /// > 0 while skipping a container.
     private var skipDepth = 0
     /// Total open containers, to hold the same nesting cap as the builder while skipping.
     private var depth = 0
+    /// The builder has the tokenizer: a match is being built.
+    private(set) var isPassing = false
+    /// Collected matches: > 0 while forwarding a matching container's events (its open containers).
+    private var forwardDepth = 0
+    /// Nothing more can match in this top-level value: the rest is only checked.
+    private var exhausted = false
     private(set) var failure: BuildFailure?
 
     init(path: DesignatedPath, builder: Builder, mode: Mode = .single) {
         self.path = path
         self.builder = builder
         self.mode = mode
+        firstWildcard = path.firstWildcard
     }
 
-    /// Element streaming: the builder has completed an element (or a top-level value); events come back here.
+    /// A matched value handed to the builder is complete: events come back here.
     func resume() {
         delegate?.pathFilterTakesBack(self)
-        guard case .passing = state else { return }
-        if case .elements(topLevelValues: true) = mode {
-            // The value at the path is done; the rest of its top-level value is only checked.
-            if depth == 0 {
-                state = .needValue
-                matched = 0
-            } else {
-                state = .afterTarget
-            }
-        } else {
-            state = .streamingArray(index: streamedIndex + 1)
-        }
-    }
-
-    /// The index of the element being streamed.
-    private var streamedIndex = 0
-    /// The path of the array being streamed, made once per array.
-    private var streamedPrefix: String?
-
-    /// Whether the value being handed over is a top-level value or an array element (element streaming).
-    private var handsOverEachTopLevelValue: Bool {
-        if case .elements(topLevelValues: true) = mode { return true }
-        return false
-    }
-
-    /// A top-level value has ended: with several values in the input, the path applies to the next one afresh.
-    private func topLevelValueEnded() {
-        if case .elements = mode {
-            state = .needValue
-            matched = 0
-        }
+        guard isPassing else { return }
+        isPassing = false
+        // A path without wildcards matches once per top-level value.
+        if firstWildcard == nil { exhausted = true }
+        valueEnded()
     }
 
     // MARK: - Events
@@ -104,26 +95,30 @@ final class PathFilter: TokenSink {
     override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { scalar { $0.tokenString(bytes) } }
 
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if case .passing = state { return builder.tokenKey(bytes) }
+        if isPassing || forwardDepth > 0 { return builder.tokenKey(bytes) }
         if skipDepth > 0 { return true }
-        if case .afterTarget = state { return true }
-        guard case .objectNeedKey = state, case .key(let wanted) = path.segments[matched] else {
-            fatalError("PathFilter: a key arrived in state \(state)")
+        guard let last = levels.indices.last, levels[last].isObject else {
+            fatalError("PathFilter: a key arrived outside an object")
         }
-        if wanted.elementsEqual(bytes) {
-            matched += 1
-            state = .needValue
-        } else {
-            state = .objectSkipValue
+        switch path.segments[levels[last].segment] {
+        case .key(let wanted):
+            levels[last].childMatches = wanted.elementsEqual(bytes)
+            if levels[last].childMatches { levels[last].found = true }
+        case .everyMember:
+            levels[last].childMatches = true
+            levels[last].key = Array(bytes)
+        case .index, .everyElement:
+            fatalError("PathFilter: an object where an array segment applies")
         }
         return true
     }
 
-    /// Ready values are taken only inside the designated value; elsewhere their events find the path.
+    /// Ready values are taken only inside a match; elsewhere their events find the path.
     override func tokenReady(_ value: Any) -> Bool? {
-        if case .passing = state { return builder.tokenReady(value) }
+        if isPassing || forwardDepth > 0 { return builder.tokenReady(value) }
         return nil
     }
+
     override func tokenStartMap() -> Bool { open(isObject: true) }
     override func tokenStartArray() -> Bool { open(isObject: false) }
     override func tokenEndMap() -> Bool { close(isObject: true) }
@@ -131,153 +126,202 @@ final class PathFilter: TokenSink {
 
     // MARK: - Transitions
 
-    private func scalar(_ forward: (Builder) -> Bool) -> Bool {
-        if skipDepth > 0 { return true }
-        switch state {
-        case .passing:
-            return forward(builder)
-        case .afterTarget:
-            if depth == 0 { topLevelValueEnded() }
-            return true
-        case .streamingArray(let index):
-            return handOverElement(index, forward)
-        case .needValue:
-            if matched == path.segments.count {
-                if case .elements(topLevelValues: false) = mode {
-                    return notFound("found a scalar value instead of an array to stream")
+    /// What becomes of the value starting now.
+    private enum Verdict {
+        case skip
+        case match
+        /// A container on the way: its children are matched against this segment.
+        case descend(Int)
+        /// It has the wrong shape for the segment: an error before any wildcard, no match after one.
+        case mismatch(Int)
+    }
+
+    private func verdict(isContainer: Bool, isObject: Bool) -> Verdict {
+        if exhausted { return .skip }
+        let matched: Int
+        if let last = levels.indices.last {
+            if !levels[last].isObject {
+                switch path.segments[levels[last].segment] {
+                case .index(let wanted):
+                    levels[last].childMatches = levels[last].index == wanted
+                    if levels[last].childMatches { levels[last].found = true }
+                default:
+                    levels[last].childMatches = true
                 }
-                return handOver(forward)
             }
-            return notFound("found a scalar value instead of \(expectedContainer)")
-        case .objectSkipValue:
-            state = .objectNeedKey
+            guard levels[last].childMatches else { return .skip }
+            matched = levels[last].segment + 1
+        } else {
+            matched = 0
+        }
+        if matched == path.segments.count { return .match }
+        let wantsObject: Bool
+        switch path.segments[matched] {
+        case .key, .everyMember: wantsObject = true
+        case .index, .everyElement: wantsObject = false
+        }
+        return isContainer && isObject == wantsObject ? .descend(matched) : .mismatch(matched)
+    }
+
+    /// Whether segments before `count` hold a wildcard: past one, a missing part is no match rather than an error.
+    private func withinWildcard(_ count: Int) -> Bool {
+        guard let firstWildcard else { return false }
+        return firstWildcard < count
+    }
+
+    private func scalar(_ forward: (Builder) -> Bool) -> Bool {
+        if isPassing { return forward(builder) }
+        if forwardDepth > 0 { return forward(builder) }
+        if skipDepth > 0 { return true }
+        switch verdict(isContainer: false, isObject: false) {
+        case .skip:
+            valueEnded()
             return true
-        case .arrayNeedElement(let index):
-            if case .index(index) = path.segments[matched] {
-                matched += 1
-                state = .needValue
-                return scalar(forward)
+        case .match:
+            if firstWildcard != nil && mode == .single {
+                // A collected scalar: into the array the builder is filling.
+                guard forward(builder) else { return false }
+                valueEnded()
+                return true
             }
-            state = .arrayNeedElement(index: index + 1)
-            return true
-        case .objectNeedKey:
-            fatalError("PathFilter: a value arrived where a key belongs")
+            handOver()
+            return forward(builder)
+        case .mismatch(let matched):
+            if withinWildcard(matched) {
+                valueEnded()
+                return true
+            }
+            return notFound("found a scalar value instead of \(expectedContainer(matched))", at: childPath())
+        case .descend:
+            fatalError("PathFilter: a scalar cannot be descended into")
         }
     }
 
-    /// Element streaming: hands one element of the designated array to the builder.
-    private func handOverElement(_ index: Int, _ forward: (Builder) -> Bool) -> Bool {
-        streamedIndex = index
-        state = .passing
-        if index == 0 || streamedPrefix == nil { streamedPrefix = path.jsonPath(prefix: matched) }
-        delegate?.pathFilter(self, handsOverAt: streamedPrefix!, index: index, outerDepth: depth)
-        return forward(builder)
-    }
-
     private func open(isObject: Bool) -> Bool {
-        if case .passing = state { return isObject ? builder.tokenStartMap() : builder.tokenStartArray() }
-        if skipDepth == 0, case .streamingArray(let index) = state {
-            return handOverElement(index) { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
+        if isPassing { return isObject ? builder.tokenStartMap() : builder.tokenStartArray() }
+        if forwardDepth > 0 {
+            forwardDepth += 1
+            return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
         }
         depth += 1
         if depth > builder.maximumDepth {
             return fail(BuildFailure(kind: .tooDeep, message: "nesting deeper than \(builder.maximumDepth) levels",
-                                     path: path.jsonPath(prefix: matched)))
+                                     path: childPath()))
         }
         if skipDepth > 0 {
             skipDepth += 1
             return true
         }
-        switch state {
-        case .afterTarget:
+        switch verdict(isContainer: true, isObject: isObject) {
+        case .skip:
             skipDepth = 1
             return true
-        case .needValue:
-            if matched == path.segments.count {
-                if case .elements(topLevelValues: false) = mode {
-                    guard !isObject else { return notFound("found an object instead of an array to stream") }
-                    state = .streamingArray(index: 0)
-                    return true
-                }
-                depth -= 1
-                return handOver { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
+        case .match:
+            depth -= 1
+            if firstWildcard != nil && mode == .single {
+                forwardDepth = 1
+                return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
             }
-            switch (path.segments[matched], isObject) {
-            case (.key, true): state = .objectNeedKey
-            case (.index, false): state = .arrayNeedElement(index: 0)
-            default:
-                return notFound("found \(isObject ? "an object" : "an array") instead of \(expectedContainer)")
+            handOver()
+            return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
+        case .descend(let segment):
+            let childPath = levels.isEmpty ? "$" : childPath()
+            levels.append(Level(isObject: isObject, segment: segment, path: childPath))
+            if segment == firstWildcard && mode == .single {
+                // The matches are collected into an array that this container's end closes.
+                delegate?.pathFilter(self, handsOverAt: path.jsonPath(prefix: path.segments.count), index: nil,
+                                     outerDepth: depth, handsTokenizer: false)
+                return builder.tokenStartArray()
             }
             return true
-        case .objectSkipValue:
-            skipDepth = 1
-            return true
-        case .arrayNeedElement(let index):
-            if case .index(index) = path.segments[matched] {
-                matched += 1
-                state = .needValue
-                depth -= 1
-                return open(isObject: isObject)
+        case .mismatch(let matched):
+            if withinWildcard(matched) {
+                skipDepth = 1
+                return true
             }
-            skipDepth = 1
-            return true
-        case .objectNeedKey, .passing, .streamingArray:
-            fatalError("PathFilter: a container opened in state \(state)")
+            return notFound(
+                "found \(isObject ? "an object" : "an array") instead of \(expectedContainer(matched))",
+                at: childPath())
         }
     }
 
     private func close(isObject: Bool) -> Bool {
-        if case .passing = state { return isObject ? builder.tokenEndMap() : builder.tokenEndArray() }
+        if isPassing { return isObject ? builder.tokenEndMap() : builder.tokenEndArray() }
+        if forwardDepth > 0 {
+            forwardDepth -= 1
+            guard isObject ? builder.tokenEndMap() : builder.tokenEndArray() else { return false }
+            if forwardDepth == 0 { valueEnded() }
+            return true
+        }
         depth -= 1
         if skipDepth > 0 {
             skipDepth -= 1
-            if skipDepth == 0 {
-                switch state {
-                case .objectSkipValue: state = .objectNeedKey
-                case .arrayNeedElement(let index): state = .arrayNeedElement(index: index + 1)
-                case .afterTarget: if depth == 0 { topLevelValueEnded() }
-                default: break
-                }
+            if skipDepth == 0 { valueEnded() }
+            return true
+        }
+        guard let level = levels.popLast() else { fatalError("PathFilter: a container closed that never opened") }
+        if !level.found && !withinWildcard(level.segment) {
+            switch path.segments[level.segment] {
+            case .key(let key):
+                return notFound("no key '\(String(decoding: key, as: UTF8.self))' in the object", at: level.path ?? "$")
+            case .index(let index):
+                return notFound("no element [\(index)] in the array", at: level.path ?? "$")
+            case .everyElement, .everyMember:
+                break
             }
-            return true
         }
-        switch state {
-        case .streamingArray:
-            // The designated array has ended.
-            state = .afterTarget
-            if depth == 0 { topLevelValueEnded() }
-            return true
-        case .afterTarget:
-            if depth == 0 { topLevelValueEnded() }
-            return true
-        default:
-            break
+        var proceed = true
+        if level.segment == firstWildcard {
+            // Nothing after this container can match, in this top-level value.
+            exhausted = true
+            if mode == .single { proceed = builder.tokenEndArray() }
         }
-        // The container at the matched prefix ended before the wanted key or index appeared.
-        switch path.segments[matched] {
-        case .key(let key):
-            return notFound("no key '\(String(decoding: key, as: UTF8.self))' in the object")
-        case .index(let index):
-            return notFound("no element [\(index)] in the array")
-        case .everyElement:
-            return notFound("no array")
+        valueEnded()
+        return proceed
+    }
+
+    /// The value at the current position has ended: the next element of an array, or the next top-level value.
+    private func valueEnded() {
+        if let last = levels.indices.last {
+            if !levels[last].isObject { levels[last].index += 1 }
+            levels[last].childMatches = false
+        } else if mode == .stream {
+            // With several values in the input, the path applies to the next one afresh.
+            exhausted = false
         }
     }
 
-    private var expectedContainer: String {
-        if case .key = path.segments[matched] { return "an object" }
-        return "an array"
+    private func handOver() {
+        isPassing = true
+        if let last = levels.indices.last, !levels[last].isObject {
+            delegate?.pathFilter(self, handsOverAt: levels[last].path ?? "$", index: levels[last].index,
+                                 outerDepth: depth, handsTokenizer: true)
+        } else {
+            delegate?.pathFilter(self, handsOverAt: childPath(), index: nil, outerDepth: depth, handsTokenizer: true)
+        }
     }
 
-    private func handOver(_ forward: (Builder) -> Bool) -> Bool {
-        state = .passing
-        delegate?.pathFilter(self, handsOverAt: path.jsonPath(prefix: matched), index: nil, outerDepth: depth)
-        return forward(builder)
+    private func expectedContainer(_ segment: Int) -> String {
+        switch path.segments[segment] {
+        case .key, .everyMember: "an object"
+        case .index, .everyElement: "an array"
+        }
     }
 
-    private func notFound(_ detail: String) -> Bool {
-        fail(BuildFailure(kind: .pathNotFound, message: "path '\(path.text)' not found: \(detail)",
-                          path: path.jsonPath(prefix: matched)))
+    /// The JSON path of the value at the current position (the current key or element of the innermost container).
+    private func childPath() -> String {
+        guard let level = levels.last else { return "$" }
+        let base = level.path ?? "$"
+        if !level.isObject { return base + "[\(level.index)]" }
+        switch path.segments[level.segment] {
+        case .key(let key): return base + "." + String(decoding: key, as: UTF8.self)
+        case .everyMember: return level.key.isEmpty ? base : base + "." + String(decoding: level.key, as: UTF8.self)
+        default: return base
+        }
+    }
+
+    private func notFound(_ detail: String, at position: String) -> Bool {
+        fail(BuildFailure(kind: .pathNotFound, message: "path '\(path.text)' not found: \(detail)", path: position))
     }
 
     private func fail(_ failure: BuildFailure) -> Bool {
@@ -285,17 +329,7 @@ final class PathFilter: TokenSink {
         return false
     }
 
-    /// The path to where the filter is, for errors found by yajl before the designated value: the matched prefix,
-    /// and the element being passed over in an array on the way.
-    var currentPath: String {
-        let prefix = path.jsonPath(prefix: matched)
-        if case .arrayNeedElement(let index) = state { return prefix + "[\(index)]" }
-        return prefix
-    }
-
-    /// Whether the builder has the tokenizer now.
-    var isPassing: Bool {
-        if case .passing = state { return true }
-        return false
-    }
+    /// Where the filter is, for errors found by yajl before a match: the container on the way, and the key or element
+    /// being read in it.
+    var currentPath: String { childPath() }
 }

@@ -3,17 +3,18 @@ import Foundation
 import HandyStream
 
 let pathHelp = """
-    A path names a value in the document: keys separated by dots (data.items), array indices in brackets \
-    (data.items[3].name), and [*] at the end for every element of an array (data.items[*]; [*] alone for a \
-    top-level array). A backslash makes the next character literal (a\\.b is the one key "a.b"). The empty path \
-    is the whole document. On JSON Lines (or concatenated documents), a path applies to each line: one result \
-    per line, or with [*] the elements of each line's array, in order.
+    A path names values in the document: keys separated by dots (data.items), array indices in brackets \
+    (data.items[3].name), [*] for every element of an array and * for every member of an object, anywhere and \
+    any number of times (statuses[*].user, data[*].items[*], rates.*). A backslash makes the next character \
+    literal (a\\.b is the one key "a.b", \\* the key "*"). The empty path is the whole document. Every match is \
+    printed on a line of its own, in document order; on JSON Lines (or concatenated documents) the path applies to \
+    each line in turn. Like jq's .a.b[] and .rates[], without filters.
     """
 
-/// Writes the subtree at a path as compact JSON; with `[*]`, one element per line.
+/// Writes every value a path matches as compact JSON, one per line.
 struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the value at a path as compact JSON (with [*], one element per line, streaming).",
+        abstract: "Write the values a path matches as compact JSON, one per line, streaming.",
         discussion: pathHelp + """
 
 
@@ -22,7 +23,7 @@ struct Extract: ParsableCommand {
               curl -s https://api.example.com/items | handystream extract 'data.items[*]'
             """)
 
-    @Argument(help: "The path of the value to extract.")
+    @Argument(help: "The path of the values to extract.")
     var path: String
 
     @Argument(help: "The JSON file to read (standard input when omitted).")
@@ -38,11 +39,9 @@ struct Extract: ParsableCommand {
         do {
             let handle = try file.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? .standardInput
             defer { if file != nil { try? handle.close() } }
-            // With [*], every element of the array at the path; otherwise the value at the path. Either way the path
-            // applies to each top-level value, so JSON Lines give one result (or one set of elements) per line.
-            let decoder = path.hasSuffix("[*]")
-                ? try ModelDecoder().elements(of: JSONText.self, at: path)
-                : try ModelDecoder().values(of: JSONText.self, at: path)
+            // Every match of the path (one for a path without wildcards), in each top-level value: JSON Lines give
+            // their results line after line.
+            let decoder = try ModelDecoder().values(of: JSONText.self, at: path)
             try ChunkReader.read(descriptor: handle.fileDescriptor, name: name) { chunk in
                 for element in try decoder.feed(chunk) { try output.line(element.bytes) }
                 progress.advance(by: chunk.count)

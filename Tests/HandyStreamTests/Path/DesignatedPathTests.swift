@@ -9,7 +9,9 @@ struct DesignatedPathTests {
         ("..data..cat.", "$.data.cat"),
         ("list[3].name", "$.list[3].name"),
         ("a\\.b.c", "$.a.b.c"),
-        ("items[*]", "$.items"),
+        ("items[*]", "$.items[*]"),
+        ("a[*][*].b.*", "$.a[*][*].b.*"),
+        ("a.\\*", "$.a.*"),
         ("", "$"),
         ("[0][1]", "$[0][1]"),
     ])
@@ -25,7 +27,7 @@ struct DesignatedPathTests {
         #expect(try ModelDecoder().decode(Int.self, from: #"{"a.b": 1, "a": {"b": 2}}"#, at: "a.b") == 2)
     }
 
-    @Test("Malformed paths", arguments: ["a[", "a[x]", "a\\", "a[*].b", "a[-1]"])
+    @Test("Malformed paths", arguments: ["a[", "a[x]", "a\\", "a[*", "a[-1]"])
     func malformed(text: String) {
         #expect(throws: InvalidPathError.self) { try DesignatedPath(parsing: text) }
     }

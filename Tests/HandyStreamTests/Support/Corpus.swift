@@ -9,4 +9,6 @@ enum Corpus {
     static func data(_ name: String) throws -> Data {
         try Data(contentsOf: directory.appendingPathComponent(name))
     }
+
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 }

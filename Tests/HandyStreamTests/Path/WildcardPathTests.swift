@@ -1,0 +1,101 @@
+import Foundation
+@testable import HandyStream
+import Testing
+
+/// The grammar's meaning, written as plainly as possible over a parsed value: the reference the streaming matcher is
+/// checked against. A key takes its first occurrence; wildcards take every element or member, in order.
+func referenceMatches(_ segments: ArraySlice<DesignatedPath.Segment>, in value: JSONValue) -> [JSONValue] {
+    guard let first = segments.first else { return [value] }
+    let rest = segments.dropFirst()
+    switch (first, value) {
+    case (.key(let key), .object(let members)):
+        return members.first { Array($0.key.utf8) == key }.map { referenceMatches(rest, in: $0.value) } ?? []
+    case (.everyMember, .object(let members)):
+        return members.flatMap { referenceMatches(rest, in: $0.value) }
+    case (.index(let index), .array(let elements)):
+        return index < elements.count ? referenceMatches(rest, in: elements[index]) : []
+    case (.everyElement, .array(let elements)):
+        return elements.flatMap { referenceMatches(rest, in: $0) }
+    default:
+        return []
+    }
+}
+
+@Suite("Wildcard paths")
+struct WildcardPathTests {
+    static let document = """
+        {"data": [{"id": 1, "items": [{"n": "a"}, {"n": "b"}], "tags": {"x": 1, "y": [2]}},
+                  {"id": 2, "items": [], "tags": {}},
+                  {"id": 3, "items": [{"n": "c"}, 7, {"m": "d"}], "tags": {"z": null}},
+                  "no object", [1, 2],
+                  {"id": 4, "items": {"n": "not an array"}}],
+         "rates": {"EUR": 1.1, "GBP": {"v": 1.3}, "JPY": [0.007]}, "after": true}
+        """
+
+    static let paths = [
+        "data[*].id", "data[*].items[*]", "data[*].items[*].n", "data[*].tags.*", "rates.*", "rates.*.v",
+        "data[*].items[0].n", "data[2].items[*]", "data[*]", "*", "*[*]", "data[*].*", "rates.*[*]",
+    ]
+
+    @Test("Every match, in document order, at every chunk size: streamed, and collected into an array",
+          arguments: paths)
+    func matchesReference(path: String) throws {
+        let bytes = Array(Self.document.utf8)
+        let parsed = try DesignatedPath(parsing: path)
+        let whole = try ModelDecoder().decode(JSONValue.self, from: bytes)
+        let expected = referenceMatches(parsed.segments[...], in: whole)
+        #expect(try ModelDecoder().decode([JSONValue].self, from: bytes, at: path) == expected)
+        for size in 1...bytes.count {
+            let stream = try ModelDecoder().elements(of: JSONValue.self, at: path)
+            var found: [JSONValue] = []
+            for chunk in chunks(bytes, size: size) { found += try stream.feed(chunk) }
+            found += try stream.finish()
+            #expect(found == expected, "\(path), chunks of \(size)")
+            let collected = try ModelDecoder().incremental([JSONValue].self, at: path)
+            for chunk in chunks(bytes, size: size) where try collected.feed(chunk) { break }
+            #expect(try collected.finish() == expected, "\(path) collected, chunks of \(size)")
+        }
+    }
+
+    @Test("The corpus: every status's user, every hashtag of every status, the members of an object")
+    func corpus() throws {
+        let twitter = try Corpus.data("twitter.json")
+        let whole = try ModelDecoder().decode(JSONValue.self, from: twitter)
+        for path in ["statuses[*].user.screen_name", "statuses[*].entities.hashtags[*].text", "search_metadata.*",
+                     "statuses[*].entities.*[*].indices[0]"] {
+            let expected = referenceMatches(try DesignatedPath(parsing: path).segments[...], in: whole)
+            #expect(!expected.isEmpty)
+            #expect(try ModelDecoder().decode([JSONValue].self, from: twitter, at: path) == expected, "\(path)")
+            var streamed: [JSONValue] = []
+            try ModelDecoder().forEachElement(of: JSONValue.self, at: path, inFileAt: Corpus.path("twitter.json"),
+                                              chunkSize: 4_096) { streamed.append($0) }
+            #expect(streamed == expected, "\(path)")
+        }
+        let users = try ModelDecoder().decode([TwitterUserName].self, from: twitter, at: "statuses[*].user")
+        #expect(users.count == 100)
+        #expect(users.first?.screen_name.isEmpty == false)
+    }
+
+    @Test("Before the first wildcard the path must be there; after it, what lacks the rest is no match")
+    func missingParts() throws {
+        let error = decodingError([JSONValue].self, #"{"a": {"b": [1]}}"#, at: "a.c[*]")
+        #expect(error?.description == "1:17: path 'a.c[*]' not found: no key 'c' in the object at $.a")
+        let shape = decodingError([JSONValue].self, #"{"a": {"b": 1}}"#, at: "a[*]")
+        #expect(shape?.kind == .pathNotFound)
+        #expect(try ModelDecoder().decode([Int].self, from: #"{"a": [{"b": 1}, {"c": 2}, 3, {"b": "x"}]}"#,
+                                          at: "a[*].b") == [1])
+    }
+
+    @Test("Collecting stops reading once nothing more can match")
+    func collectingStopsEarly() throws {
+        let head = #"{"list": [{"v": 1}, {"v": 2}], "rest": ["#
+        let decoder = try ModelDecoder().incremental([Int].self, at: "list[*].v")
+        #expect(try decoder.feed(Array(head.utf8)) == true)
+        #expect(try decoder.finish() == [1, 2])
+        #expect(decoder.bytesRead == head.utf8.count)
+    }
+}
+
+struct TwitterUserName: HandyJSON {
+    var screen_name = ""
+}
