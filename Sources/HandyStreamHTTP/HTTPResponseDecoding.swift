@@ -54,8 +54,10 @@ public struct ResponseChunks: AsyncSequence {
 
 /// One buffer of a response body, read in place.
 public struct ResponseChunk: ContiguousBytes {
+    /// The buffer as SwiftNIO received it; its readable bytes are the chunk.
     public let buffer: ByteBuffer
 
+    /// Calls `body` with the buffer's readable bytes, in place.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try buffer.withUnsafeReadableBytes(body)
     }

@@ -9,6 +9,8 @@ public struct DecodingOptions: Sendable {
     /// How property names become keys where a model's mapping doesn't say.
     public var keyDecodingStrategy: KeyDecodingStrategy
 
+    /// Options for a decoder; every one has the default a HandyJSON user expects (lenient, a cap of 512 levels, keys
+    /// as declared, no diagnostics).
     public init(
         strict: Bool = false,
         maximumDepth: Int = 512,

@@ -56,22 +56,27 @@ extension Array where Element: HandyJSON {
 
 /// HandyJSON's class-based entry points.
 public final class JSONDeserializer<T: HandyJSON> {
+    /// Decodes a model from a dictionary, or from the object at `designatedPath` in it; `nil` when it can't.
     public static func deserializeFrom(dict: [String: Any]?, designatedPath: String? = nil) -> T? {
         T.deserialize(from: dict, designatedPath: designatedPath)
     }
 
+    /// Decodes a model from an `NSDictionary`, or from the object at `designatedPath` in it; `nil` when it can't.
     public static func deserializeFrom(dict: NSDictionary?, designatedPath: String? = nil) -> T? {
         T.deserialize(from: dict, designatedPath: designatedPath)
     }
 
+    /// Decodes a model from JSON text, or from the object at `designatedPath` in it; `nil` when it can't.
     public static func deserializeFrom(json: String?, designatedPath: String? = nil) -> T? {
         T.deserialize(from: json, designatedPath: designatedPath)
     }
 
+    /// Decodes an array of models from JSON text; an element that is not an object becomes `nil`.
     public static func deserializeModelArrayFrom(json: String?, designatedPath: String? = nil) -> [T?]? {
         [T].deserialize(from: json, designatedPath: designatedPath)
     }
 
+    /// Decodes an array of models from an array of dictionaries; an element that is not one becomes `nil`.
     public static func deserializeModelArrayFrom(array: [Any]?) -> [T?]? {
         [T].deserialize(from: array)
     }

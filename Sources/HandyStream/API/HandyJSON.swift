@@ -12,6 +12,7 @@
 ///
 /// Classes work the same way; a subclass of a `HandyJSON` class decodes its ancestors' properties too.
 public protocol HandyJSON {
+    /// Makes a model with its default values: decoding starts from these.
     init()
     /// Called before any property is decoded.
     mutating func willStartMapping()

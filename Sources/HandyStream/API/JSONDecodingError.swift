@@ -40,6 +40,7 @@ public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Send
         public static let typeMismatch = Kind("typeMismatch")
     }
 
+    /// What is wrong with the input.
     public var kind: Kind
     /// What went wrong, in a short sentence without position.
     public var message: String

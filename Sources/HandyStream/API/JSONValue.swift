@@ -5,19 +5,27 @@ import Foundation
 ///     let value = try ModelDecoder().decode(JSONValue.self, from: data, at: "data.config")
 ///     if case .object(let members) = value { … }
 public enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// The number's text as the document wrote it.
     case number(String)
+    /// A string, its escapes decoded.
     case string(String)
+    /// An array's elements in order.
     case array([JSONValue])
     /// Members in document order (duplicate keys kept).
     case object([Member])
 
+    /// One member of an object: its key and its value.
     public struct Member: Equatable, Sendable {
+        /// The member's key, its escapes decoded.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
 
+        /// A member with `key` and `value`.
         public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
@@ -39,10 +47,13 @@ public enum JSONValue: Equatable, Sendable {
 
 /// The compact JSON text of a value: what `handystream extract` writes. Made straight from the events, with no tree.
 public struct JSONText: Equatable, Sendable, CustomStringConvertible {
+    /// The text, as UTF-8.
     public var bytes: [UInt8]
+    /// The text as a `String`.
     public var string: String { String(decoding: bytes, as: UTF8.self) }
     public var description: String { string }
 
+    /// Text that is already compact JSON.
     public init(bytes: [UInt8]) { self.bytes = bytes }
 }
 

@@ -11,8 +11,10 @@ import Foundation
 ///
 /// Decoding a designated path reads the document only up to the end of the designated value.
 public struct ModelDecoder: Sendable {
+    /// How values that don't fit are treated, the nesting cap, the key strategy and the diagnostics handler.
     public var options: DecodingOptions
 
+    /// A decoder with `options`.
     public init(options: DecodingOptions = DecodingOptions()) {
         self.options = options
     }

@@ -96,5 +96,6 @@ public struct DeserializeOptions: OptionSet, Sendable {
 
     /// Keys match property names and mapped keys whatever their ASCII case.
     public static let caseInsensitive = DeserializeOptions(rawValue: 1 << 0)
+    /// No options: keys match exactly.
     public static let defaultOptions: DeserializeOptions = []
 }

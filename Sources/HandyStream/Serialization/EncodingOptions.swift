@@ -18,14 +18,22 @@ public struct EncodingOptions: Sendable {
         case string
     }
 
+    /// Two-space indentation and a line per member, rather than compact text.
     public var prettyPrinted: Bool
+    /// Object members in the order of their keys (sets in the order of their elements' text), rather than in
+    /// declaration order.
     public var sortedKeys: Bool
+    /// How property names become keys where a mapping doesn't say.
     public var keyEncodingStrategy: KeyEncodingStrategy
+    /// What to write for `nil` optionals.
     public var nilEncoding: NilEncoding
+    /// What to write for infinity and NaN.
     public var nonFiniteNumbers: NonFiniteNumbers
     /// Deeper object graphs (or cyclic ones) are an error.
     public var maximumDepth: Int
 
+    /// Options for an encoder; the defaults write compact text in declaration order and leave `nil` out, as HandyJSON
+    /// did.
     public init(
         prettyPrinted: Bool = false, sortedKeys: Bool = false, keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys,
         nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError, maximumDepth: Int = 512

@@ -297,6 +297,7 @@ private struct ValueTree {
 /// A value that can't be written as JSON: a non-finite number (unless an option says how), or an object graph
 /// deeper than the cap (a cycle).
 public struct JSONEncodingError: Error, CustomStringConvertible, Sendable {
+    /// What can't be written, and why.
     public var message: String
     public var description: String { message }
 }

@@ -8,8 +8,10 @@ import Foundation
 /// object), through its transform's `transformToJSON`; excluded properties are left out, `let` properties are
 /// written. `nil` optionals are left out unless ``EncodingOptions/nilEncoding`` says `null`.
 public struct ModelEncoder: Sendable {
+    /// How the output is written: pretty or compact, key order and strategy, `nil`, non-finite numbers, depth.
     public var options: EncodingOptions
 
+    /// An encoder with `options`.
     public init(options: EncodingOptions = EncodingOptions()) {
         self.options = options
     }
@@ -37,8 +39,10 @@ public struct ModelEncoder: Sendable {
         return run.writer.builtValue
     }
 
+    /// The JSON of `value`, as `Data`.
     public func encodeToData<T>(_ value: T) throws -> Data { Data(try encode(value)) }
 
+    /// The JSON of `value`, as a `String`.
     public func encodeToString<T>(_ value: T) throws -> String { String(decoding: try encode(value), as: UTF8.self) }
 }
 
@@ -72,6 +76,7 @@ extension Collection where Element: HandyJSON {
         try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeToString(Array(self))
     }
 
+    /// The models as one JSON array, as `Data`; `nil` when a value can't be written.
     public func toJSONData(prettyPrint: Bool = false) -> Data? {
         try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeToData(Array(self))
     }
