@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench test test-release test-asan test-tsan fuzz build clean
+.PHONY: deps bench test test-release test-asan test-tsan fuzz docs build clean
 FUZZ_SECONDS ?= 60
 
 ## deps: install libyajl-dev and pkg-config when they are missing (Debian/Ubuntu).
@@ -42,6 +42,17 @@ fuzz: deps
 	mkdir -p .build-fuzz/corpus
 	.build-fuzz/debug/HandyStreamFuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 		-print_final_stats=1 .build-fuzz/corpus Fuzz/Seeds
+
+## docs: the DocC catalog (Sources/HandyStream/HandyStream.docc) with the toolchain's docc, into .build/docs;
+## any warning (an unresolved link, an undocumented topic) fails the build.
+docs: deps
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public > /dev/null
+	rm -rf .build/docs-symbols && mkdir -p .build/docs-symbols
+	cp "$$($(SWIFT) build --show-bin-path)/../symbolgraph/HandyStream.symbols.json" \
+		"$$($(SWIFT) build --show-bin-path)/../symbolgraph/HandyStream@Swift.symbols.json" .build/docs-symbols/
+	docc convert Sources/HandyStream/HandyStream.docc --additional-symbol-graph-dir .build/docs-symbols \
+		--output-path .build/docs --fallback-display-name HandyStream --fallback-bundle-identifier HandyStream \
+		--warnings-as-errors
 
 build: deps
 	$(SWIFT) build
