@@ -104,6 +104,12 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     /// Feeds one chunk; throws for bad input, and again on every call after it.
     func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        try feed(chunk, tracksLines: true)
+    }
+
+    /// `tracksLines`: count the chunk's lines for errors in later chunks; a whole document needs none, its errors
+    /// are located in the document itself.
+    private func feed(_ chunk: UnsafeRawBufferPointer, tracksLines: Bool) throws {
         try checkState("feed(_:) was called after finish()")
         guard !isClosed else { return }
         let start = tokenizer.bytesFed
@@ -113,7 +119,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             state = .failed(error)
             throw error
         }
-        lines.advance(over: chunk, startingAt: start)
+        if tracksLines { lines.advance(over: chunk, startingAt: start) }
     }
 
     /// Ends the input: a document cut short, or a path that never appeared, is reported here. `input`, when the
@@ -126,7 +132,6 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         let start = tokenizer.bytesFed
         do {
             if let input {
-                lines = LineTracker()
                 try handle(tokenizer.complete(), chunk: input, chunkStart: 0)
             } else {
                 try handle(tokenizer.complete(), chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
@@ -140,19 +145,18 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// Decodes one whole document held in memory: one chunk, then the end. Returns `nil` when the value doesn't
     /// fit `T` (see ``takeValue(input:)`` for the error).
     func decode(document input: UnsafeRawBufferPointer) throws -> T? {
-        try feed(input)
+        try feed(input, tracksLines: false)
         try finish(input: input)
         return root.take()
     }
 
     /// Sends Foundation-style values (`[String: Any]`, `[Any]`) through the same stages, as a second event source.
     func decode(object: Any) throws -> T? {
-        guard ObjectEvents.emit(object, to: filter.map { $0 as TokenSink } ?? builder) else {
-            if let failure = builder.failure ?? filter?.failure {
-                throw JSONDecodingError(kind: failure.kind, message: failure.message, offset: 0, path: failure.path,
-                                        input: nil)
-            }
-            return root.take()
+        if !ObjectEvents.emit(object, to: filter.map { $0 as TokenSink } ?? builder),
+            let failure = builder.failure ?? filter?.failure
+        {
+            throw JSONDecodingError(kind: failure.kind, message: failure.message, offset: 0, path: failure.path,
+                                    input: nil)
         }
         return root.take()
     }

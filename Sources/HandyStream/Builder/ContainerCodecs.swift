@@ -544,22 +544,22 @@ final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecke
 
 enum FoundationContainers {
     /// The codec for `NSArray`, `NSMutableArray`, `NSDictionary` or `NSMutableDictionary`; `nil` for other types.
-    static func codec(for type: Any.Type, anyCodec: AnyCodec) -> ValueCodec? {
+    static func codec(for type: Any.Type, anyCodec: @autoclosure () -> AnyCodec) -> ValueCodec? {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(NSArray.self):
-            FoundationContainerCodec<NSArray>(anyCodec: anyCodec, isArray: true) {
+            FoundationContainerCodec<NSArray>(anyCodec: anyCodec(), isArray: true) {
                 ($0 as? [Any]).map { NSArray(array: $0) }
             }
         case ObjectIdentifier(NSMutableArray.self):
-            FoundationContainerCodec<NSMutableArray>(anyCodec: anyCodec, isArray: true) {
+            FoundationContainerCodec<NSMutableArray>(anyCodec: anyCodec(), isArray: true) {
                 ($0 as? [Any]).map { NSMutableArray(array: $0) }
             }
         case ObjectIdentifier(NSDictionary.self):
-            FoundationContainerCodec<NSDictionary>(anyCodec: anyCodec, isArray: false) {
+            FoundationContainerCodec<NSDictionary>(anyCodec: anyCodec(), isArray: false) {
                 ($0 as? [String: Any]).map { NSDictionary(dictionary: $0) }
             }
         case ObjectIdentifier(NSMutableDictionary.self):
-            FoundationContainerCodec<NSMutableDictionary>(anyCodec: anyCodec, isArray: false) {
+            FoundationContainerCodec<NSMutableDictionary>(anyCodec: anyCodec(), isArray: false) {
                 ($0 as? [String: Any]).map { NSMutableDictionary(dictionary: $0) }
             }
         default: nil

@@ -38,9 +38,9 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
 extension FieldTable {
     /// Opens the object of the properties stored at `base` on `run`'s stack.
     func openObject(base: UnsafeRawPointer, owner: ValueCodec, on run: inout EncodingRun) throws {
-        let sorted = run.options.sortedKeys
+        let options = run.options
         try run.open(ObjectCursor.self, owner: owner, isObject: true) { ObjectCursor() }
-            .start(self, base: base, sorted: sorted)
+            .start(self, base: base, options: options)
     }
 }
 

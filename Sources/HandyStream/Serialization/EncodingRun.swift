@@ -138,20 +138,27 @@ final class ObjectCursor: EncodeCursor {
     private var base = UnsafeRawPointer(bitPattern: 1)!
     private var order = UnsafeBufferPointer<Int>(start: nil, count: 0)
     private var position = 0
+    /// No key strategy applies: every key is written as its table quoted it.
+    private var plainKeys = true
 
     /// - Precondition: `base` is where `table`'s offsets count from, valid until the container is closed.
-    func start(_ table: FieldTable, base: UnsafeRawPointer, sorted: Bool) {
+    private func start(_ table: FieldTable, base: UnsafeRawPointer, sorted: Bool) {
         self.table = .passUnretained(table)
         self.base = base
         order = table.writeOrder(sorted: sorted)
         position = 0
     }
 
+    /// Decided once per object rather than per member.
+    func start(_ table: FieldTable, base: UnsafeRawPointer, options: EncodingOptions) {
+        start(table, base: base, sorted: options.sortedKeys)
+        plainKeys = options.keyEncodingStrategy == .useDefaultKeys
+    }
+
     override func next(_ writer: inout JSONWriter) -> EncodeChild? {
         guard let table else { fatalError("ObjectCursor: not started") }
         return table.withInstance { table in
             let omitNil = writer.options.nilEncoding == .omit
-            let plainKeys = writer.options.keyEncodingStrategy == .useDefaultKeys
             while position < order.count {
                 let index = order[position]
                 position += 1
