@@ -1,4 +1,6 @@
-/// How a ``ModelDecoder`` treats values that don't fit.
+import Foundation
+
+/// How a ``ModelDecoder`` treats values that don't fit, and how `Decodable` types read dates, data and floats.
 public struct DecodingOptions: Sendable {
     /// Throw a ``JSONDecodingError`` of kind `typeMismatch` for every value the lenient rules would pass over.
     public var strict: Bool
@@ -9,17 +11,34 @@ public struct DecodingOptions: Sendable {
     /// How property names become keys where a model's mapping doesn't say.
     public var keyDecodingStrategy: KeyDecodingStrategy
 
+    /// `Decodable` types: how a `Date` is read, with Foundation's `JSONDecoder` names and meaning.
+    public var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy
+    /// `Decodable` types: how `Data` is read (`base64` by default, as Foundation).
+    public var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy
+    /// `Decodable` types: which strings stand for infinity and NaN (none by default, as Foundation).
+    public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy
+    /// `Decodable` types: what `Decoder.userInfo` gives their `init(from:)`.
+    public var userInfo: [CodingUserInfoKey: any Sendable]
+
     /// Options for a decoder; every one has the default a HandyJSON user expects (lenient, a cap of 512 levels, keys
-    /// as declared, no diagnostics).
+    /// as declared, no diagnostics) and the strategies Foundation's `JSONDecoder` starts with.
     public init(
         strict: Bool = false,
         maximumDepth: Int = 512,
         keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys,
+        dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate,
+        dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64,
+        nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy = .throw,
+        userInfo: [CodingUserInfoKey: any Sendable] = [:],
         diagnostics: (@Sendable (DecodingDiagnostic) -> Void)? = nil
     ) {
         self.strict = strict
         self.maximumDepth = maximumDepth
         self.keyDecodingStrategy = keyDecodingStrategy
+        self.dateDecodingStrategy = dateDecodingStrategy
+        self.dataDecodingStrategy = dataDecodingStrategy
+        self.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
+        self.userInfo = userInfo
         self.diagnostics = diagnostics
     }
 }

@@ -42,7 +42,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private var isClosed = false
     private enum State {
         case reading
-        case failed(JSONDecodingError)
+        case failed(any Error)
         case finished
     }
     private var state = State.reading
@@ -114,7 +114,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         guard !isClosed else { return }
         let start = tokenizer.bytesFed
         do {
-            try handle(tokenizer.parse(chunk), chunk: chunk, chunkStart: start)
+            let outcome = CodableRun.with(builder) { tokenizer.parse(chunk) }
+            try handle(outcome, chunk: chunk, chunkStart: start)
         } catch {
             state = .failed(error)
             throw error
@@ -131,10 +132,11 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         isClosed = true
         let start = tokenizer.bytesFed
         do {
+            let outcome = CodableRun.with(builder) { tokenizer.complete() }
             if let input {
-                try handle(tokenizer.complete(), chunk: input, chunkStart: 0)
+                try handle(outcome, chunk: input, chunkStart: 0)
             } else {
-                try handle(tokenizer.complete(), chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
+                try handle(outcome, chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
             }
         } catch {
             state = .failed(error)
@@ -152,11 +154,13 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     /// Sends Foundation-style values (`[String: Any]`, `[Any]`) through the same stages, as a second event source.
     func decode(object: Any) throws -> T? {
-        if !ObjectEvents.emit(object, to: filter.map { $0 as TokenSink } ?? builder),
+        let sink = filter.map { $0 as TokenSink } ?? builder
+        if !CodableRun.with(builder, { ObjectEvents.emit(object, to: sink) }),
             let failure = builder.failure ?? filter?.failure
         {
-            throw JSONDecodingError(kind: failure.kind, message: failure.message, offset: 0, path: failure.path,
-                                    input: nil)
+            let error = JSONDecodingError(
+                kind: failure.kind, message: failure.message, offset: 0, path: failure.path, input: nil)
+            throw failure.underlying.map { Self.locate($0, at: error) } ?? error
         }
         return root.take()
     }
@@ -173,18 +177,18 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     }
 
     /// The one place where a run's errors are made: from what stopped the tokenizer, located in `chunk`.
-    private func handle(_ outcome: Tokenizer.Outcome, chunk: UnsafeRawBufferPointer, chunkStart: Int)
-        throws(JSONDecodingError)
-    {
+    private func handle(_ outcome: Tokenizer.Outcome, chunk: UnsafeRawBufferPointer, chunkStart: Int) throws {
         switch outcome {
         case .needsMore, .complete:
             return
         case .stopped:
             isClosed = true
             guard let failure = builder.failure ?? filter?.failure else { return }
-            throw JSONDecodingError(
-                kind: failure.kind, message: failure.message, offset: tokenizer.offset, path: failure.path,
-                chunk: chunk, chunkStart: chunkStart, lines: lines)
+            let error = JSONDecodingError(
+                kind: failure.kind, message: failure.message, offset: failure.offset ?? tokenizer.offset,
+                path: failure.path, chunk: chunk, chunkStart: chunkStart, lines: lines)
+            if let underlying = failure.underlying { throw Self.locate(underlying, at: error) }
+            throw error
         case .malformed(let syntax):
             isClosed = true
             let (kind, message) = JSONDecodingError.translate(syntax)
@@ -210,11 +214,45 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     /// One value, once complete; a value that doesn't fit `T` is an error located where the value is (in `input`,
     /// when the whole document is in memory).
-    func takeValue(input: UnsafeRawBufferPointer? = nil) throws(JSONDecodingError) -> T {
+    func takeValue(input: UnsafeRawBufferPointer? = nil) throws -> T {
         if let value = root.take() { return value }
+        // A `Decodable` root value whose `init(from:)` failed: its own error, located.
+        if let decodable = builder.codableContext?.lastFailure {
+            let error = JSONDecodingError(
+                kind: .typeMismatch, message: "\(decodable.error)", offset: decodable.offset,
+                path: builder.pathPrefix, input: input)
+            throw Self.locate(decodable.error, at: error)
+        }
         throw JSONDecodingError(
             kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)",
             offset: root.mismatchOffset, path: builder.pathPrefix, input: input)
+    }
+
+    /// A `Decodable` value's error with HandyStream's location added: a `DecodingError` keeps its case and coding
+    /// path, its debug description gains the line, column, byte offset and JSON path, and the location is its
+    /// underlying error (unless it has one); another error is thrown as it is.
+    static func locate(_ error: any Error, at location: JSONDecodingError) -> any Error {
+        guard let decodingError = error as? DecodingError else { return error }
+        func located(_ context: DecodingError.Context) -> DecodingError.Context {
+            var location = location
+            location.path += context.codingPath.map { key in
+                key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
+            }.joined()
+            let position = location.line > 0
+                ? "line \(location.line), column \(location.column), byte \(location.offset)"
+                : "byte \(location.offset)"
+            return DecodingError.Context(
+                codingPath: context.codingPath,
+                debugDescription: context.debugDescription + " (\(position), at \(location.path))",
+                underlyingError: context.underlyingError ?? location)
+        }
+        switch decodingError {
+        case .typeMismatch(let type, let context): return DecodingError.typeMismatch(type, located(context))
+        case .valueNotFound(let type, let context): return DecodingError.valueNotFound(type, located(context))
+        case .keyNotFound(let key, let context): return DecodingError.keyNotFound(key, located(context))
+        case .dataCorrupted(let context): return DecodingError.dataCorrupted(located(context))
+        @unknown default: return decodingError
+        }
     }
 
     /// Bytes fed so far.

@@ -31,6 +31,16 @@ public struct ModelDecoder: Sendable {
         return try string.withUTF8 { try decode(type, input: UnsafeRawBufferPointer($0), path: path) }
     }
 
+    /// Decodes a value of type `T` from Foundation-style values (`[String: Any]`, `[Any]`, as `JSONSerialization`
+    /// makes them), or from the value at `path` in them, through the same engine and rules as JSON text.
+    public func decode<T>(_ type: T.Type, fromJSONObject object: Any, at path: String = "") throws -> T {
+        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        let pipeline = DecodingPipeline<T>(
+            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value)
+        if let value = try pipeline.decode(object: object) { return value }
+        return try pipeline.takeValue()
+    }
+
     private func decode<T>(_ type: T.Type, input: UnsafeRawBufferPointer, path: String) throws -> T {
         let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
         let pipeline = DecodingPipeline<T>(

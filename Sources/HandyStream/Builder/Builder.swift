@@ -59,6 +59,24 @@ final class Builder: TokenSink {
     }
     /// An existing value for the root model to be updated in place of a new one (`update(object:from:)`).
     var seed: Any?
+    /// What the `Decodable` values of this run share (made when the first one is met).
+    private(set) var codableContext: CodableContext?
+    var codable: CodableContext {
+        if let codableContext { return codableContext }
+        let context = CodableContext(options: options)
+        codableContext = context
+        return context
+    }
+    /// Decodes `Decodable` scalars (one-token tapes), made when the first one is met.
+    private var scalarDecoder: TapeDecoder?
+    var codableScalarDecoder: TapeDecoder {
+        if let scalarDecoder { return scalarDecoder }
+        let decoder = TapeDecoder(storage: TapeStorage(), context: codable)
+        scalarDecoder = decoder
+        return decoder
+    }
+    /// Whether the value being finished (a container closing now, or a scalar arriving) is the root value itself.
+    var atRootValue: Bool { height == 0 }
     /// The builder has received its first event.
     var hasStarted: Bool { depth > 0 || (root as? RootStatus)?.started == true }
 
@@ -221,6 +239,11 @@ final class Builder: TokenSink {
     func fallback(_ reason: String) -> Bool {
         if options.strict {
             failure = BuildFailure(kind: .typeMismatch, message: reason, path: currentPath())
+            // A `Decodable` scalar that failed: its own error says more.
+            if let decodable = codableContext?.lastFailure {
+                codableContext?.lastFailure = nil
+                failure?.underlying = decodable.error
+            }
             return false
         }
         if let handler = options.diagnostics {
@@ -260,4 +283,9 @@ struct BuildFailure: Error {
     var kind: JSONDecodingError.Kind
     var message: String
     var path: String
+    /// The error a `Decodable` value threw (a `DecodingError`, or the user's own), thrown in place of a
+    /// ``JSONDecodingError``, with the location added.
+    var underlying: (any Error)? = nil
+    /// Where the error is, when not at the token being handled (a `Decodable` value's inner token).
+    var offset: Int? = nil
 }

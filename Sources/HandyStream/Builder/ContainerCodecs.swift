@@ -57,11 +57,8 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
         if isNil(source) { return run.writer.null() }
         try wrapped.write(ModelStorage.payload(ofOptionalAt: source, Wrapped.self), to: &run)
     }
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
-        _ = wrapping(target, mode) { scratch in
-            wrapped.store(finished: frame, at: scratch, mode: .initialize)
-            return true
-        }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        wrapping(target, mode) { scratch in wrapped.store(finished: frame, at: scratch, mode: .initialize) }
     }
     override var expectation: String { wrapped.expectation }
 }
@@ -148,9 +145,10 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
             ArrayFrame<Element>(opener: self, element: element, finishing: .make())
         }
     }
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         let elements = unsafeDowncast(frame, to: ArrayFrame<Element>.self).take()
         ModelStorage.store(Set(elements), at: target, mode: mode)
+        return true
     }
     /// With sorted keys, elements are written in the order of their JSON text, so that equal sets write equal text.
     /// (Each element's text is made by a run of its own: sets nest only as deep as their type says, never deeper.)
@@ -300,10 +298,8 @@ final class ArrayFrame<Element>: Frame {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        element { $0.store(finished: child, at: slot, mode: .initialize) }
-        elements.commit()
-        index += 1
-        return true
+        appended(element { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
+                 found: child.isObject ? "an object" : "an array")
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard element({ $0.storeReady(value, at: slot, mode: .initialize) }) else { return nil }
@@ -420,9 +416,8 @@ final class DictionaryFrame<Value>: Frame {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        value { $0.store(finished: child, at: slot, mode: .initialize) }
-        values.commit()
-        return true
+        inserted(value { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
+                 found: child.isObject ? "an object" : "an array")
     }
     override func ready(_ ready: Any, _ builder: Builder) -> Bool? {
         guard value({ $0.storeReady(ready, at: slot, mode: .initialize) }) else { return nil }
@@ -485,8 +480,9 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
             ArrayFrame<Any>(opener: self, element: self, finishing: AnyCodec.arrayFinishing)
         }
     }
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         ModelStorage.storeAny(frame.takeAny(), at: target, mode: mode)
+        return true
     }
     /// Only numbers can fail to fit: `Any` holds them as `Int` or `Double`, as `JSONSerialization` does.
     override var expectation: String { "a JSON value (numbers within Double's range)" }
@@ -526,9 +522,10 @@ final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecke
 
     override func openObject(_ builder: Builder) -> Frame? { isArray ? nil : anyCodec.openObject(builder) }
     override func openArray(_ builder: Builder) -> Frame? { isArray ? anyCodec.openArray(builder) : nil }
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
-        guard let container = make(frame.takeAny()) else { return }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard let container = make(frame.takeAny()) else { return false }
         ModelStorage.store(container, at: target, mode: mode)
+        return true
     }
     override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         guard type(of: value) is AnyClass, let container = value as? Container else { return false }

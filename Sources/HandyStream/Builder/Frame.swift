@@ -141,8 +141,8 @@ final class RootFrame<T>: Frame, RootStatus {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        opener.store(finished: child, at: target, mode: .initialize)
-        hasValue = true
+        hasValue = opener.store(finished: child, at: target, mode: .initialize)
+        if !hasValue && !didNotFit(builder, found: child.isObject ? "an object" : "an array") { return false }
         return builder.rootCompleted()
     }
     override func skipped() {}

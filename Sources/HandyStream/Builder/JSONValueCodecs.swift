@@ -28,8 +28,8 @@ final class ValidationCodec: ValueCodec, @unchecked Sendable {
     override func openArray(_ builder: Builder) -> Frame? {
         builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: false) }
     }
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
-        _ = store(target, mode)
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        store(target, mode)
     }
     private func store(_ target: UnsafeMutableRawPointer, _ mode: StoreMode) -> Bool {
         ModelStorage.store(Validation(), at: target, mode: mode)
@@ -225,7 +225,7 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
             ArrayFrame<JSONValue>(opener: self, element: self, finishing: JSONValueCodec.finishing)
         }
     }
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         let value: JSONValue
         if let object = frame as? JSONObjectFrame {
             value = .object(object.take())
@@ -233,6 +233,7 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
             value = .array(unsafeDowncast(frame, to: ArrayFrame<JSONValue>.self).take())
         }
         ModelStorage.store(value, at: target, mode: mode)
+        return true
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         switch ModelStorage.load(JSONValue.self, from: source) {
@@ -284,8 +285,7 @@ final class JSONObjectFrame: Frame {
         isObject ? codec.openObject(builder) : codec.openArray(builder)
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        codec.store(finished: child, at: valueSlot, mode: .initialize)
-        return add(true)
+        add(codec.store(finished: child, at: valueSlot, mode: .initialize))
     }
     func take() -> [JSONValue.Member] {
         defer { members.removeAll(keepingCapacity: true) }

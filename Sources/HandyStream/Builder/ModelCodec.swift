@@ -163,8 +163,13 @@ class PropertyFrame: Frame {
     override final func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         let slot = table.slot(pending)
         let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
-        slot.pointee.codecReference.withInstance { $0.store(finished: child, at: target, mode: .assign) }
+        let codec = slot.pointee.codecReference
         pending = -1
+        guard codec.withInstance({ $0.store(finished: child, at: target, mode: .assign) }) else {
+            return builder.fallback(
+                "expected \(codec.withInstance { $0.expectation }), found \(child.isObject ? "an object" : "an array"); "
+                    + "the default was kept")
+        }
         return true
     }
 
@@ -253,7 +258,7 @@ final class PathCodec: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: true) { PathFrame(opener: self, table: table) }
     }
     /// The values were written in place while the object streamed past.
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {}
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { true }
     /// `source` is the owning model's base (a path slot's offset is 0): its properties are written as this object.
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         try table.openObject(base: source, owner: self, on: &run)

@@ -61,9 +61,9 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
     }
     override func openObject(_ builder: Builder) -> Frame? { subtreeCodec.openObject(builder) }
     override func openArray(_ builder: Builder) -> Frame? { subtreeCodec.openArray(builder) }
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         let value = frame.takeAny()
-        _ = store(adapter.readsText ? (value as? JSONText)?.string as Any? : value, target, mode)
+        return store(adapter.readsText ? (value as? JSONText)?.string as Any? : value, target, mode)
     }
     override var expectation: String { "a value \(name) accepts" }
     override func isNil(_ source: UnsafeRawPointer) -> Bool { json(source) == nil }

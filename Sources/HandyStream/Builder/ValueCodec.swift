@@ -38,9 +38,11 @@ class ValueCodec: @unchecked Sendable {
     /// A frame that builds a value from the array starting now, or `nil` when an array does not fit the type.
     func openArray(_ builder: Builder) -> Frame? { nil }
 
-    /// Moves the value built by `frame` (opened by this codec) to `target`.
-    func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) {
+    /// Moves the value built by `frame` (opened by this codec) to `target`; `false` when the frame has no value
+    /// because it did not fit (a `Decodable` value whose `init(from:)` failed), `target` then left as it was.
+    func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         frame.moveValue(to: target, mode: mode)
+        return true
     }
 
     /// Whether the type is an `Optional`: as an element or a root value, a value that doesn't fit becomes `nil`

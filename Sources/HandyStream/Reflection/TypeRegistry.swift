@@ -158,8 +158,12 @@ final class CodecFactory {
             guard let value = codec(for: dictionary.valueType, context: context) else { return nil }
             return dictionary.makeCodec(value: value)
         }
+        // Last, so that a type that is also a model, an enum, a scalar or a container takes that path.
+        if let decodable = type as? any Decodable.Type { return makeDecodable(decodable) }
         return nil
     }
+
+    private func makeDecodable<T: Decodable>(_: T.Type) -> ValueCodec { DecodableCodec<T>() }
 
     private func makeEnum<E: HandyJSONEnum>(_: E.Type, context: String) -> ValueCodec? {
         guard let raw = codec(for: E.RawValue.self, context: context) else { return nil }

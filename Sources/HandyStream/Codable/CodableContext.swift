@@ -1,0 +1,162 @@
+import Foundation
+
+/// What every `Decodable` value decoded by one pipeline shares: the options, caches per type, and the error that
+/// made the root value fail, for the pipeline to throw.
+final class CodableContext {
+    let options: DecodingOptions
+    let strict: Bool
+    let userInfo: [CodingUserInfoKey: Any]
+    /// Key strategies other than `useDefaultKeys`: coding keys' string values to the keys they are read from.
+    private var convertedKeys: [String: [UInt8]] = [:]
+    private var traitsByType: [ObjectIdentifier: TypeTraits] = [:]
+    /// The last error of a `Decodable` value at the root (or a scalar one anywhere), with the document offset of
+    /// the token it is about: the pipeline throws it when the root value is missing.
+    var lastFailure: (error: any Error, offset: Int)?
+
+    init(options: DecodingOptions) {
+        self.options = options
+        strict = options.strict
+        userInfo = options.userInfo
+    }
+
+    /// The bytes a coding key is read from under the key strategy.
+    func convertedKey(_ name: String) -> [UInt8] {
+        if let known = convertedKeys[name] { return known }
+        let converted = Array(options.keyDecodingStrategy.key(forProperty: name).utf8)
+        convertedKeys[name] = converted
+        return converted
+    }
+
+    var keysAreConverted: Bool {
+        switch options.keyDecodingStrategy.kind {
+        case .useDefaultKeys, .caseInsensitive: false
+        default: true
+        }
+    }
+
+    /// What the decoder needs to know of `type`, worked out once per run.
+    @inline(__always)
+    func traits<T>(of type: T.Type) -> TypeTraits {
+        if let known = traitsByType[ObjectIdentifier(type)] { return known }
+        return _slowpath_traits(type)
+    }
+
+    @inline(never)
+    private func _slowpath_traits<T>(_ type: T.Type) -> TypeTraits {
+        let traits = TypeTraits.of(type, strategy: options.keyDecodingStrategy)
+        traitsByType[ObjectIdentifier(type)] = traits
+        return traits
+    }
+
+    /// Tells the diagnostics handler of a lenient fallback.
+    func report(_ prefix: String, _ node: CodingPathNode, _ message: @autoclosure () -> String) {
+        guard let handler = options.diagnostics else { return }
+        handler(DecodingDiagnostic(path: prefix + node.jsonPath, message: message()))
+    }
+}
+
+/// How the decoder treats one type: Foundation's special types, the model path, the fast container paths, and the
+/// type's mapping.
+struct TypeTraits {
+    enum Kind {
+        case plain
+        /// Read by the decoder itself, without `init(from:)`.
+        case string, int, double, bool, float, int64, int32, uint64
+        case date, data, url, decimal
+        /// A HandyJSON model (which may also be `Decodable`): decoded by its field tables.
+        case model(ValueCodec)
+        /// `[Element]`, decoded element by element (lenient mode drops the elements that don't fit).
+        case array(any LenientArray.Type)
+        /// `[String: Value]`, its keys taken as they are (as Foundation does, whatever the key strategy).
+        case stringDictionary(any LenientStringDictionary.Type)
+    }
+
+    var kind: Kind
+    var mapping: MappingTable?
+    var hasHook: Bool
+
+    static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
+        var traits = TypeTraits(kind: .plain, mapping: nil, hasHook: false)
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): traits.kind = .string
+        case ObjectIdentifier(Int.self): traits.kind = .int
+        case ObjectIdentifier(Double.self): traits.kind = .double
+        case ObjectIdentifier(Bool.self): traits.kind = .bool
+        case ObjectIdentifier(Float.self): traits.kind = .float
+        case ObjectIdentifier(Int64.self): traits.kind = .int64
+        case ObjectIdentifier(Int32.self): traits.kind = .int32
+        case ObjectIdentifier(UInt64.self): traits.kind = .uint64
+        case ObjectIdentifier(Date.self): traits.kind = .date
+        case ObjectIdentifier(Data.self): traits.kind = .data
+        case ObjectIdentifier(URL.self): traits.kind = .url
+        case ObjectIdentifier(Decimal.self): traits.kind = .decimal
+        default:
+            if type is any HandyJSON.Type, let codec = TypeRegistry.codec(for: type, strategy: strategy).codec {
+                traits.kind = .model(codec)
+            } else if let array = type as? any LenientArray.Type {
+                traits.kind = .array(array)
+            } else if let dictionary = type as? any LenientStringDictionary.Type {
+                traits.kind = .stringDictionary(dictionary)
+            }
+        }
+        if let mapped = type as? any DecodableMapping.Type {
+            traits.mapping = MappingTable(keyMapping: mapped.keyMapping, defaults: mapped.defaultValues)
+            traits.hasHook = true
+        }
+        return traits
+    }
+}
+
+/// The coding path of the value being decoded, as a chain that costs nothing until an error or a diagnostic needs
+/// it as an array or as a JSON path.
+indirect enum CodingPathNode {
+    case root
+    case key(any CodingKey, CodingPathNode)
+    case index(Int, CodingPathNode)
+
+    var path: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node = self
+        while true {
+            switch node {
+            case .root: return keys.reversed()
+            case .key(let key, let parent):
+                keys.append(key)
+                node = parent
+            case .index(let index, let parent):
+                keys.append(IndexKey(index))
+                node = parent
+            }
+        }
+    }
+
+    /// `.user.tags[2]`, relative to where the value sits.
+    var jsonPath: String {
+        path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+    }
+
+    func appending(_ key: any CodingKey) -> CodingPathNode { .key(key, self) }
+    func appending(index: Int) -> CodingPathNode { .index(index, self) }
+}
+
+/// An element's position in an unkeyed container, named as Foundation names it.
+struct IndexKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(_ index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.init(intValue) }
+}
+
+/// A key made at run time (an object's members as `allKeys`, `super`).
+struct NamedKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// Where the model builder meets a `Decodable` type (the root value, a stream element, a property of a model, an
+/// element of a container): the value's events are recorded on a tape as they arrive, and when the value is
+/// complete a ``TapeDecoder`` runs the type's `init(from:)` over them.
+///
+/// A container opens a ``DecodableFrame``, which records every event inside it (it stands for all of the value's
+/// levels, as ``JSONTextFrame`` does). A scalar is a one-token tape, decoded at once with the decoder of the run
+/// (found through ``CodableRun``).
+final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
+    init() { super.init(valueType: T.self) }
+
+    override var expectation: String { "a value of type \(T.self)" }
+
+    private func scalar(
+        at target: UnsafeMutableRawPointer, mode: StoreMode, _ record: (inout Tape) -> Void
+    ) -> Bool {
+        guard let builder = CodableRun.current else { return false }
+        let decoder = builder.codableScalarDecoder
+        decoder.storage.tape.pointee.reset()
+        record(&decoder.storage.tape.pointee)
+        do {
+            let value = try decoder.decodeRoot(T.self, pathPrefix: builder.currentPath())
+            ModelStorage.store(value, at: target, mode: mode)
+            return true
+        } catch {
+            // Kept for the error the builder makes next (strict mode) or for the root value's error.
+            if builder.options.strict || builder.atRootValue {
+                builder.codable.lastFailure = (error, builder.delegate?.currentOffset ?? 0)
+            }
+            return false
+        }
+    }
+
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        scalar(at: target, mode: mode) { $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: 0) }
+    }
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        scalar(at: target, mode: mode) {
+            $0.scalar(value ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
+        }
+    }
+    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        scalar(at: target, mode: mode) { $0.scalar(.number, text, offset: 0) }
+    }
+    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+        -> Bool
+    {
+        scalar(at: target, mode: mode) { $0.scalar(.string, bytes, offset: 0) }
+    }
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard let value = value as? T else { return false }
+        ModelStorage.store(value, at: target, mode: mode)
+        return true
+    }
+
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { DecodableFrame<T>(opener: self, isObject: true) }
+    }
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { DecodableFrame<T>(opener: self, isObject: false) }
+    }
+
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard let value = unsafeDowncast(frame, to: DecodableFrame<T>.self).take() else { return false }
+        ModelStorage.store(value, at: target, mode: mode)
+        return true
+    }
+
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        let value = ModelStorage.load(T.self, from: source)
+        guard let encodable = value as? any Encodable else {
+            throw JSONEncodingError(message: "a value of type \(T.self) is Decodable but not Encodable")
+        }
+        _ = encodable
+        throw JSONEncodingError(message: "encoding \(T.self) is not written yet")
+    }
+}
+
+/// Records a `Decodable` value's events on a tape, then decodes it when its outermost container ends.
+final class DecodableFrame<T: Decodable>: Frame {
+    private let storage = TapeStorage()
+    private var decoder: TapeDecoder?
+    private var value: T?
+
+    private var tape: UnsafeMutablePointer<Tape> { storage.tape }
+
+    override func begin(_ builder: Builder) {
+        value = nil
+        tape.pointee.reset()
+        tape.pointee.beginContainer(isObject: isObject, offset: builder.delegate?.currentOffset ?? 0)
+    }
+
+    @inline(__always)
+    private func record(_ builder: Builder, _ byteCount: Int, _ body: (inout Tape, Int) -> Void) -> Bool {
+        guard tape.pointee.fits(byteCount: byteCount) else {
+            return builder.fail(BuildFailure(
+                kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens",
+                path: builder.currentPath()))
+        }
+        body(&tape.pointee, builder.delegate?.currentOffset ?? 0)
+        return true
+    }
+
+    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        record(builder, bytes.count) { $0.key(bytes, offset: $1) }
+    }
+    override func null(_ builder: Builder) -> Bool {
+        record(builder, 0) { $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1) }
+    }
+    override func bool(_ flag: Bool, _ builder: Builder) -> Bool {
+        record(builder, 0) { $0.scalar(flag ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1) }
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        record(builder, text.count) { $0.scalar(.number, text, offset: $1) }
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        record(builder, bytes.count) { $0.scalar(.string, bytes, offset: $1) }
+    }
+    override func ready(_ ready: Any, _ builder: Builder) -> Bool? { nil }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        guard record(builder, 0, { $0.beginContainer(isObject: isObject, offset: $1) }) else { return nil }
+        return self
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
+
+    override func finish(_ builder: Builder) -> Bool {
+        tape.pointee.endContainer()
+        guard tape.pointee.openCount == 0 else { return true }
+        let context = builder.codable
+        let decoder = self.decoder ?? TapeDecoder(storage: storage, context: context)
+        self.decoder = decoder
+        do {
+            value = try decoder.decodeRoot(T.self, pathPrefix: builder.currentPath())
+            return true
+        } catch {
+            // Strict mode stops with the error; lenient mode lets the parent treat the value as one that doesn't
+            // fit (a property keeps its default, an element is dropped), and keeps the error for a root value.
+            if context.strict {
+                return builder.fail(BuildFailure(
+                    kind: .typeMismatch, message: "\(error)", path: builder.currentPath(), underlying: error,
+                    offset: decoder.errorOffset))
+            }
+            if builder.atRootValue { context.lastFailure = (error, decoder.errorOffset) }
+            return true
+        }
+    }
+
+    func take() -> T? {
+        defer { value = nil }
+        return value
+    }
+
+    override func discard() { value = nil }
+}
+
+/// The builder whose pipeline is feeding on this thread, for codecs that handle a scalar without a frame (and so
+/// without the builder's options).
+enum CodableRun {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var current: Builder? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<Builder>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` with `builder` as the current one, restoring the previous (a nested decode inside an
+    /// `init(from:)` has its own).
+    static func with<Result, Failure: Error>(
+        _ builder: Builder, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(builder).toOpaque())
+        defer { pthread_setspecific(key, previous) }
+        return try body()
+    }
+}

@@ -1,0 +1,549 @@
+import Foundation
+
+/// The recorded events of one value, shared by a decoder and the decoders it hands out (`superDecoder()`, a custom
+/// date strategy's). Allocated and initialized by `init`, freed by `deinit`: the tape is read on every value, and
+/// class properties would add an exclusivity check to each read.
+final class TapeStorage {
+    let tape = UnsafeMutablePointer<Tape>.allocate(capacity: 1)
+    init() { tape.initialize(to: Tape()) }
+    deinit {
+        tape.deinitialize(count: 1)
+        tape.deallocate()
+    }
+}
+
+/// A `Decoder` over a ``Tape``: strict (Foundation's `JSONDecoder`: its results and its `DecodingError`s) or lenient
+/// (the README's conversion rules, defaults for what is missing or doesn't fit).
+///
+/// One decoder serves a whole value: descending into a member moves ``current`` and ``node`` and restores them
+/// afterwards, as `JSONDecoder` does, so a value costs no decoder of its own. Containers remember their own token.
+/// Token index `-1` is "absent": lenient mode decodes a type's default from it (empty containers, zero scalars).
+final class TapeDecoder: Decoder {
+    let storage: TapeStorage
+    let context: CodableContext
+    /// The token of the value being decoded, or -1.
+    var current = -1
+    var node = CodingPathNode.root
+    /// The mapping of the type whose `init(from:)` is running: its keyed containers search with it.
+    var mapping: MappingTable?
+    /// Where the value sits in the document (for diagnostics), before the coding path.
+    var pathPrefix = "$"
+    /// The token the last error is about, for its line and column.
+    var errorToken = -1
+
+    init(storage: TapeStorage, context: CodableContext) {
+        self.storage = storage
+        self.context = context
+    }
+
+    @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
+    var strict: Bool { context.strict }
+
+    var codingPath: [any CodingKey] { node.path }
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    /// The document offset of the token an error is about.
+    var errorOffset: Int {
+        let tokens = tape.pointee.tokens
+        if errorToken >= 0 && errorToken < tokens.count { return tokens[errorToken].offset }
+        return tokens.first?.offset ?? 0
+    }
+
+    // MARK: - Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try KeyedDecodingContainer(keyedContainer(Key.self, at: current, node: node, mapping: mapping))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try unkeyed(at: current, node: node)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        TapeSingleValueContainer(decoder: self, index: current, node: node)
+    }
+
+    func keyedContainer<Key: CodingKey>(
+        _: Key.Type, at index: Int, node: CodingPathNode, mapping: MappingTable?
+    ) throws -> TapeKeyedContainer<Key> {
+        if index >= 0 {
+            let kind = tape.pointee.tokens[index].kind
+            guard kind == .object else {
+                throw mismatch([String: Any].self, at: index, node: node, found: kind)
+            }
+        } else if strict {
+            throw DecodingError.valueNotFound(
+                [String: Any].self, .init(codingPath: node.path, debugDescription: "No value to decode"))
+        }
+        return TapeKeyedContainer(decoder: self, object: index, node: node, mapping: mapping)
+    }
+
+    func unkeyed(at index: Int, node: CodingPathNode) throws -> TapeUnkeyedContainer {
+        var count = 0
+        if index >= 0 {
+            let token = tape.pointee.tokens[index]
+            guard token.kind == .array else { throw mismatch([Any].self, at: index, node: node, found: token.kind) }
+            count = Int(token.start)
+        } else if strict {
+            throw DecodingError.valueNotFound(
+                [Any].self, .init(codingPath: node.path, debugDescription: "No value to decode"))
+        }
+        return TapeUnkeyedContainer(decoder: self, array: index, count: count, node: node)
+    }
+
+    // MARK: - Values
+
+    /// Decodes the whole tape as a `T`.
+    func decodeRoot<T: Decodable>(_: T.Type, pathPrefix: String) throws -> T {
+        self.pathPrefix = pathPrefix
+        current = -1
+        node = .root
+        mapping = nil
+        errorToken = 0
+        return try decode(T.self, at: 0, node: .root)
+    }
+
+    /// Decodes the value at `index` (or the absent value, -1) as a `T`: scalars and Foundation's special types
+    /// directly, models by their tables, containers element by element, anything else by its `init(from:)`.
+    /// `node` is made only when needed (an error, or a value with containers of its own).
+    func decode<T: Decodable>(_: T.Type, at index: Int, node: @autoclosure () -> CodingPathNode) throws -> T {
+        let traits = context.traits(of: T.self)
+        switch traits.kind {
+        case .plain: break
+        case .string: return try decodeString(at: index, node: node()) as! T
+        case .int: return try decodeInteger(Int.self, at: index, node: node()) as! T
+        case .double: return try decodeDouble(at: index, node: node()) as! T
+        case .bool: return try decodeBool(at: index, node: node()) as! T
+        case .float: return try decodeFloat(at: index, node: node()) as! T
+        case .int64: return try decodeInteger(Int64.self, at: index, node: node()) as! T
+        case .int32: return try decodeInteger(Int32.self, at: index, node: node()) as! T
+        case .uint64: return try decodeInteger(UInt64.self, at: index, node: node()) as! T
+        case .date: return try decodeDate(at: index, node: node()) as! T
+        case .data: return try decodeData(at: index, node: node()) as! T
+        case .url: return try decodeURL(at: index, node: node()) as! T
+        case .decimal: return try decodeDecimal(at: index, node: node()) as! T
+        case .model(let codec): return try decodeModel(T.self, codec: codec, at: index, node: node())
+        case .array(let array): return try array.decodeElements(self, at: index, node: node()) as! T
+        case .stringDictionary(let dictionary):
+            return try dictionary.decodeMembers(self, at: index, node: node()) as! T
+        }
+        let saved = (current, self.node, mapping)
+        current = index
+        self.node = node()
+        mapping = traits.mapping
+        errorToken = index
+        defer { (current, self.node, mapping) = saved }
+        var value = try T(from: self)
+        if traits.hasHook, var mapped = value as? any DecodableMapping {
+            mapped.didFinishDecoding()
+            value = mapped as! T
+        }
+        return value
+    }
+
+    /// A value that doesn't fit lenient mode's way: the property's declared default, the type's default, or the
+    /// type decoded from nothing (empty containers, zero scalars); `nil` when none can be made.
+    func fallback<T: Decodable>(_: T.Type, property: String?, mapping: MappingTable?, node: CodingPathNode) -> T? {
+        if let property, let value = mapping?.defaults[property] as? T { return value }
+        if let defaulted = T.self as? any DecodableDefault.Type, let value = defaulted.defaultValue as? T {
+            return value
+        }
+        return try? decode(T.self, at: -1, node: node)
+    }
+
+    /// Replays the events at `index` into a model's builder: a HandyJSON model takes its field tables' path.
+    private func decodeModel<T>(_: T.Type, codec: ValueCodec, at index: Int, node: CodingPathNode) throws -> T {
+        var options = context.options
+        options.diagnostics = nil
+        let root = RootFrame<T>(codec: codec)
+        let builder = Builder(root: root, options: options)
+        if index >= 0 {
+            _ = tape.pointee.replay(from: index, to: builder)
+        } else {
+            _ = builder.tokenStartMap() && builder.tokenEndMap()
+        }
+        if let value = root.take() { return value }
+        errorToken = index
+        if let failure = builder.failure {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: node.path + [NamedKey(String(failure.path.dropFirst(2)))],
+                debugDescription: failure.message))
+        }
+        throw mismatch(T.self, at: index, node: node, found: index >= 0 ? tape.pointee.tokens[index].kind : .null)
+    }
+
+    // MARK: - Errors
+
+    func mismatch(_ type: Any.Type, at index: Int, node: CodingPathNode, found kind: Tape.Kind) -> DecodingError {
+        errorToken = index
+        if kind == .null {
+            return DecodingError.valueNotFound(type, .init(
+                codingPath: node.path,
+                debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        }
+        return DecodingError.typeMismatch(type, .init(
+            codingPath: node.path, debugDescription: "Expected to decode \(type) but found \(Self.describe(kind)) instead."))
+    }
+
+    func corrupted(_ message: String, at index: Int, node: CodingPathNode) -> DecodingError {
+        errorToken = index
+        return DecodingError.dataCorrupted(.init(codingPath: node.path, debugDescription: message))
+    }
+
+    static func describe(_ kind: Tape.Kind) -> String {
+        switch kind {
+        case .object: "a dictionary"
+        case .array: "an array"
+        case .string, .key: "a string"
+        case .number: "number"
+        case .true, .false: "bool"
+        case .null: "null"
+        }
+    }
+
+    func kind(at index: Int) -> Tape.Kind { index < 0 ? .null : tape.pointee.tokens[index].kind }
+
+    func string(at index: Int) -> String { tape.pointee.withBytes(of: index) { String(jsonBytes: $0) } }
+}
+
+// MARK: - Scalars
+
+extension TapeDecoder {
+    @inline(__always)
+    private func scalar<Value>(
+        _ type: Value.Type, at index: Int, node: () -> CodingPathNode,
+        strict strictRead: (Tape.Kind, UnsafeRawBufferPointer) -> Value?,
+        lenient lenientRead: (Tape.Kind, UnsafeRawBufferPointer) -> Value?,
+        corruption: ((UnsafeRawBufferPointer) -> String)? = nil,
+        absent: Value
+    ) throws -> Value {
+        guard index >= 0 else {
+            if !strict { return absent }
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: node().path, debugDescription: "No value to decode"))
+        }
+        let kind = tape.pointee.tokens[index].kind
+        if kind == .object || kind == .array || kind == .null {
+            throw mismatch(type, at: index, node: node(), found: kind)
+        }
+        let strict = self.strict
+        let outcome: Value?? = tape.pointee.withBytes(of: index) { bytes -> Value?? in
+            strict ? .some(strictRead(kind, bytes)) : .some(lenientRead(kind, bytes))
+        }
+        if let value = outcome ?? nil { return value }
+        if let corruption, strict {
+            let message = tape.pointee.withBytes(of: index) { corruption($0) }
+            if !message.isEmpty { throw corrupted(message, at: index, node: node()) }
+        }
+        throw mismatch(type, at: index, node: node(), found: kind)
+    }
+
+    func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, at index: Int, node: @autoclosure () -> CodingPathNode) throws -> I {
+        try scalar(
+            type, at: index, node: node,
+            strict: { kind, bytes in kind == .number ? DecimalText(bytes)?.integer(I.self) : nil },
+            lenient: { kind, bytes in
+                switch kind {
+                case .number: IntegerConversion<I>.value(number: bytes)
+                case .string: IntegerConversion<I>.value(string: bytes)
+                case .true: 1
+                case .false: 0
+                default: nil
+                }
+            },
+            corruption: { bytes in
+                self.kind(at: index) == .number ? "Number \(String(jsonBytes: bytes)) does not fit in \(I.self)." : ""
+            },
+            absent: 0)
+    }
+
+    func decodeDouble(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Double {
+        let floats = context.options.nonConformingFloatDecodingStrategy
+        return try scalar(
+            Double.self, at: index, node: node,
+            strict: { kind, bytes in
+                switch kind {
+                case .number: DecimalText(bytes)?.double(text: bytes)
+                case .string: Self.nonConforming(bytes, floats)
+                default: nil
+                }
+            },
+            lenient: { kind, bytes in
+                switch kind {
+                case .number: DoubleConversion.value(number: bytes)
+                case .string: DoubleConversion.value(string: bytes) ?? Self.nonConforming(bytes, floats)
+                case .true: 1
+                case .false: 0
+                default: nil
+                }
+            },
+            corruption: { bytes in
+                self.kind(at: index) == .number ? "Number \(String(jsonBytes: bytes)) does not fit in Double." : ""
+            },
+            absent: 0)
+    }
+
+    func decodeFloat(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Float {
+        let floats = context.options.nonConformingFloatDecodingStrategy
+        return try scalar(
+            Float.self, at: index, node: node,
+            strict: { kind, bytes in
+                switch kind {
+                case .number: DecimalText(bytes)?.float(text: bytes)
+                case .string: Self.nonConforming(bytes, floats).map(Float.init)
+                default: nil
+                }
+            },
+            lenient: { kind, bytes in
+                switch kind {
+                case .number: FloatConversion.value(number: bytes)
+                case .string: FloatConversion.value(string: bytes) ?? Self.nonConforming(bytes, floats).map(Float.init)
+                case .true: 1
+                case .false: 0
+                default: nil
+                }
+            },
+            corruption: { bytes in
+                self.kind(at: index) == .number ? "Number \(String(jsonBytes: bytes)) does not fit in Float." : ""
+            },
+            absent: 0)
+    }
+
+    /// `"Infinity"`-style strings, as the non-conforming float strategy names them.
+    private static func nonConforming(
+        _ bytes: UnsafeRawBufferPointer, _ strategy: JSONDecoder.NonConformingFloatDecodingStrategy
+    ) -> Double? {
+        guard case .convertFromString(let positive, let negative, let nan) = strategy else { return nil }
+        let text = String(jsonBytes: bytes)
+        if text == positive { return .infinity }
+        if text == negative { return -.infinity }
+        if text == nan { return .nan }
+        return nil
+    }
+
+    func decodeBool(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Bool {
+        try scalar(
+            Bool.self, at: index, node: node,
+            strict: { kind, _ in kind == .true ? true : kind == .false ? false : nil },
+            lenient: { kind, bytes in
+                switch kind {
+                case .true: true
+                case .false: false
+                case .number: BoolConversion.value(number: bytes)
+                case .string: BoolConversion.value(string: bytes)
+                default: nil
+                }
+            },
+            absent: false)
+    }
+
+    func decodeString(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> String {
+        try scalar(
+            String.self, at: index, node: node,
+            strict: { kind, bytes in kind == .string ? String(jsonBytes: bytes) : nil },
+            lenient: { kind, bytes in
+                switch kind {
+                case .string, .number: String(jsonBytes: bytes)
+                case .true: "true"
+                case .false: "false"
+                default: nil
+                }
+            },
+            absent: "")
+    }
+
+    // MARK: Foundation's types
+
+    func decodeDecimal(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Decimal {
+        try scalar(
+            Decimal.self, at: index, node: node,
+            strict: { kind, bytes in kind == .number ? DecimalConversion.value(number: bytes) : nil },
+            lenient: { kind, bytes in
+                switch kind {
+                case .number: DecimalConversion.value(number: bytes)
+                case .string: DecimalConversion.value(string: bytes)
+                case .true: 1
+                case .false: 0
+                default: nil
+                }
+            },
+            absent: 0)
+    }
+
+    func decodeURL(at index: Int, node: CodingPathNode) throws -> URL {
+        let text = try decodeString(at: index, node: node)
+        guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", at: index, node: node) }
+        return url
+    }
+
+    /// A decoder of its own at `index`, for strategies that call user code with a `Decoder`.
+    private func detached(at index: Int, node: CodingPathNode) -> TapeDecoder {
+        let decoder = TapeDecoder(storage: storage, context: context)
+        decoder.current = index
+        decoder.node = node
+        decoder.pathPrefix = pathPrefix
+        return decoder
+    }
+
+    func decodeDate(at index: Int, node: CodingPathNode) throws -> Date {
+        switch context.options.dateDecodingStrategy {
+        case .deferredToDate:
+            return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, node: node))
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node) / 1000)
+        case .iso8601:
+            let text = try decodeString(at: index, node: node)
+            guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+                throw corrupted("Expected date string to be ISO8601-formatted.", at: index, node: node)
+            }
+            return date
+        case .custom(let closure):
+            // `.formatted(_:)` is a custom strategy in this Foundation: its closure reads the string.
+            return try closure(detached(at: index, node: node))
+        @unknown default:
+            return try Date(from: detached(at: index, node: node))
+        }
+    }
+
+    func decodeData(at index: Int, node: CodingPathNode) throws -> Data {
+        switch context.options.dataDecodingStrategy {
+        case .deferredToData:
+            return try Data(from: detached(at: index, node: node))
+        case .base64:
+            let text = try decodeString(at: index, node: node)
+            guard let data = Data(base64Encoded: text) else {
+                throw corrupted("Encountered Data is not valid Base64.", at: index, node: node)
+            }
+            return data
+        case .custom(let closure):
+            return try closure(detached(at: index, node: node))
+        @unknown default:
+            return try Data(from: detached(at: index, node: node))
+        }
+    }
+}
+
+// MARK: - Finding members
+
+extension TapeDecoder {
+    /// The value token of the member `key` of the object at `object`, searching from the object's hint (and
+    /// moving the hint past the member found).
+    func member(_ key: UnsafeRawBufferPointer, in object: Int) -> Int? {
+        let caseInsensitive = context.options.keyDecodingStrategy.isCaseInsensitive
+        let found = tape.pointee.tokens.withUnsafeBufferPointer { tokens -> (value: Int, after: Int)? in
+            let header = tokens[object]
+            assert(header.kind == .object, "Tape: a member looked up outside an object")
+            let end = Int(header.length)
+            let first = object + 1
+            let hint = Int(header.hint)
+            let start = hint > first && hint < end ? hint : first
+            return tape.pointee.bytes.withUnsafeBytes { bytes -> (value: Int, after: Int)? in
+                func matches(_ position: Int) -> Bool {
+                    let token = tokens[position]
+                    guard Int(token.length) == key.count else { return false }
+                    if key.isEmpty { return true }
+                    let from = Int(token.start)
+                    precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
+                    if caseInsensitive { return Self.equalIgnoringASCIICase(bytes.baseAddress! + from, key) }
+                    return memcmp(bytes.baseAddress! + from, key.baseAddress!, key.count) == 0
+                }
+                func next(_ position: Int) -> Int {
+                    let value = tokens[position + 1]
+                    return value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
+                }
+                var position = start
+                while position < end {
+                    let after = next(position)
+                    if matches(position) { return (position + 1, after) }
+                    position = after
+                }
+                position = first
+                while position < start {
+                    let after = next(position)
+                    if matches(position) { return (position + 1, after) }
+                    position = after
+                }
+                return nil
+            }
+        }
+        guard let found else { return nil }
+        tape.pointee.setHint(found.after, ofObjectAt: object)
+        return found.value
+    }
+
+    private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {
+        for index in 0..<key.count {
+            var a = stored.load(fromByteOffset: index, as: UInt8.self)
+            var b = key[index]
+            if a >= 65 && a <= 90 { a += 32 }
+            if b >= 65 && b <= 90 { b += 32 }
+            if a != b { return false }
+        }
+        return true
+    }
+
+    /// The value token for a coding key in the object at `object`: the mapping's candidates (the first present
+    /// wins; a dotted candidate descends through nested objects), else the key under the key strategy.
+    func lookUp(_ key: some CodingKey, in object: Int, mapping: MappingTable?) -> Int? {
+        guard object >= 0 else { return nil }
+        var name = key.stringValue
+        if let candidates = mapping?.keys[name] {
+            for path in candidates {
+                var position = object
+                var found = true
+                for segment in path {
+                    guard tape.pointee.tokens[position].kind == .object,
+                        let value = segment.withUnsafeBytes({ member($0, in: position) })
+                    else {
+                        found = false
+                        break
+                    }
+                    position = value
+                }
+                if found { return position }
+            }
+            return nil
+        }
+        if context.keysAreConverted {
+            return context.convertedKey(name).withUnsafeBytes { member($0, in: object) }
+        }
+        return name.withUTF8 { member(UnsafeRawBufferPointer($0), in: object) }
+    }
+}
+
+extension Tape {
+    /// Sends the events of the value at `index` to `sink`, as the tokenizer would; `false` when the sink stopped.
+    func replay(from index: Int, to sink: TokenSink) -> Bool {
+        let end = next(after: index)
+        var closing: [(end: Int, isObject: Bool)] = []
+        var position = index
+        while position < end || !closing.isEmpty {
+            while let last = closing.last, last.end == position {
+                closing.removeLast()
+                guard last.isObject ? sink.tokenEndMap() : sink.tokenEndArray() else { return false }
+            }
+            if position >= end { break }
+            let token = tokens[position]
+            let proceed: Bool
+            switch token.kind {
+            case .object:
+                closing.append((Int(token.length), true))
+                proceed = sink.tokenStartMap()
+            case .array:
+                closing.append((Int(token.length), false))
+                proceed = sink.tokenStartArray()
+            case .key: proceed = withBytes(of: position) { sink.tokenKey($0) }
+            case .string: proceed = withBytes(of: position) { sink.tokenString($0) }
+            case .number: proceed = withBytes(of: position) { sink.tokenNumber($0) }
+            case .true: proceed = sink.tokenBool(true)
+            case .false: proceed = sink.tokenBool(false)
+            case .null: proceed = sink.tokenNull()
+            }
+            guard proceed else { return false }
+            position += 1
+        }
+        return true
+    }
+}

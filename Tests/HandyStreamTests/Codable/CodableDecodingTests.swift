@@ -1,0 +1,218 @@
+import Foundation
+import HandyStream
+import Testing
+
+// Decodable types through the engine: lenient mode's rules, key mapping, defaults, the post-decode hook, and every
+// entry point.
+
+enum SeedCity: String, Codable {
+    case beijing, shanghai, hangzhou
+}
+
+struct SeedPerson: Codable, Equatable {
+    var name: String
+    var city: SeedCity?
+}
+
+struct Convertible: Codable, Equatable {
+    var count: Int
+    var label: String
+    var flag: Bool
+    var ratio: Double
+}
+
+@Suite struct CodableDecodingTests {
+    @Test func seedProblem() throws {
+        let json = #"{"name": "lilei", "city": "shenzhen"}"#
+        let person = try ModelDecoder().decode(SeedPerson.self, from: json)
+        #expect(person == SeedPerson(name: "lilei", city: nil))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SeedPerson.self, from: Data(json.utf8)) }
+    }
+
+    @Test func conversions() throws {
+        let json = #"{"count": "12", "label": 12, "flag": "true", "ratio": "2.5"}"#
+        let value = try ModelDecoder().decode(Convertible.self, from: json)
+        #expect(value == Convertible(count: 12, label: "12", flag: true, ratio: 2.5))
+        let other = try ModelDecoder().decode(Convertible.self, from: #"{"count": 12.0, "label": true, "flag": 1}"#)
+        #expect(other == Convertible(count: 12, label: "true", flag: true, ratio: 0))
+    }
+}
+
+// MARK: - Lenient defaults, mapping, hook
+
+enum CodableMood: String, Codable, DecodableDefault {
+    case happy, sad, unknown
+    static let defaultValue = CodableMood.unknown
+}
+
+struct CodableProfile: Codable, Equatable, DecodableMapping {
+    var nickname: String
+    var age: Int
+    var mood: CodableMood
+    var tags: [String]
+    var scores: [Int]
+    var optionalScores: [Int?]
+    var note: String?
+    var visits: Int
+
+    static let keyMapping = ["nickname": ["nickname", "nickName", "nick_name"], "age": ["userInfo.age"]]
+    static let defaultValues: [String: any Sendable] = ["visits": 1]
+
+    mutating func didFinishDecoding() { nickname = nickname.uppercased() }
+}
+
+struct ProfileHolder: Codable, Equatable {
+    var profile: CodableProfile
+    var count: Int
+}
+
+extension CodableDecodingTests {
+    @Test func defaultsWhenMissingOrUnfit() throws {
+        let profile = try ModelDecoder().decode(CodableProfile.self, from: #"{"nick_name": "li", "mood": "angry", "note": 5}"#)
+        #expect(profile == CodableProfile(
+            nickname: "LI", age: 0, mood: .unknown, tags: [], scores: [], optionalScores: [], note: "5", visits: 1))
+    }
+
+    @Test func candidateKeysAndNestedPaths() throws {
+        let json = #"{"nickName": "b", "nick_name": "c", "userInfo": {"age": "31"}, "mood": "sad"}"#
+        let profile = try ModelDecoder().decode(CodableProfile.self, from: json)
+        #expect(profile.nickname == "B")
+        #expect(profile.age == 31)
+        #expect(profile.mood == .sad)
+    }
+
+    @Test func elementsThatDoNotFit() throws {
+        let json = #"{"scores": [1, "x", 3, null, "4"], "optionalScores": [1, "x", null], "tags": ["a", 2, {}]}"#
+        let profile = try ModelDecoder().decode(CodableProfile.self, from: json)
+        #expect(profile.scores == [1, 3, 4])
+        #expect(profile.optionalScores == [1, nil, nil])
+        #expect(profile.tags == ["a", "2"])
+    }
+
+    @Test func diagnosticsHearEachFallback() throws {
+        let log = DiagnosticLog()
+        let decoder = ModelDecoder(options: log.options)
+        _ = try decoder.decode(ProfileHolder.self, from: #"{"profile": {"scores": [1, "x"], "mood": 7}, "count": "many"}"#)
+        let entries = log.all
+        #expect(entries.contains { $0.hasPrefix("$.profile.scores[1]: ") && $0.contains("dropped") })
+        #expect(entries.contains { $0.hasPrefix("$.profile.mood: ") })
+        #expect(entries.contains { $0.hasPrefix("$.count: ") })
+    }
+
+    @Test func failureHandledOneLevelUp() throws {
+        struct Strict: Codable { var city: SeedCity }
+        struct Outer: Codable { var inner: Strict?; var name: String }
+        let outer = try ModelDecoder().decode(Outer.self, from: #"{"inner": {"city": "shenzhen"}, "name": "n"}"#)
+        #expect(outer.inner == nil)
+        #expect(outer.name == "n")
+        #expect(throws: DecodingError.self) {
+            try ModelDecoder().decode(Strict.self, from: #"{"city": "shenzhen"}"#)
+        }
+    }
+}
+
+// MARK: - Every entry point
+
+struct StreamedPoint: Codable, Equatable {
+    var x: Int
+    var y: Int
+}
+
+struct PlainModelWithCodable: HandyJSON {
+    var name = ""
+    var point = StreamedPoint(x: -1, y: -1)
+    var city: SeedCity?
+    var when: Date?
+}
+
+struct BothKinds: HandyJSON, Codable {
+    var value = 0
+    var label = "default"
+    mutating func mapping(mapper: HelpingMapper) { mapper <<< label <-- "name" }
+}
+
+struct CodableWithModel: Codable {
+    var model: BothKinds
+    var count: Int
+}
+
+extension CodableDecodingTests {
+    static let points = #"{"data": {"points": [{"x": 1, "y": 2}, {"x": "3", "y": 4}, {"x": "bad", "y": 5}, 7]}}"#
+
+    @Test func designatedPathAndWildcards() throws {
+        let decoder = ModelDecoder()
+        #expect(try decoder.decode(StreamedPoint.self, from: Self.points, at: "data.points[1]") == .init(x: 3, y: 4))
+        #expect(try decoder.decode([StreamedPoint].self, from: Self.points, at: "data.points").count == 3)
+        #expect(try decoder.decode([Int].self, from: Self.points, at: "data.points[*].y") == [2, 4, 5])
+    }
+
+    @Test func elementStreamsAtEveryChunkSize() throws {
+        let bytes = Array(Self.points.utf8)
+        for size in [1, 2, 3, 7, 64] {
+            let stream = try ModelDecoder().elements(of: StreamedPoint.self, at: "data.points")
+            var points: [StreamedPoint] = []
+            for chunk in chunks(bytes, size: size) { points += try stream.feed(chunk) }
+            points += try stream.finish()
+            // "bad" falls back to x's default (0); 7 is not an object and is dropped.
+            #expect(points == [.init(x: 1, y: 2), .init(x: 3, y: 4), .init(x: 0, y: 5)], "chunk size \(size)")
+            let incremental = try ModelDecoder().incremental(StreamedPoint.self, at: "data.points[0]")
+            for chunk in chunks(bytes, size: size) where try incremental.feed(chunk) { break }
+            #expect(try incremental.finish() == .init(x: 1, y: 2))
+        }
+    }
+
+    @Test func jsonLinesAndFiles() throws {
+        let lines = "{\"x\": 1, \"y\": 1}\n{\"x\": 2, \"y\": 2}\n"
+        let stream = try ModelDecoder().elements(of: StreamedPoint.self)
+        #expect(try stream.feed(Array(lines.utf8)) + stream.finish() == [.init(x: 1, y: 1), .init(x: 2, y: 2)])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("codable-\(UUID()).json")
+        try Data(Self.points.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let first = try ModelDecoder().decode(StreamedPoint.self, fromFileAt: file.path, at: "data.points[0]", chunkSize: 5)
+        #expect(first == .init(x: 1, y: 2))
+        var seen: [StreamedPoint] = []
+        try ModelDecoder().forEachElement(of: StreamedPoint.self, at: "data.points", inFileAt: file.path, chunkSize: 3) {
+            seen.append($0)
+        }
+        #expect(seen.count == 3)
+    }
+
+    @Test func fromJSONObject() throws {
+        let object: [String: Any] = ["name": "lilei", "city": "shenzhen"]
+        #expect(try ModelDecoder().decode(SeedPerson.self, fromJSONObject: object) == SeedPerson(name: "lilei"))
+        let parsed = try JSONSerialization.jsonObject(with: Data(Self.points.utf8))
+        #expect(try ModelDecoder().decode(StreamedPoint.self, fromJSONObject: parsed, at: "data.points[0]") == .init(x: 1, y: 2))
+    }
+
+    @Test func codableInsideModelsAndModelsInsideCodable() throws {
+        let json = #"{"name": "n", "point": {"x": 5, "y": 6}, "city": "hangzhou", "when": 10}"#
+        let model = try ModelDecoder().decode(PlainModelWithCodable.self, from: json)
+        #expect(model.point == .init(x: 5, y: 6))
+        #expect(model.city == .hangzhou)
+        #expect(model.when == Date(timeIntervalSinceReferenceDate: 10))
+        // A Decodable property that doesn't fit keeps the model's default, as any property.
+        let kept = try ModelDecoder().decode(PlainModelWithCodable.self, from: #"{"point": {"x": "no"}, "city": "x"}"#)
+        #expect(kept.point == .init(x: 0, y: 0))
+        #expect(kept.city == nil)
+        let kept2 = try ModelDecoder().decode(PlainModelWithCodable.self, from: #"{"point": 3}"#)
+        #expect(kept2.point == .init(x: -1, y: -1))
+        // A type both HandyJSON and Decodable takes its field tables: its mapping holds, even inside Codable.
+        let both = try ModelDecoder().decode(BothKinds.self, from: #"{"value": "4", "name": "mapped"}"#)
+        #expect(both.value == 4 && both.label == "mapped")
+        let outer = try ModelDecoder().decode(CodableWithModel.self, from: #"{"model": {"name": "m"}, "count": 2}"#)
+        #expect(outer.model.label == "m" && outer.model.value == 0 && outer.count == 2)
+        #expect(try ModelDecoder().decode(SeedCity.self, from: #""beijing""#) == .beijing)
+    }
+
+    @Test func rootErrorsAreDecodingErrors() throws {
+        // The root value can't fall back: its own error, located.
+        let error = try #require(throws: DecodingError.self) {
+            try ModelDecoder().decode(SeedCity.self, from: #"  "x""#)
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect((context.underlyingError as? JSONDecodingError)?.column == 6)
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import HandyStream
+import Testing
+
+// Strict mode is a drop-in for Foundation's JSONDecoder: the same values, and the same DecodingError cases with the
+// same coding paths, checked differentially on a table of inputs.
+
+struct StrictPoint: Codable, Equatable {
+    var x: Int
+    var y: Double
+}
+
+struct StrictShape: Codable, Equatable {
+    var name: String
+    var points: [StrictPoint]
+    var tags: [String: Int]
+    var city: SeedCity?
+    var flag: Bool
+    var small: UInt8?
+    var nested: [[Int]]?
+}
+
+/// What a decode gave, comparable across decoders: the value, or the error's case and coding path.
+enum Outcome: Equatable, CustomStringConvertible {
+    case value(String)
+    case error(String, [String])
+
+    init<T: Decodable>(_ body: () throws -> T) {
+        do {
+            self = .value("\(try body())")
+        } catch let error as DecodingError {
+            switch error {
+            case .typeMismatch(_, let context): self = .error("typeMismatch", context.codingPath.map(\.stringValue))
+            case .valueNotFound(_, let context): self = .error("valueNotFound", context.codingPath.map(\.stringValue))
+            case .keyNotFound(let key, let context):
+                self = .error("keyNotFound", context.codingPath.map(\.stringValue) + [key.stringValue])
+            case .dataCorrupted(let context): self = .error("dataCorrupted", context.codingPath.map(\.stringValue))
+            @unknown default: self = .error("unknown", [])
+            }
+        } catch {
+            self = .error("other: \(error)", [])
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .value(let text): text
+        case .error(let kind, let path): "\(kind) at \(path)"
+        }
+    }
+}
+
+@Suite struct StrictCodableTests {
+    static let strict = ModelDecoder(options: DecodingOptions(strict: true))
+
+    static let valid = #"{"name": "n", "points": [{"x": 1, "y": 2.5}], "tags": {"a": 1}, "city": "beijing", "flag": true}"#
+
+    /// Inputs that are valid JSON of the wrong shape, each a way `JSONDecoder` fails (or succeeds).
+    static let shapes: [String] = [
+        valid,
+        #"{"name": "n", "points": [], "tags": {}, "flag": false, "small": 255, "nested": [[1], []]}"#,
+        #"{"points": [], "tags": {}, "flag": true}"#,
+        #"{"name": 1, "points": [], "tags": {}, "flag": true}"#,
+        #"{"name": null, "points": [], "tags": {}, "flag": true}"#,
+        #"{"name": "n", "points": [{"x": "1", "y": 2}], "tags": {}, "flag": true}"#,
+        #"{"name": "n", "points": [{"x": 1}], "tags": {}, "flag": true}"#,
+        #"{"name": "n", "points": [{"x": 1, "y": 1}, {"x": null, "y": 1}], "tags": {}, "flag": true}"#,
+        #"{"name": "n", "points": {}, "tags": {}, "flag": true}"#,
+        #"{"name": "n", "points": [], "tags": {"a": "1"}, "flag": true}"#,
+        #"{"name": "n", "points": [], "tags": [], "flag": true}"#,
+        #"{"name": "n", "points": [], "tags": {}, "city": "shenzhen", "flag": true}"#,
+        #"{"name": "n", "points": [], "tags": {}, "city": null, "flag": true}"#,
+        #"{"name": "n", "points": [], "tags": {}, "flag": 1}"#,
+        #"{"name": "n", "points": [], "tags": {}, "flag": "true"}"#,
+        #"{"name": "n", "points": [], "tags": {}, "flag": true, "nested": [[1, "2"]]}"#,
+        #"{"name": "n", "points": [], "tags": {}, "flag": true, "nested": [1]}"#,
+        #"{"name": "n", "points": [{"x": 1.0, "y": 1e2}], "tags": {}, "flag": true}"#,
+        #"{"name": "n", "points": [{"x": 1e2, "y": -0}], "tags": {}, "flag": true}"#,
+        #"[]"#,
+        #"3"#,
+        #"null"#,
+    ]
+
+    @Test(arguments: shapes)
+    func sameAsJSONDecoder(json: String) {
+        let foundation = Outcome { try JSONDecoder().decode(StrictShape.self, from: Data(json.utf8)) }
+        let ours = Outcome { try Self.strict.decode(StrictShape.self, from: json) }
+        #expect(ours == foundation, "\(json)")
+    }
+
+    /// Numbers that don't fit: Foundation says `dataCorrupted` without a coding path ("not valid JSON"); HandyStream
+    /// says `dataCorrupted` at the value's path.
+    @Test(arguments: [
+        (#"{"name": "n", "points": [{"x": 1.5, "y": 1}], "tags": {}, "flag": true}"#, ["points", "Index 0", "x"]),
+        (#"{"name": "n", "points": [], "tags": {}, "flag": true, "small": 300}"#, ["small"]),
+        (#"{"name": "n", "points": [{"x": 1, "y": 1e400}], "tags": {}, "flag": true}"#, ["points", "Index 0", "y"]),
+    ])
+    func numbersThatDoNotFit(json: String, path: [String]) {
+        let foundation = Outcome { try JSONDecoder().decode(StrictShape.self, from: Data(json.utf8)) }
+        #expect(foundation == .error("dataCorrupted", []))
+        #expect(Outcome { try Self.strict.decode(StrictShape.self, from: json) } == .error("dataCorrupted", path))
+    }
+
+    @Test func errorsCarryTheLocation() throws {
+        let json = "{\"name\": \"n\",\n \"points\": [{\"x\": \"one\", \"y\": 1}], \"tags\": {}, \"flag\": true}"
+        let error = try #require(throws: DecodingError.self) { try Self.strict.decode(StrictShape.self, from: json) }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("expected typeMismatch, got \(error)")
+            return
+        }
+        let location = try #require(context.underlyingError as? JSONDecodingError)
+        #expect(location.line == 2)
+        #expect(location.column == 24)  // just past the value, as every error of a value
+        #expect(location.path == "$.points[0].x")
+        #expect(context.debugDescription.contains("line 2, column 24"))
+    }
+
+    @Test func sameValuesOnTheCorpus() throws {
+        for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+            let data = try Corpus.data(name)
+            switch name {
+            case "twitter.json":
+                let ours = try Self.strict.decode(CodableTwitter.self, from: data)
+                #expect(ours == (try JSONDecoder().decode(CodableTwitter.self, from: data)))
+                #expect(ours.statuses.count == 100)
+                #expect(try ModelDecoder().decode(CodableTwitter.self, from: data) == ours)
+            case "citm_catalog.json":
+                let ours = try Self.strict.decode(CodableCatalog.self, from: data)
+                #expect(ours == (try JSONDecoder().decode(CodableCatalog.self, from: data)))
+                #expect(ours.performances.count == 243)
+            default:
+                let ours = try Self.strict.decode(CodableCollection.self, from: data)
+                #expect(ours == (try JSONDecoder().decode(CodableCollection.self, from: data)))
+                #expect(ours.features.first?.geometry.coordinates.flatMap { $0 }.count == 55_563)
+            }
+        }
+    }
+}
+
+// The corpus documents as plain Codable types.
+
+struct CodableTwitter: Codable, Equatable {
+    struct Status: Codable, Equatable {
+        var id: UInt64
+        var id_str: String
+        var text: String
+        var created_at: String
+        var truncated: Bool
+        var in_reply_to_status_id: UInt64?
+        var user: User
+        var retweet_count: Int
+        var favorited: Bool
+        var entities: Entities
+        var retweeted_status: Retweeted?
+        var possibly_sensitive: Bool?
+        var lang: String
+    }
+    struct Retweeted: Codable, Equatable {
+        var id: UInt64
+        var user: User
+        var text: String
+    }
+    struct User: Codable, Equatable {
+        var id: UInt64
+        var screen_name: String
+        var name: String
+        var description: String
+        var url: String?
+        var followers_count: Int
+        var verified: Bool
+        var utc_offset: Int?
+        var profile_background_tile: Bool
+    }
+    struct Entities: Codable, Equatable {
+        var hashtags: [Hashtag]
+        var urls: [URLEntity]
+        var user_mentions: [Mention]
+    }
+    struct Hashtag: Codable, Equatable {
+        var text: String
+        var indices: [Int]
+    }
+    struct URLEntity: Codable, Equatable {
+        var url: String
+        var expanded_url: String
+        var indices: [Int]
+    }
+    struct Mention: Codable, Equatable {
+        var screen_name: String
+        var id: UInt64
+        var indices: [Int]
+    }
+    struct Metadata: Codable, Equatable {
+        var completed_in: Double
+        var max_id: UInt64
+        var query: String
+        var count: Int
+    }
+    var statuses: [Status]
+    var search_metadata: Metadata
+}
+
+struct CodableCatalog: Codable, Equatable {
+    struct Event: Codable, Equatable {
+        var description: String?
+        var id: Int
+        var logo: String?
+        var name: String
+        var subTopicIds: [Int]
+        var topicIds: [Int]
+    }
+    struct Performance: Codable, Equatable {
+        var eventId: Int
+        var id: Int
+        var name: String?
+        var prices: [Price]
+        var seatCategories: [SeatCategory]
+        var start: Int
+        var venueCode: String
+    }
+    struct Price: Codable, Equatable {
+        var amount: Int
+        var audienceSubCategoryId: Int
+        var seatCategoryId: Int
+    }
+    struct SeatCategory: Codable, Equatable {
+        var areas: [Area]
+        var seatCategoryId: Int
+    }
+    struct Area: Codable, Equatable {
+        var areaId: Int
+        var blockIds: [Int]
+    }
+    var areaNames: [String: String]
+    var events: [String: Event]
+    var performances: [Performance]
+    var topicSubTopics: [String: [Int]]
+    var venueNames: [String: String]
+}
+
+struct CodableCollection: Codable, Equatable {
+    struct Feature: Codable, Equatable {
+        var type: String
+        var properties: [String: String]
+        var geometry: Geometry
+    }
+    struct Geometry: Codable, Equatable {
+        var type: String
+        var coordinates: [[[Double]]]
+    }
+    var type: String
+    var features: [Feature]
+}
