@@ -74,8 +74,7 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
         guard let encodable = value as? any Encodable else {
             throw JSONEncodingError(message: "a value of type \(T.self) is Decodable but not Encodable")
         }
-        _ = encodable
-        throw JSONEncodingError(message: "encoding \(T.self) is not written yet")
+        try run.writeEncodable(encodable)
     }
 }
 

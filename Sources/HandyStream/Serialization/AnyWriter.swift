@@ -40,6 +40,7 @@ enum AnyWriter {
             if let codec = TypeRegistry.codec(for: type(of: value)).codec {
                 return try hold(value, codec, on: &run)
             }
+            if let encodable = value as? any Encodable { return try run.writeEncodable(encodable) }
             try writeReflected(value, to: &run)
         }
     }
@@ -57,6 +58,7 @@ enum AnyWriter {
             try write(members, to: &run)
         default:
             if let codec = TypeRegistry.codec(for: type(of: object)).codec { return try hold(object, codec, on: &run) }
+            if let encodable = object as? any Encodable { return try run.writeEncodable(encodable) }
             try writeReflected(object, to: &run)
         }
     }

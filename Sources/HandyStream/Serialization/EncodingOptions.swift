@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a ``ModelEncoder`` writes.
 public struct EncodingOptions: Sendable {
     /// What to write for `nil` optionals.
@@ -31,6 +33,15 @@ public struct EncodingOptions: Sendable {
     public var nonFiniteNumbers: NonFiniteNumbers
     /// Deeper object graphs (or cyclic ones) are an error.
     public var maximumDepth: Int
+    /// `Encodable` values: how a `Date` is written, with Foundation's `JSONEncoder` names and meaning.
+    public var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate
+    /// `Encodable` values: how `Data` is written (`base64` by default, as Foundation).
+    public var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy = .base64
+    /// `Encodable` values: the strings written for infinity and NaN; with `.throw` (the default),
+    /// ``nonFiniteNumbers`` decides.
+    public var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
+    /// `Encodable` values: what `Encoder.userInfo` gives their `encode(to:)`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Options for an encoder; the defaults write compact text in declaration order and leave `nil` out, as HandyJSON
     /// did.

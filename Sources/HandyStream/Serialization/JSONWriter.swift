@@ -18,6 +18,9 @@ struct JSONWriter {
     private let buildsValues: Bool
     /// The values being built, when ``buildsValues``.
     private var values = ValueTree()
+    /// Write as Foundation's `JSONEncoder` does (for `Encodable` values): `/` escaped, integral floating-point
+    /// numbers without `.0`, and when pretty printed `" : "` after keys and empty containers on two lines.
+    var foundationStyle = false
 
     init(options: EncodingOptions, buildsValues: Bool = false) {
         self.options = options
@@ -60,7 +63,12 @@ struct JSONWriter {
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
         if buildsValues { return _slowpath_close() }
-        if options.prettyPrinted && needsComma { newline() }
+        if options.prettyPrinted && needsComma {
+            newline()
+        } else if options.prettyPrinted && foundationStyle {
+            bytes.append(UInt8(ascii: "\n"))
+            newline()
+        }
         bytes.append(bracket)
         needsComma = true
     }
@@ -70,9 +78,7 @@ struct JSONWriter {
         if buildsValues { return _slowpath_key(key()) }
         separate()
         bytes.append(contentsOf: quoted)
-        bytes.append(UInt8(ascii: ":"))
-        if options.prettyPrinted { bytes.append(UInt8(ascii: " ")) }
-        needsComma = false
+        colon()
     }
 
     /// Starts an object member: the comma before it, the key, and the colon.
@@ -80,6 +86,11 @@ struct JSONWriter {
         if buildsValues { return _slowpath_key(key) }
         separate()
         string(key)
+        colon()
+    }
+
+    private mutating func colon() {
+        if options.prettyPrinted && foundationStyle { bytes.append(UInt8(ascii: " ")) }
         bytes.append(UInt8(ascii: ":"))
         if options.prettyPrinted { bytes.append(UInt8(ascii: " ")) }
         needsComma = false
@@ -143,13 +154,19 @@ struct JSONWriter {
     mutating func double(_ value: Double) throws(JSONEncodingError) {
         guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
         if buildsValues { return _slowpath_add(value) }
-        raw(value.description)
+        floatingPoint(value.description)
     }
 
     mutating func float(_ value: Float) throws(JSONEncodingError) {
         guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
         if buildsValues { return _slowpath_add(value) }
-        raw(value.description)
+        floatingPoint(value.description)
+    }
+
+    /// Swift's shortest text (`100.0`), or in Foundation's style without an integral value's `.0` (`100`).
+    private mutating func floatingPoint(_ text: String) {
+        guard foundationStyle, text.hasSuffix(".0") else { return raw(text) }
+        raw(String(text.dropLast(2)))
     }
 
     /// A `Decimal`, written as its exact text.
@@ -165,6 +182,13 @@ struct JSONWriter {
         guard let text = value.jsonText else { return try nonFinite(value.doubleValue.isNaN ? "nan" : "inf") }
         if buildsValues { return _slowpath_add(value) }
         raw(text)
+    }
+
+    /// JSON text written by the caller, given as bytes.
+    mutating func rawJSON(bytes text: UnsafeRawBufferPointer) {
+        if buildsValues { return _slowpath_add((try? ModelDecoder().decode(Any.self, from: Array(text))) ?? NSNull()) }
+        bytes.append(contentsOf: text)
+        needsComma = true
     }
 
     /// JSON text written by another writer with the same options (built values read it back).
@@ -206,9 +230,7 @@ struct JSONWriter {
         if buildsValues { return _slowpath_key(String(jsonBytes: bytes)) }
         separate()
         string(bytes: bytes.assumingMemoryBound(to: UInt8.self))
-        self.bytes.append(UInt8(ascii: ":"))
-        if options.prettyPrinted { self.bytes.append(UInt8(ascii: " ")) }
-        needsComma = false
+        colon()
     }
 
     mutating func string(_ value: String) {
@@ -224,7 +246,9 @@ struct JSONWriter {
             var runStart = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    || (byte == UInt8(ascii: "/") && foundationStyle)
+                else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 escape(byte)
                 runStart = index + 1
@@ -255,6 +279,7 @@ struct JSONWriter {
         switch byte {
         case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
         case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+        case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "/"))
         case 0x0A: bytes.append(UInt8(ascii: "n"))
         case 0x0D: bytes.append(UInt8(ascii: "r"))
         case 0x09: bytes.append(UInt8(ascii: "t"))

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes models (or any value the decoder reads) as JSON, driven by the same field tables as decoding.
+/// Writes models, `Encodable` values (or any value the decoder reads) as JSON: models driven by the same field tables
+/// as decoding, `Encodable` values by their `encode(to:)`, written as Foundation's `JSONEncoder` writes them.
 ///
 ///     let json = try ModelEncoder(options: EncodingOptions(prettyPrinted: true, sortedKeys: true)).encodeToString(cat)
 ///
@@ -23,10 +24,13 @@ public struct ModelEncoder: Sendable {
         return run.writer.bytes
     }
 
-    /// Writes `value` with its type's codec, or as `Any` when the type has none.
+    /// Writes `value` with its type's codec, by its `encode(to:)` when it is only `Encodable`, or as `Any` when
+    /// the type has no codec.
     static func encode<T>(_ value: T, with run: inout EncodingRun) throws {
         if let codec = TypeRegistry.codec(for: T.self).codec {
             try withUnsafePointer(to: value) { try run.encode(codec, at: UnsafeRawPointer($0)) }
+        } else if let encodable = value as? any Encodable {
+            try run.writeEncodable(encodable)
         } else {
             try run.encode(any: value)
         }
