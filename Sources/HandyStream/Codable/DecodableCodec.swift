@@ -26,7 +26,7 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
         } catch {
             // Kept for the error the builder makes next (strict mode) or for the root value's error.
             if builder.options.strict || builder.atRootValue {
-                builder.codable.lastFailure = (error, builder.delegate?.currentOffset ?? 0)
+                builder.codable.lastFailure = (error, builder.currentOffset)
             }
             return false
         }
@@ -89,7 +89,7 @@ final class DecodableFrame<T: Decodable>: Frame {
     override func begin(_ builder: Builder) {
         value = nil
         tape.pointee.reset()
-        tape.pointee.beginContainer(isObject: isObject, offset: builder.delegate?.currentOffset ?? 0)
+        tape.pointee.beginContainer(isObject: isObject, offset: builder.currentOffset)
     }
 
     @inline(__always)
@@ -99,7 +99,7 @@ final class DecodableFrame<T: Decodable>: Frame {
                 kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens",
                 path: builder.currentPath()))
         }
-        body(&tape.pointee, builder.delegate?.currentOffset ?? 0)
+        body(&tape.pointee, builder.currentOffset)
         return true
     }
 
@@ -128,6 +128,12 @@ final class DecodableFrame<T: Decodable>: Frame {
     override func finish(_ builder: Builder) -> Bool {
         tape.pointee.endContainer()
         guard tape.pointee.openCount == 0 else { return true }
+        return decodeValue(builder)
+    }
+
+    /// The value's last container has closed: decode it.
+    @inline(never)
+    private func decodeValue(_ builder: Builder) -> Bool {
         let context = builder.codable
         let decoder = self.decoder ?? TapeDecoder(storage: storage, context: context)
         self.decoder = decoder

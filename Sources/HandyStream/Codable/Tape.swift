@@ -97,7 +97,7 @@ struct Tape {
     @inline(__always)
     private mutating func append(_ kind: Kind, _ text: UnsafeRawBufferPointer, offset: Int) {
         let start = Int32(truncatingIfNeeded: bytes.count)
-        bytes.append(contentsOf: text)
+        if !text.isEmpty { text.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) } }
         tokens.append(Token(
             kind: kind, start: start, length: Int32(truncatingIfNeeded: text.count), hint: 0, offset: offset))
     }

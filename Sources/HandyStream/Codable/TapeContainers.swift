@@ -49,24 +49,33 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// A member's value: read, or in lenient mode replaced by a default when missing or unfit.
     @inline(__always)
     private func member<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int) throws -> T) throws -> T {
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping) else {
-            guard !decoder.strict,
-                let value = decoder.fallback(
-                    T.self, property: key.stringValue, mapping: mapping, node: node.appending(key))
-            else { throw keyNotFound(key) }
-            decoder.context.report(decoder.pathPrefix, node.appending(key), "the key is missing; the default was used")
-            return value
-        }
+        guard let index = decoder.lookUp(key, in: object, mapping: mapping) else { return try missing(T.self, key) }
         do {
             return try read(index)
         } catch let error as DecodingError where !decoder.strict {
-            guard let value = decoder.fallback(
-                T.self, property: key.stringValue, mapping: mapping, node: node.appending(key))
-            else { throw error }
-            decoder.context.report(
-                decoder.pathPrefix, node.appending(key), "\(error.summary); the default was used")
-            return value
+            return try unfit(T.self, key, error)
         }
+    }
+
+    // The fallbacks are out of line: they work with `T?`, whose metadata generic code would otherwise fetch on
+    // every member.
+
+    @inline(never)
+    private func missing<T: Decodable>(_: T.Type, _ key: Key) throws -> T {
+        guard !decoder.strict,
+            let value = decoder.fallback(T.self, property: key.stringValue, mapping: mapping, node: node.appending(key))
+        else { throw keyNotFound(key) }
+        decoder.context.report(decoder.pathPrefix, node.appending(key), "the key is missing; the default was used")
+        return value
+    }
+
+    @inline(never)
+    private func unfit<T: Decodable>(_: T.Type, _ key: Key, _ error: DecodingError) throws -> T {
+        guard let value = decoder.fallback(
+            T.self, property: key.stringValue, mapping: mapping, node: node.appending(key))
+        else { throw error }
+        decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); the default was used")
+        return value
     }
 
     /// An optional member's value: `nil` when missing or `null`, and in lenient mode when it doesn't fit.
@@ -110,6 +119,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try member(type, key) { try decoder.decode(T.self, at: $0, node: node.appending(key)) }
     }
 
+    @inline(__always)
     private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I {
         try member(type, key) { try decoder.decodeInteger(I.self, at: $0, node: node.appending(key)) }
     }
@@ -253,6 +263,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         try element(type) { try $0.decode(T.self, at: $1, node: $2) }
     }
 
+    @inline(__always)
     private mutating func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I {
         try element(type) { try $0.decodeInteger(I.self, at: $1, node: $2) }
     }
@@ -348,19 +359,27 @@ extension Array: LenientArray where Element: Decodable {
             do {
                 result.append(try decoder.decode(Element.self, at: position, node: node.appending(index: count)))
             } catch let error as DecodingError where !decoder.strict {
-                if let none = (Element.self as? any OptionalNone.Type)?.none as? Element {
-                    result.append(none)
-                    decoder.context.report(
-                        decoder.pathPrefix, node.appending(index: count), "\(error.summary); the element became nil")
-                } else {
-                    decoder.context.report(
-                        decoder.pathPrefix, node.appending(index: count), "\(error.summary); the element was dropped")
-                }
+                unfitElement(error, decoder: decoder, node: node.appending(index: count), into: &result)
             }
             position = next
             count += 1
         }
         return result
+    }
+}
+
+extension Array where Element: Decodable {
+    /// An element that doesn't fit, in lenient mode: `nil` in `[T?]`, otherwise dropped; reported either way.
+    @inline(never)
+    static func unfitElement(
+        _ error: DecodingError, decoder: TapeDecoder, node: CodingPathNode, into result: inout [Element]
+    ) {
+        if let none = (Element.self as? any OptionalNone.Type)?.none as? Element {
+            result.append(none)
+            decoder.context.report(decoder.pathPrefix, node, "\(error.summary); the element became nil")
+        } else {
+            decoder.context.report(decoder.pathPrefix, node, "\(error.summary); the element was dropped")
+        }
     }
 }
 

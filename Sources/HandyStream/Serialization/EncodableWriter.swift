@@ -24,20 +24,67 @@ final class EncodableTree {
         var textLength: Int32 = 0
     }
 
-    private(set) var nodes: [Node] = []
-    private(set) var keys: [UInt8] = []
+    private struct State {
+        var nodes: [Node] = []
+        var keys: [UInt8] = []
+        var text: JSONWriter
+        var convertedKeys: [String: String] = [:]
+        var modelTypes: [ObjectIdentifier: Bool] = [:]
+    }
+
+    /// The mutable state, in memory of its own (allocated by `init`, freed by `deinit`): every value touches it, and
+    /// class properties would add an exclusivity check to each access.
+    private let state: UnsafeMutablePointer<State>
+
+    private(set) var nodes: [Node] {
+        get { state.pointee.nodes }
+        _modify { yield &state.pointee.nodes }
+        set { state.pointee.nodes = newValue }
+    }
+    private(set) var keys: [UInt8] {
+        get { state.pointee.keys }
+        _modify { yield &state.pointee.keys }
+        set { state.pointee.keys = newValue }
+    }
     /// Writes scalars' text; never containers (so it adds no commas).
-    var text: JSONWriter
+    var text: JSONWriter {
+        get { state.pointee.text }
+        _modify { yield &state.pointee.text }
+        set { state.pointee.text = newValue }
+    }
+    private var convertedKeys: [String: String] {
+        get { state.pointee.convertedKeys }
+        _modify { yield &state.pointee.convertedKeys }
+        set { state.pointee.convertedKeys = newValue }
+    }
+    private var modelTypes: [ObjectIdentifier: Bool] {
+        get { state.pointee.modelTypes }
+        _modify { yield &state.pointee.modelTypes }
+        set { state.pointee.modelTypes = newValue }
+    }
     let options: EncodingOptions
     let userInfo: [CodingUserInfoKey: Any]
-    private var convertedKeys: [String: String] = [:]
+
+    /// Whether `type` is a HandyJSON model (asked once per type and run).
+    func isModel<T>(_ type: T.Type) -> Bool {
+        if let known = modelTypes[ObjectIdentifier(type)] { return known }
+        let model = type is any HandyJSON.Type
+        modelTypes[ObjectIdentifier(type)] = model
+        return model
+    }
 
     init(options: EncodingOptions) {
         self.options = options
         userInfo = options.userInfo
         var scalars = JSONWriter(options: options)
         scalars.foundationStyle = true
-        text = scalars
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(text: scalars))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// A new node, the child of `parent` under `key` (or an element, `key` nil), or a root (`parent` -1).
@@ -88,55 +135,16 @@ final class EncodableTree {
         nodes[index].textLength = Int32(truncatingIfNeeded: text.bytes.count - start)
     }
 
-    /// Writes the tree under `root` into `writer`.
+    /// Writes the tree under `root` into `writer`, without recursion (an explicit stack of open containers).
     func write(_ root: Int, to writer: inout JSONWriter) throws {
         struct Open {
-            var children: [Int32]
+            /// Sorted objects: their members in order; otherwise empty, and `next` follows the sibling links.
+            var sorted: [Int32]
             var position = 0
+            var next: Int32
             var isObject: Bool
         }
         var stack: [Open] = []
-        func children(of index: Int) -> [Int32] {
-            var list: [Int32] = []
-            var child = nodes[index].first
-            while child >= 0 {
-                list.append(child)
-                child = nodes[Int(child)].next
-            }
-            return list
-        }
-        func keyBytes(_ node: Node) -> ArraySlice<UInt8> {
-            keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]
-        }
-        /// An object's members in writing order: sorted by key when asked, and the last of equal keys only.
-        func members(of index: Int) -> [Int32] {
-            var list = children(of: index)
-            guard list.count > 1 else { return list }
-            if options.sortedKeys {
-                list = list.enumerated().sorted { a, b in
-                    let left = keyBytes(nodes[Int(a.element)])
-                    let right = keyBytes(nodes[Int(b.element)])
-                    return left.lexicographicallyPrecedes(right) || (left == right && a.offset < b.offset)
-                }.map(\.element)
-                var unique: [Int32] = []
-                for member in list {
-                    if let last = unique.last, keyBytes(nodes[Int(last)]) == keyBytes(nodes[Int(member)]) {
-                        unique[unique.count - 1] = member
-                    } else {
-                        unique.append(member)
-                    }
-                }
-                return unique
-            }
-            var seen = Set<ArraySlice<UInt8>>()
-            var latest: [ArraySlice<UInt8>: Int] = [:]
-            for (position, member) in list.enumerated() { latest[keyBytes(nodes[Int(member)])] = position }
-            return list.enumerated().compactMap { position, member in
-                let key = keyBytes(nodes[Int(member)])
-                guard seen.insert(key).inserted else { return nil }
-                return list[latest[key]!]
-            }
-        }
         func begin(_ index: Int) throws {
             let node = nodes[index]
             switch node.kind {
@@ -145,24 +153,34 @@ final class EncodableTree {
                     writer.rawJSON(bytes: UnsafeRawBufferPointer(
                         rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))
                 }
-            case .object, .pending:
+            case .object:
                 try writer.beginObject()
-                stack.append(Open(children: node.kind == .object ? members(of: index) : [], isObject: true))
+                let ordered = needsOrdering(index)
+                stack.append(Open(
+                    sorted: ordered ? members(of: index) : [], next: ordered ? -1 : node.first, isObject: true))
+            case .pending:
+                try writer.beginObject()
+                stack.append(Open(sorted: [], next: -1, isObject: true))
             case .array:
                 try writer.beginArray()
-                stack.append(Open(children: children(of: index), isObject: false))
+                stack.append(Open(sorted: [], next: node.first, isObject: false))
             }
         }
         try begin(root)
         while !stack.isEmpty {
             let top = stack.count - 1
-            guard stack[top].position < stack[top].children.count else {
+            let child: Int
+            if stack[top].position < stack[top].sorted.count {
+                child = Int(stack[top].sorted[stack[top].position])
+                stack[top].position += 1
+            } else if stack[top].next >= 0 {
+                child = Int(stack[top].next)
+                stack[top].next = nodes[child].next
+            } else {
                 if stack[top].isObject { writer.endObject() } else { writer.endArray() }
                 stack.removeLast()
                 continue
             }
-            let child = Int(stack[top].children[stack[top].position])
-            stack[top].position += 1
             if stack[top].isObject {
                 keys.withUnsafeBytes { all in
                     let node = nodes[child]
@@ -173,6 +191,80 @@ final class EncodableTree {
                 writer.element()
             }
             try begin(child)
+        }
+    }
+
+    private func keyBytes(_ index: Int32) -> ArraySlice<UInt8> {
+        let node = nodes[Int(index)]
+        return keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]
+    }
+
+    /// Whether an object's members must be reordered: sorted keys, or a key encoded twice (the last value wins).
+    private func needsOrdering(_ index: Int) -> Bool {
+        if options.sortedKeys { return nodes[index].first != nodes[index].last }
+        var outer = nodes[index].first
+        var count = 0
+        while outer >= 0 {
+            count += 1
+            if count > 64 { return Set(childList(of: index).map(keyBytes)).count != count + countRest(after: outer) }
+            var inner = nodes[Int(outer)].next
+            while inner >= 0 {
+                if nodes[Int(inner)].keyLength == nodes[Int(outer)].keyLength && keyBytes(inner) == keyBytes(outer) {
+                    return true
+                }
+                inner = nodes[Int(inner)].next
+            }
+            outer = nodes[Int(outer)].next
+        }
+        return false
+    }
+
+    private func countRest(after index: Int32) -> Int {
+        var count = 0
+        var next = nodes[Int(index)].next
+        while next >= 0 {
+            count += 1
+            next = nodes[Int(next)].next
+        }
+        return count
+    }
+
+    private func childList(of index: Int) -> [Int32] {
+        var list: [Int32] = []
+        var child = nodes[index].first
+        while child >= 0 {
+            list.append(child)
+            child = nodes[Int(child)].next
+        }
+        return list
+    }
+
+    /// An object's members in writing order: sorted by key when asked, and for equal keys the last value, in the
+    /// first one's place.
+    private func members(of index: Int) -> [Int32] {
+        var list = childList(of: index)
+        if options.sortedKeys {
+            list = list.enumerated().sorted { a, b in
+                let left = keyBytes(a.element)
+                let right = keyBytes(b.element)
+                return left.lexicographicallyPrecedes(right) || (left == right && a.offset < b.offset)
+            }.map(\.element)
+            var unique: [Int32] = []
+            for member in list {
+                if let last = unique.last, keyBytes(last) == keyBytes(member) {
+                    unique[unique.count - 1] = member
+                } else {
+                    unique.append(member)
+                }
+            }
+            return unique
+        }
+        var latest: [ArraySlice<UInt8>: Int32] = [:]
+        for member in list { latest[keyBytes(member)] = member }
+        var seen = Set<ArraySlice<UInt8>>()
+        return list.compactMap { member in
+            let key = keyBytes(member)
+            return seen.insert(key).inserted ? latest[key] : nil
         }
     }
 }
@@ -243,18 +335,25 @@ final class TreeEncoder: Encoder {
     /// Encodes `value` into the node `index`: scalars and Foundation's types directly (with the options'
     /// strategies), models by their tables, anything else by its `encode(to:)`.
     func encode<T: Encodable>(_ value: T, into index: Int, node: @autoclosure () -> CodingPathNode) throws {
-        switch value {
-        case let string as String: return encodeString(string, into: index)
-        case let number as Int: return encodeInteger(number, into: index)
-        case let number as Double: return try encodeDouble(number, into: index)
-        case let flag as Bool: return encodeBool(flag, into: index)
-        case let date as Date: return try encodeDate(date, into: index, node: node())
-        case let data as Data: return try encodeData(data, into: index, node: node())
-        case let url as URL: return encodeString(url.absoluteString, into: index)
-        case let decimal as Decimal: return try tree.setText(index) { try $0.decimal(decimal) }
-        case let model as any HandyJSON: return try encodeModel(model, into: index)
+        // Exact type tests (`_identityCast` after an equal metatype costs nothing), then the few protocol tests.
+        switch ObjectIdentifier(T.self) {
+        case ObjectIdentifier(String.self): return encodeString(_identityCast(value, to: String.self), into: index)
+        case ObjectIdentifier(Int.self): return encodeInteger(_identityCast(value, to: Int.self), into: index)
+        case ObjectIdentifier(Double.self): return try encodeDouble(_identityCast(value, to: Double.self), into: index)
+        case ObjectIdentifier(Bool.self): return encodeBool(_identityCast(value, to: Bool.self), into: index)
+        case ObjectIdentifier(Int64.self): return encodeInteger(_identityCast(value, to: Int64.self), into: index)
+        case ObjectIdentifier(UInt64.self): return encodeInteger(_identityCast(value, to: UInt64.self), into: index)
+        case ObjectIdentifier(Date.self):
+            return try encodeDate(_identityCast(value, to: Date.self), into: index, node: node())
+        case ObjectIdentifier(Data.self):
+            return try encodeData(_identityCast(value, to: Data.self), into: index, node: node())
+        case ObjectIdentifier(URL.self): return encodeString(_identityCast(value, to: URL.self).absoluteString, into: index)
+        case ObjectIdentifier(Decimal.self):
+            let decimal = _identityCast(value, to: Decimal.self)
+            return try tree.setText(index) { try $0.decimal(decimal) }
         default: break
         }
+        if tree.isModel(T.self), let model = value as? any HandyJSON { return try encodeModel(model, into: index) }
         try nested(index, node()) { try value.encode(to: self) }
     }
 

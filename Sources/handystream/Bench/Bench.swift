@@ -24,7 +24,8 @@ struct Bench: ParsableCommand {
 
     @Option(help: """
         Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
-        back to JSON), without the table: for profilers.
+        back to JSON; codable, codable-strict, codable-foundation, codable-encode, codable-jsonencoder: the plain \
+        Codable types), without the table: for profilers.
         """)
     var only: String?
 
@@ -42,6 +43,14 @@ struct Bench: ParsableCommand {
                 if only.lowercased() == "encode" {
                     let encode = try document.encoding(data)
                     for _ in 0..<rounds { _ = try encode() }
+                    continue
+                }
+                if only.lowercased().hasPrefix("codable") {
+                    let codable = try document.codable(data)
+                    let contender = codable.decoding.first { $0.name.lowercased() == only.lowercased() }
+                        ?? codable.encoding.first { $0.name.lowercased() == only.lowercased() }
+                    guard let contender else { throw ValidationError("no contender named \(only)") }
+                    for _ in 0..<rounds { _ = try contender.run(data) }
                     continue
                 }
                 for contender in document.contenders where contender.name.lowercased().hasPrefix(only.lowercased()) {
@@ -79,6 +88,8 @@ struct Bench: ParsableCommand {
         }
         printTable(
             header: ["document", "HandyStream", "Foundation", "yajl bare", "vs Foundation", "of yajl"], rows: rows)
+        print("")
+        try runCodable(documents)
         if document == nil {
             print("")
             try runComparisons()
@@ -94,6 +105,33 @@ struct Bench: ParsableCommand {
             """)
     }
 
+    /// The same documents as plain `Codable` types: HandyStream lenient and strict against `JSONDecoder`, and
+    /// `ModelEncoder` against `JSONEncoder`, interleaved round by round.
+    private func runCodable(_ documents: [(BenchDocument, Data)]) throws {
+        var rows: [[String]] = []
+        for (document, data) in documents {
+            let codable = try document.codable(data)
+            let contenders = codable.decoding + codable.encoding
+            var seconds = Array(repeating: [Double](), count: contenders.count)
+            for _ in 0..<rounds {
+                for (index, contender) in contenders.enumerated() { seconds[index].append(try self.seconds(contender, data)) }
+            }
+            let rate = seconds.map { Double(data.count) / median($0) / 1e6 }
+            rows.append([
+                document.file, format(rate[0]), format(rate[1]), format(rate[2]),
+                String(format: "%.2f×", rate[0] / rate[2]), String(format: "%.2f×", rate[1] / rate[2]),
+                String(format: "%.0f%%", rate[0] / rate[1] * 100),
+                format(rate[3]), format(rate[4]), String(format: "%.2f×", rate[3] / rate[4]),
+            ])
+        }
+        printTable(
+            header: [
+                "Codable types", "lenient", "strict", "JSONDecoder", "lenient ×", "strict ×", "lenient/strict",
+                "ModelEncoder", "JSONEncoder", "encode ×",
+            ],
+            rows: rows)
+    }
+
     /// Element streaming over a large file, against yajl's bare tokenizer over the same chunks.
     private func runStream(_ file: String) throws {
         let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
@@ -105,6 +143,13 @@ struct Bench: ParsableCommand {
                 var count = 0
                 try ModelDecoder().forEachElement(of: GeneratedItem.self, at: "data.items", inFileAt: file) { item in
                     count += item.tags.count > 0 ? 1 : 0
+                }
+                return count
+            }),
+            ("HandyStream, Codable elements", {
+                var count = 0
+                try ModelDecoder().forEachElement(of: PlainCodable.GeneratedItem.self, at: "data.items", inFileAt: file) {
+                    count += $0.tags.count > 0 ? 1 : 0
                 }
                 return count
             }),
@@ -147,6 +192,9 @@ struct Bench: ParsableCommand {
             ("twitter.json, partial model with mappings vs without",
              Contender(name: "mapped") { try ModelDecoder().decode(TwitterSearchMapped.self, from: $0).tweets.count },
              Contender(name: "plain") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count }),
+            ("twitter.json, partial model vs yajl bare",
+             Contender(name: "HandyStream") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count },
+             Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }),
             ("twitter.json, designated path at the end (search_metadata) vs yajl bare",
              Contender(name: "path") { try ModelDecoder().decode(SearchMetadata.self, from: $0, at: "search_metadata").count },
              Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }),
@@ -163,8 +211,29 @@ struct Bench: ParsableCommand {
              Contender(name: "HandyStream") { _ in try ModelEncoder().encode(catalog).count },
              Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(catalog).count }, citm),
         ]
+        // Codable elements streamed from a generated document in memory, against JSONDecoder on the whole array.
+        let generated = Data((#"{"data": {"items": ["# + (0..<20_000).map {
+            String(decoding: Generate.element($0), as: UTF8.self)
+        }.joined(separator: ",") + "]}}").utf8)
+        struct Items: Decodable {
+            struct Inner: Decodable { var items: [PlainCodable.GeneratedItem] }
+            var data: Inner
+        }
+        let streaming: [(String, Contender, Contender, Data)] = [
+            ("generated 20,000 items, Codable: elements streamed vs JSONDecoder on the whole array",
+             Contender(name: "HandyStream") { data in
+                 let elements = try ModelDecoder().elements(of: PlainCodable.GeneratedItem.self, at: "data.items")
+                 var count = 0
+                 for start in stride(from: 0, to: data.count, by: 1 << 16) {
+                     count += try elements.feed(data[start..<min(start + (1 << 16), data.count)]).count
+                 }
+                 return count + (try elements.finish().count)
+             },
+             Contender(name: "JSONDecoder") { try JSONDecoder().decode(Items.self, from: $0).data.items.count },
+             generated),
+        ]
         var rows: [[String]] = []
-        for (title, first, second, data) in comparisons.map({ ($0.0, $0.1, $0.2, twitter) }) + encodings {
+        for (title, first, second, data) in comparisons.map({ ($0.0, $0.1, $0.2, twitter) }) + encodings + streaming {
             var times: ([Double], [Double]) = ([], [])
             for _ in 0..<rounds {
                 times.0.append(try seconds(first, data))
@@ -254,6 +323,33 @@ struct BenchDocument {
             contenders: standardContenders(FeatureCollection.self) { $0.features.count },
             encoding: encoding(FeatureCollection.self)),
     ] }
+
+    /// The document's plain Codable contenders: decoding (lenient, strict, JSONDecoder) and encoding (ModelEncoder,
+    /// JSONEncoder, of values decoded once).
+    func codable(_ data: Data) throws -> (decoding: [Contender], encoding: [Contender]) {
+        switch file {
+        case "twitter.json": try Self.codable(PlainCodable.TwitterSearch.self, data) { $0.statuses.count }
+        case "citm_catalog.json": try Self.codable(PlainCodable.Catalog.self, data) { $0.performances.count }
+        default: try Self.codable(PlainCodable.FeatureCollection.self, data) { $0.features.count }
+        }
+    }
+
+    static func codable<Value: Codable>(_: Value.Type, _ data: Data, count: @escaping (Value) -> Int) throws
+        -> (decoding: [Contender], encoding: [Contender])
+    {
+        let strict = ModelDecoder(options: DecodingOptions(strict: true))
+        let value = try JSONDecoder().decode(Value.self, from: data)
+        return (
+            [
+                Contender(name: "codable") { count(try ModelDecoder().decode(Value.self, from: $0)) },
+                Contender(name: "codable-strict") { count(try strict.decode(Value.self, from: $0)) },
+                Contender(name: "codable-foundation") { count(try JSONDecoder().decode(Value.self, from: $0)) },
+            ],
+            [
+                Contender(name: "codable-encode") { _ in try ModelEncoder().encode(value).count },
+                Contender(name: "codable-jsonencoder") { _ in try JSONEncoder().encode(value).count },
+            ])
+    }
 
     static func encoding<Model: HandyJSON>(_: Model.Type) -> (Data) throws -> () throws -> Int {
         { data in
