@@ -65,7 +65,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             sink: filter.map { $0 as TokenSink } ?? builder, multipleValues: mode != .value,
             rejectsUnpairedSurrogates: options.strict)
         builder.delegate = self
-        builder.tokenizer = tokenizer
+        builder.tokenizer = .passUnretained(tokenizer)
         filter?.delegate = self
     }
 

@@ -25,9 +25,9 @@ final class Builder: TokenSink {
     weak var delegate: Delegate?
     /// The tokenizer feeding this builder, for the offset of each token (a `Decodable` value records it on its
     /// tape); set by the pipeline, which owns both and outlives every event.
-    unowned(unsafe) var tokenizer: Tokenizer?
+    var tokenizer: Unmanaged<Tokenizer>?
     /// The byte offset just past the token being handled (0 when no tokenizer feeds the builder).
-    var currentOffset: Int { tokenizer?.offset ?? 0 }
+    var currentOffset: Int { tokenizer?._withUnsafeGuaranteedRef { $0.offset } ?? 0 }
     /// The stack, `stack[0]` being the root frame, in raw memory of `capacity` entries, grown as nesting deepens
     /// (up to `maximumDepth + 1`): frames are pushed and popped on every container, and neither reference counting
     /// nor exclusivity checks belong there. The frames are owned by `ownedFrames`.

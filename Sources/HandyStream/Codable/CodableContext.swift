@@ -6,6 +6,10 @@ final class CodableContext {
     let options: DecodingOptions
     let strict: Bool
     let userInfo: [CodingUserInfoKey: Any]
+    /// Keys match whatever their ASCII case (the `caseInsensitive` key strategy).
+    let caseInsensitive: Bool
+    /// Coding keys go through the key strategy (one that converts names).
+    let keysAreConverted: Bool
     /// Key strategies other than `useDefaultKeys`: coding keys' string values to the keys they are read from.
     private var convertedKeys: [String: [UInt8]] = [:]
     private var traitsByType: [ObjectIdentifier: TypeTraits] = [:]
@@ -17,6 +21,11 @@ final class CodableContext {
         self.options = options
         strict = options.strict
         userInfo = options.userInfo
+        caseInsensitive = options.keyDecodingStrategy.isCaseInsensitive
+        switch options.keyDecodingStrategy.kind {
+        case .useDefaultKeys, .caseInsensitive: keysAreConverted = false
+        default: keysAreConverted = true
+        }
     }
 
     /// The bytes a coding key is read from under the key strategy.
@@ -25,13 +34,6 @@ final class CodableContext {
         let converted = Array(options.keyDecodingStrategy.key(forProperty: name).utf8)
         convertedKeys[name] = converted
         return converted
-    }
-
-    var keysAreConverted: Bool {
-        switch options.keyDecodingStrategy.kind {
-        case .useDefaultKeys, .caseInsensitive: false
-        default: true
-        }
     }
 
     /// What the decoder needs to know of `type`, worked out once per run.

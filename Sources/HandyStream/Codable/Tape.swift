@@ -32,55 +32,122 @@ struct Tape {
         var offset: Int
     }
 
-    private(set) var tokens: [Token] = []
-    private(set) var bytes: [UInt8] = []
+    /// The tokens and bytes live in memory the tape manages itself (grown by doubling, kept across values, freed by
+    /// ``deallocate()``): every event writes here and every value read reads here, and arrays would add a
+    /// uniqueness check to each write. Every index is checked by `assert` in debug builds and by the callers' own
+    /// bounds (a container's `end`, a token's `length`) in all builds.
+    private var tokenBase: UnsafeMutablePointer<Token>
+    private var tokenCapacity: Int
+    private(set) var tokenCount = 0
+    private var byteBase: UnsafeMutablePointer<UInt8>
+    private var byteCapacity: Int
+    private(set) var byteCount = 0
     /// The open containers' token indices, innermost last.
     private var open: [Int32] = []
 
     /// The largest tape: token indices and byte positions are 32-bit.
     static let capacityLimit = Int(Int32.max)
 
+    init() {
+        tokenCapacity = 64
+        tokenBase = .allocate(capacity: tokenCapacity)
+        byteCapacity = 1024
+        byteBase = .allocate(capacity: byteCapacity)
+    }
+
+    /// Frees the tape's memory; the tape is not used again.
+    func deallocate() {
+        tokenBase.deallocate()
+        byteBase.deallocate()
+    }
+
+    /// The tokens, read-only.
+    var tokens: TokenView { TokenView(base: tokenBase, count: tokenCount) }
+
+    struct TokenView {
+        let base: UnsafeMutablePointer<Token>
+        let count: Int
+        @inline(__always)
+        subscript(index: Int) -> Token {
+            assert(index >= 0 && index < count, "Tape: token index out of range")
+            return base[index]
+        }
+        var first: Token? { count > 0 ? base[0] : nil }
+    }
+
     /// Empties the tape for the next value, keeping its memory.
     mutating func reset() {
-        tokens.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
+        tokenCount = 0
+        byteCount = 0
         open.removeAll(keepingCapacity: true)
     }
 
     /// Whether the value is complete (every container opened has closed).
-    var isComplete: Bool { open.isEmpty && !tokens.isEmpty }
+    var isComplete: Bool { open.isEmpty && tokenCount > 0 }
 
     /// The depth of open containers.
     var openCount: Int { open.count }
 
     /// Whether another token (and `byteCount` bytes) still fits the 32-bit positions.
-    func fits(byteCount: Int) -> Bool {
-        tokens.count < Self.capacityLimit - 1 && bytes.count <= Self.capacityLimit - byteCount
+    func fits(byteCount extra: Int) -> Bool {
+        tokenCount < Self.capacityLimit - 1 && byteCount <= Self.capacityLimit - extra
     }
 
     // MARK: - Recording
 
+    @inline(__always)
+    private mutating func appendToken(_ token: Token) {
+        if tokenCount == tokenCapacity { growTokens() }
+        (tokenBase + tokenCount).initialize(to: token)
+        tokenCount += 1
+    }
+
+    @inline(never)
+    private mutating func growTokens() {
+        let larger = tokenCapacity * 2
+        let base = UnsafeMutablePointer<Token>.allocate(capacity: larger)
+        base.moveInitialize(from: tokenBase, count: tokenCount)
+        tokenBase.deallocate()
+        tokenBase = base
+        tokenCapacity = larger
+    }
+
+    @inline(never)
+    private mutating func growBytes(toHold needed: Int) {
+        var larger = byteCapacity * 2
+        while larger < needed { larger *= 2 }
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        base.moveInitialize(from: byteBase, count: byteCount)
+        byteBase.deallocate()
+        byteBase = base
+        byteCapacity = larger
+    }
+
     /// Counts one more member or element in the innermost open container.
     @inline(__always)
     private mutating func countInParent() {
-        if let parent = open.last { tokens[Int(parent)].start &+= 1 }
+        if let parent = open.last {
+            assert(Int(parent) < tokenCount, "Tape: open container out of range")
+            tokenBase[Int(parent)].start &+= 1
+        }
     }
 
     /// Counts one more element when the innermost open container is an array (an object counts its keys).
     @inline(__always)
     private mutating func countElementInParent() {
-        if let parent = open.last, tokens[Int(parent)].kind == .array { tokens[Int(parent)].start &+= 1 }
+        if let parent = open.last, tokenBase[Int(parent)].kind == .array { tokenBase[Int(parent)].start &+= 1 }
     }
 
     mutating func beginContainer(isObject: Bool, offset: Int) {
         countElementInParent()
-        open.append(Int32(truncatingIfNeeded: tokens.count))
-        tokens.append(Token(kind: isObject ? .object : .array, start: 0, length: 0, hint: 0, offset: offset))
+        open.append(Int32(truncatingIfNeeded: tokenCount))
+        appendToken(Token(kind: isObject ? .object : .array, start: 0, length: 0, hint: 0, offset: offset))
     }
 
     mutating func endContainer() {
         let index = Int(open.removeLast())
-        tokens[index].length = Int32(truncatingIfNeeded: tokens.count)
+        assert(index < tokenCount, "Tape: closed container out of range")
+        tokenBase[index].length = Int32(truncatingIfNeeded: tokenCount)
     }
 
     mutating func key(_ text: UnsafeRawBufferPointer, offset: Int) {
@@ -96,10 +163,15 @@ struct Tape {
 
     @inline(__always)
     private mutating func append(_ kind: Kind, _ text: UnsafeRawBufferPointer, offset: Int) {
-        let start = Int32(truncatingIfNeeded: bytes.count)
-        if !text.isEmpty { text.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) } }
-        tokens.append(Token(
-            kind: kind, start: start, length: Int32(truncatingIfNeeded: text.count), hint: 0, offset: offset))
+        let start = byteCount
+        if let source = text.baseAddress, text.count > 0 {
+            if byteCount + text.count > byteCapacity { growBytes(toHold: byteCount + text.count) }
+            UnsafeMutableRawPointer(byteBase + byteCount).copyMemory(from: source, byteCount: text.count)
+            byteCount += text.count
+        }
+        appendToken(Token(
+            kind: kind, start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: text.count),
+            hint: 0, offset: offset))
     }
 
     // MARK: - Reading
@@ -111,6 +183,9 @@ struct Tape {
         return token.kind == .object || token.kind == .array ? Int(token.length) : index + 1
     }
 
+    /// All the bytes recorded; valid until the tape records again or is reset.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: byteBase, count: byteCount) }
+
     /// Calls `body` with the bytes of the scalar or key at `index`.
     @inline(__always)
     func withBytes<Result>(of index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
@@ -118,15 +193,14 @@ struct Tape {
         assert(token.kind != .object && token.kind != .array, "Tape: a container has no bytes")
         let start = Int(token.start)
         let count = Int(token.length)
-        return try bytes.withUnsafeBytes { all in
-            precondition(start >= 0 && count >= 0 && start + count <= all.count, "Tape: byte range out of bounds")
-            return try body(UnsafeRawBufferPointer(rebasing: all[start..<start + count]))
-        }
+        precondition(start >= 0 && count >= 0 && start + count <= byteCount, "Tape: byte range out of bounds")
+        return try body(UnsafeRawBufferPointer(start: byteBase + start, count: count))
     }
 
     /// Sets the look-up hint of the object at `index`.
     @inline(__always)
     mutating func setHint(_ hint: Int, ofObjectAt index: Int) {
-        tokens[index].hint = Int32(truncatingIfNeeded: hint)
+        precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
+        tokenBase[index].hint = Int32(truncatingIfNeeded: hint)
     }
 }

@@ -11,8 +11,19 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
     /// The object's token, or -1 (absent: every key is missing).
     let object: Int
-    let node: CodingPathNode
+    /// The container's coding path, kept by the decoder (``TapeDecoder/containerNode(_:)``): the container is
+    /// copied on every member decoded, and a plain index copies for free.
+    let entry: Int
     let mapping: MappingTable?
+
+    init(decoder: TapeDecoder, object: Int, node: CodingPathNode, mapping: MappingTable?) {
+        self.decoder = decoder
+        self.object = object
+        entry = decoder.keep(node)
+        self.mapping = mapping
+    }
+
+    var node: CodingPathNode { decoder.containerNode(entry) }
 
     var codingPath: [any CodingKey] { node.path }
 

@@ -7,6 +7,7 @@ final class TapeStorage {
     let tape = UnsafeMutablePointer<Tape>.allocate(capacity: 1)
     init() { tape.initialize(to: Tape()) }
     deinit {
+        tape.pointee.deallocate()
         tape.deinitialize(count: 1)
         tape.deallocate()
     }
@@ -30,6 +31,8 @@ final class TapeDecoder: Decoder {
     var pathPrefix = "$"
     /// The token the last error is about, for its line and column.
     var errorToken = -1
+    /// The coding paths of the keyed containers made since the root value started (see ``keep(_:)``).
+    private var containerNodes: [CodingPathNode] = []
 
     init(storage: TapeStorage, context: CodableContext) {
         self.storage = storage
@@ -37,6 +40,14 @@ final class TapeDecoder: Decoder {
     }
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
+
+    /// Keeps a container's coding path; the container holds the index.
+    func keep(_ node: CodingPathNode) -> Int {
+        containerNodes.append(node)
+        return containerNodes.count - 1
+    }
+
+    func containerNode(_ entry: Int) -> CodingPathNode { containerNodes[entry] }
     var strict: Bool { context.strict }
 
     var codingPath: [any CodingKey] { node.path }
@@ -100,6 +111,7 @@ final class TapeDecoder: Decoder {
         node = .root
         mapping = nil
         errorToken = 0
+        containerNodes.removeAll(keepingCapacity: true)
         return try decode(T.self, at: 0, node: .root)
     }
 
@@ -431,41 +443,48 @@ extension TapeDecoder {
     /// The value token of the member `key` of the object at `object`, searching from the object's hint (and
     /// moving the hint past the member found).
     func member(_ key: UnsafeRawBufferPointer, in object: Int) -> Int? {
-        let caseInsensitive = context.options.keyDecodingStrategy.isCaseInsensitive
-        let found = tape.pointee.tokens.withUnsafeBufferPointer { tokens -> (value: Int, after: Int)? in
-            let header = tokens[object]
-            assert(header.kind == .object, "Tape: a member looked up outside an object")
-            let end = Int(header.length)
-            let first = object + 1
-            let hint = Int(header.hint)
-            let start = hint > first && hint < end ? hint : first
-            return tape.pointee.bytes.withUnsafeBytes { bytes -> (value: Int, after: Int)? in
-                func matches(_ position: Int) -> Bool {
-                    let token = tokens[position]
-                    guard Int(token.length) == key.count else { return false }
-                    if key.isEmpty { return true }
-                    let from = Int(token.start)
-                    precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
-                    if caseInsensitive { return Self.equalIgnoringASCIICase(bytes.baseAddress! + from, key) }
-                    return memcmp(bytes.baseAddress! + from, key.baseAddress!, key.count) == 0
+        let caseInsensitive = context.caseInsensitive
+        let tokens = tape.pointee.tokens
+        let bytes = tape.pointee.bytes
+        let header = tokens[object]
+        assert(header.kind == .object, "Tape: a member looked up outside an object")
+        let end = Int(header.length)
+        precondition(end <= tokens.count, "Tape: object end out of range")
+        let first = object + 1
+        let hint = Int(header.hint)
+        let start = hint > first && hint < end ? hint : first
+        func matches(_ position: Int) -> Bool {
+            let token = tokens[position]
+            guard Int(token.length) == key.count else { return false }
+            if key.isEmpty { return true }
+            let from = Int(token.start)
+            precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
+            if caseInsensitive { return Self.equalIgnoringASCIICase(bytes.baseAddress! + from, key) }
+            return memcmp(bytes.baseAddress! + from, key.baseAddress!, key.count) == 0
+        }
+        func next(_ position: Int) -> Int {
+            let value = tokens[position + 1]
+            return value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
+        }
+        var found: (value: Int, after: Int)?
+        var position = start
+        while position < end {
+            let after = next(position)
+            if matches(position) {
+                found = (position + 1, after)
+                break
+            }
+            position = after
+        }
+        if found == nil {
+            position = first
+            while position < start {
+                let after = next(position)
+                if matches(position) {
+                    found = (position + 1, after)
+                    break
                 }
-                func next(_ position: Int) -> Int {
-                    let value = tokens[position + 1]
-                    return value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
-                }
-                var position = start
-                while position < end {
-                    let after = next(position)
-                    if matches(position) { return (position + 1, after) }
-                    position = after
-                }
-                position = first
-                while position < start {
-                    let after = next(position)
-                    if matches(position) { return (position + 1, after) }
-                    position = after
-                }
-                return nil
+                position = after
             }
         }
         guard let found else { return nil }
