@@ -5,6 +5,7 @@
 
 #include <yajl/yajl_parse.h>
 #include <locale.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 /// Accept several top-level values one after another (JSON Lines, concatenated values).
@@ -26,6 +27,10 @@ static inline int cyajl_set_dont_validate_strings(yajl_handle handle, int enable
 // _GNU_SOURCE, and LC_ALL_MASK is a macro Swift cannot import.
 extern double strtod_l(const char *text, char **end, locale_t locale);
 extern float strtof_l(const char *text, char **end, locale_t locale);
+
+// The calling thread's stack bounds, for the Codable coders' stack guard: glibc declares pthread_getattr_np only under
+// _GNU_SOURCE too.
+extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attributes);
 
 static inline locale_t cyajl_new_c_locale(void) {
     return newlocale(LC_ALL_MASK, "C", (locale_t)0);

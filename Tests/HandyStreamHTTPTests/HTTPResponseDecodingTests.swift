@@ -14,6 +14,12 @@ struct HTTPItem: HandyJSON, Equatable {
     var name = ""
 }
 
+/// The same elements as a plain Codable type.
+struct CodableHTTPItem: Codable, Equatable {
+    var id: Int
+    var name: String
+}
+
 /// A real HTTP server on loopback that sends one JSON document in many small chunks.
 final class ChunkedJSONServer: @unchecked Sendable {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -102,6 +108,16 @@ struct HTTPResponseDecodingTests {
             }
             #expect(ids == Array(0..<Self.count))
             #expect(Self.document.count > 100_000)
+
+            let third = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            var names: [String] = []
+            for try await item in ModelDecoder().elements(of: CodableHTTPItem.self, at: "data.items", from: third.body) {
+                names.append(item.name)
+            }
+            #expect(names.count == Self.count && names.last?.hasPrefix("item \(Self.count - 1) ") == true)
+            let fourth = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            let item = try await ModelDecoder().decode(CodableHTTPItem.self, from: fourth.body, at: "data.items[7]")
+            #expect(item.id == 7)
         } catch {
             try await client.shutdown()
             try await server.stop()

@@ -236,9 +236,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         guard let decodingError = error as? DecodingError else { return error }
         func located(_ context: DecodingError.Context) -> DecodingError.Context {
             var location = location
-            location.path += context.codingPath.map { key in
-                key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
-            }.joined()
+            location.path += CodingPathNode.jsonPath(of: context.codingPath)
             let position = location.line > 0
                 ? "line \(location.line), column \(location.column), byte \(location.offset)"
                 : "byte \(location.offset)"

@@ -133,7 +133,9 @@ indirect enum CodingPathNode {
     }
 
     /// `.user.tags[2]`, relative to where the value sits.
-    var jsonPath: String {
+    var jsonPath: String { Self.jsonPath(of: path) }
+
+    static func jsonPath(of path: [any CodingKey]) -> String {
         path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
     }
 

@@ -143,6 +143,12 @@ final class DecodableFrame<T: Decodable>: Frame {
         } catch {
             // Strict mode stops with the error; lenient mode lets the parent treat the value as one that doesn't
             // fit (a property keeps its default, an element is dropped), and keeps the error for a root value.
+            if let exhausted = error as? StackExhausted {
+                return builder.fail(BuildFailure(
+                    kind: .tooDeep, message: exhausted.description,
+                    path: builder.currentPath() + CodingPathNode.jsonPath(of: exhausted.codingPath),
+                    offset: decoder.errorOffset))
+            }
             if context.strict {
                 return builder.fail(BuildFailure(
                     kind: .typeMismatch, message: "\(error)", path: builder.currentPath(), underlying: error,

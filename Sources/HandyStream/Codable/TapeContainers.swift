@@ -182,11 +182,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func superDecoder(at index: Int?, key: any CodingKey) throws -> any Decoder {
-        let child = TapeDecoder(storage: decoder.storage, context: decoder.context)
-        child.current = index ?? -1
-        child.node = node.appending(key)
-        child.pathPrefix = decoder.pathPrefix
-        return child
+        decoder.detached(at: index ?? -1, node: node.appending(key))
     }
 }
 
@@ -298,10 +294,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         guard !isAtEnd else { throw atEnd((any Decoder).self) }
-        let child = TapeDecoder(storage: decoder.storage, context: decoder.context)
-        child.current = position
-        child.node = node.appending(index: currentIndex)
-        child.pathPrefix = decoder.pathPrefix
+        let child = decoder.detached(at: position, node: node.appending(index: currentIndex))
         advance()
         return child
     }
@@ -435,14 +428,16 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
 }
 
 extension DecodingError {
-    /// The error's sentence, for diagnostics.
+    /// The error's sentence without its final period, for diagnostics.
     var summary: String {
+        let sentence: String
         switch self {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
             .dataCorrupted(let context):
-            context.debugDescription
+            sentence = context.debugDescription
         @unknown default:
-            "\(self)"
+            sentence = "\(self)"
         }
+        return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
     }
 }

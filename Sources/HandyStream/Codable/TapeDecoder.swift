@@ -31,6 +31,8 @@ final class TapeDecoder: Decoder {
     var pathPrefix = "$"
     /// The token the last error is about, for its line and column.
     var errorToken = -1
+    /// This thread's stack limit for nested values (``StackGuard``), read when a root value starts.
+    private var stackLimit: UInt = 0
     /// The coding paths of the keyed containers made since the root value started (see ``keep(_:)``).
     private var containerNodes: [CodingPathNode] = []
 
@@ -112,6 +114,7 @@ final class TapeDecoder: Decoder {
         mapping = nil
         errorToken = 0
         containerNodes.removeAll(keepingCapacity: true)
+        stackLimit = StackGuard.limit
         return try decode(T.self, at: 0, node: .root)
     }
 
@@ -138,6 +141,10 @@ final class TapeDecoder: Decoder {
         case .array(let array): return try array.decodeElements(self, at: index, node: node()) as! T
         case .stringDictionary(let dictionary):
             return try dictionary.decodeMembers(self, at: index, node: node()) as! T
+        }
+        guard StackGuard.hasRoom(above: stackLimit) else {
+            errorToken = index
+            throw StackExhausted(codingPath: node().path, call: "init(from:)")
         }
         let saved = (current, self.node, mapping)
         current = index
@@ -388,12 +395,14 @@ extension TapeDecoder {
         return url
     }
 
-    /// A decoder of its own at `index`, for strategies that call user code with a `Decoder`.
-    private func detached(at index: Int, node: CodingPathNode) -> TapeDecoder {
+    /// A decoder of its own at `index` (-1: absent), for `superDecoder()` and for strategies that call user code
+    /// with a `Decoder`.
+    func detached(at index: Int, node: CodingPathNode) -> TapeDecoder {
         let decoder = TapeDecoder(storage: storage, context: context)
         decoder.current = index
         decoder.node = node
         decoder.pathPrefix = pathPrefix
+        decoder.stackLimit = stackLimit
         return decoder
     }
 

@@ -216,3 +216,96 @@ extension CodableDecodingTests {
         #expect((context.underlyingError as? JSONDecodingError)?.column == 6)
     }
 }
+
+// MARK: - Strategies and key strategies
+
+indirect enum Nest: Codable, Sendable {
+    case leaf
+    case node([Nest])
+}
+
+struct Stamp: Codable, Equatable {
+    var userName: String
+    var createdAt: Date
+    var token: UUID
+    var link: URL
+    var amount: Decimal
+}
+
+extension CodableDecodingTests {
+    @Test func foundationTypesAndStrategies() throws {
+        let json = #"{"user_name": "a", "created_at": "2026-11-22 10:00", "token": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "link": "http://x/y", "amount": 1.10}"#
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        let options = DecodingOptions(
+            strict: true, keyDecodingStrategy: .convertFromSnakeCase, dateDecodingStrategy: .formatted(formatter))
+        let ours = try ModelDecoder(options: options).decode(Stamp.self, from: json)
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        foundation.dateDecodingStrategy = .formatted(formatter)
+        #expect(ours == (try foundation.decode(Stamp.self, from: Data(json.utf8))))
+        #expect(ours.amount == Decimal(string: "1.1"))
+
+        let insensitive = ModelDecoder(options: DecodingOptions(keyDecodingStrategy: .caseInsensitive))
+        #expect(try insensitive.decode(StreamedPoint.self, from: #"{"X": 1, "Y": 2}"#) == .init(x: 1, y: 2))
+    }
+
+    @Test func userInfoReachesInitFromDecoder() throws {
+        struct Scaled: Decodable {
+            var value: Double
+            init(from decoder: any Decoder) throws {
+                let factor = decoder.userInfo[CodingUserInfoKey(rawValue: "factor")!] as? Double ?? 1
+                value = try decoder.singleValueContainer().decode(Double.self) * factor
+            }
+        }
+        let options = DecodingOptions(userInfo: [CodingUserInfoKey(rawValue: "factor")!: 10.0])
+        #expect(try ModelDecoder(options: options).decode([Scaled].self, from: "[1, 2]").map(\.value) == [10, 20])
+    }
+
+    @Test func deepCodableValues() throws {
+        let depth = 150  // 450 levels of nesting, within the default cap of 512
+        let json = String(repeating: #"{"node":{"_0":["#, count: depth) + #"{"leaf":{}}"#
+            + String(repeating: "]}}", count: depth)
+        @Sendable func levels() -> String {
+            do {
+                var current = try ModelDecoder().decode(Nest.self, from: json)
+                var level = 0
+                while case .node(let children) = current, let first = children.first {
+                    level += 1
+                    current = first
+                }
+                return "\(level) levels"
+            } catch let error as JSONDecodingError where error.kind == .tooDeep {
+                return "refused"
+            } catch {
+                return "other: \(error)"
+            }
+        }
+        // Each level of a Codable value is a call of its init(from:): on a large stack all 150 decode; on a small
+        // one the value decodes whole or is refused as too deep, never cut short (lenient mode must not pass over
+        // it) and never a crash.
+        let large = onLargeStack { levels() }
+        #expect(large == "150 levels")
+        let small = onThread(stackSize: 64 << 10) { levels() }
+        #expect(small == "150 levels" || small == "refused", "\(small)")
+    }
+
+}
+
+extension CodableDecodingTests {
+    @Test func tooDeepForTheStackToEncode() throws {
+        var nest = Nest.leaf
+        for _ in 0..<400 { nest = .node([nest]) }
+        let encoded = onThread(stackSize: 64 << 10) { [nest] () -> String in
+            do {
+                _ = try ModelEncoder().encode(nest)
+                return "encoded"
+            } catch {
+                return "\(error)".contains("nests too deeply") ? "refused" : "other: \(error)"
+            }
+        }
+        #expect(encoded == "refused" || encoded == "encoded")
+    }
+}
