@@ -1,9 +1,10 @@
 import Foundation
 import HandyStream
 
-// The fuzz target: arbitrary bytes decoded into a model with every property kind, whole and in random chunks,
-// with and without a designated path, as elements and as untyped values; what decodes is written back and decoded
-// again. Built with `-sanitize=fuzzer,address -DFUZZING` (`make fuzz`), libFuzzer drives `LLVMFuzzerTestOneInput`;
+// The fuzz target: arbitrary bytes decoded into a model with every property kind, and into a Codable type with a
+// mapping, defaults and nested Codable, optional and container values (lenient and strict, against JSONDecoder's
+// verdict), whole and in random chunks, with and without a designated path, as elements and as untyped values; what
+// decodes is written back and decoded again. Built with `-sanitize=fuzzer,address -DFUZZING` (`make fuzz`), libFuzzer drives `LLVMFuzzerTestOneInput`;
 // built normally, the executable replays files given as arguments through the same function.
 
 struct FuzzModel: HandyJSON {
@@ -58,6 +59,53 @@ final class FuzzChild: HandyJSON {
     required init() {}
 }
 
+/// A Codable type touching every part of the Codable path: synthesized and hand-written `init(from:)`, candidate keys,
+/// a nested key path, defaults, enums, dates, optionals, arrays, dictionaries, a HandyJSON model inside.
+struct FuzzCodable: Codable, DecodableMapping {
+    enum Kind: String, Codable, DecodableDefault {
+        case a, b
+        static let defaultValue = Kind.a
+    }
+
+    struct Point: Codable {
+        var x: Int
+        var y: Double?
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            x = try container.decode(Int.self)
+            y = container.isAtEnd ? nil : try container.decodeIfPresent(Double.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(x)
+            try container.encode(y)
+        }
+    }
+
+    var int: Int
+    var text: String
+    var flag: Bool
+    var kind: Kind
+    var maybe: Kind?
+    var when: Date?
+    var points: [Point]
+    var optionals: [Int?]
+    var map: [String: [UInt8]]
+    var child: [FuzzCodable]?
+    var model: FuzzModelInCodable?
+    var deep: Int
+
+    static let keyMapping = ["text": ["text", "t", "x.t"], "deep": ["a.b.c"]]
+    static let defaultValues: [String: any Sendable] = ["int": -1]
+}
+
+struct FuzzModelInCodable: HandyJSON, Codable {
+    var name = ""
+    var list: [Int] = []
+}
+
 enum Fuzz {
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = Array(input)
@@ -70,6 +118,19 @@ enum Fuzz {
             }
         }
         _ = try? strict.decode(FuzzModel.self, from: bytes)
+        // Codable: lenient, and strict, which must agree with JSONDecoder on whether the value decodes (malformed
+        // input aside: both refuse it, for their own reasons); what decodes is written and read back.
+        if let value = try? lenient.decode(FuzzCodable.self, from: bytes),
+            let text = try? ModelEncoder(options: EncodingOptions(nonFiniteNumbers: .null)).encode(value)
+        {
+            _ = try! lenient.decode(FuzzCodable.self, from: text)
+        }
+        let strictCodable = try? ModelDecoder(options: DecodingOptions(strict: true)).decode(FuzzCodable.self, from: bytes)
+        let foundation = try? JSONDecoder().decode(FuzzCodable.self, from: Data(bytes))
+        if foundation != nil && strictCodable == nil && bytes.count < 4096 && !foundationIsLaxer(bytes) {
+            fatalError("JSONDecoder decoded what strict mode refused: \(String(decoding: bytes, as: UTF8.self))")
+        }
+        _ = try? lenient.decode([FuzzCodable].self, from: bytes, at: "data[*]")
         _ = try? lenient.decode(FuzzModel.self, from: bytes, at: "data.item")
         _ = try? lenient.decode([FuzzModel].self, from: bytes, at: "list[1]")
         // Wildcards: collected, and streamed in random chunks below.
@@ -108,6 +169,15 @@ enum Fuzz {
             _ = try? lines.finish()
         }
     }
+}
+
+/// Inputs on which Foundation is laxer than strict mode on purpose: unpaired surrogate escapes (Foundation repairs
+/// them; strict mode refuses them), nesting past the 512-level cap, duplicate keys, a BOM or invalid UTF-8 that
+/// Foundation repairs.
+private func foundationIsLaxer(_ bytes: [UInt8]) -> Bool {
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.contains("\\u") || text.contains("\u{FFFD}") || bytes.first == 0xEF
+        || bytes.filter { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }.count > 400
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -260,7 +260,7 @@ extension TapeDecoder {
     func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, at index: Int, node: @autoclosure () -> CodingPathNode) throws -> I {
         try scalar(
             type, at: index, node: node,
-            strict: { kind, bytes in kind == .number ? DecimalText(bytes)?.integer(I.self) : nil },
+            strict: { kind, bytes in kind == .number ? Self.foundationInteger(bytes, I.self) : nil },
             lenient: { kind, bytes in
                 switch kind {
                 case .number: IntegerConversion<I>.value(number: bytes)
@@ -282,7 +282,7 @@ extension TapeDecoder {
             Double.self, at: index, node: node,
             strict: { kind, bytes in
                 switch kind {
-                case .number: DecimalText(bytes)?.double(text: bytes)
+                case .number: Self.foundationDouble(bytes)
                 case .string: Self.nonConforming(bytes, floats)
                 default: nil
                 }
@@ -308,7 +308,7 @@ extension TapeDecoder {
             Float.self, at: index, node: node,
             strict: { kind, bytes in
                 switch kind {
-                case .number: DecimalText(bytes)?.float(text: bytes)
+                case .number: Self.foundationFloat(bytes)
                 case .string: Self.nonConforming(bytes, floats).map(Float.init)
                 default: nil
                 }
@@ -326,6 +326,34 @@ extension TapeDecoder {
                 self.kind(at: index) == .number ? "Number \(String(jsonBytes: bytes)) does not fit in Float." : ""
             },
             absent: 0)
+    }
+
+    // Strict mode reads numbers as Foundation's JSONDecoder does, which differs from the exact rules in two corners:
+    // an integer written with a fraction or an exponent is read through `Double` (`1e-400` is 0, and
+    // `1.0000000000000000001` is 1), and a floating-point zero is refused when the text has a non-zero digit anywhere
+    // (`1e-400`, and also `0e5`: Foundation looks at every digit, the exponent's included).
+
+    static func foundationInteger<I: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, _: I.Type) -> I? {
+        guard let text = DecimalText(bytes) else { return nil }
+        if let exact = text.integer(I.self) { return exact }
+        guard text.hasFractionOrExponent, let double = text.double(text: bytes), double == double.rounded() else {
+            return nil
+        }
+        return I(exactly: double)
+    }
+
+    static func foundationDouble(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        guard let text = DecimalText(bytes), let value = text.double(text: bytes) else { return nil }
+        return value == 0 && hasNonZeroDigit(bytes) ? nil : value
+    }
+
+    static func foundationFloat(_ bytes: UnsafeRawBufferPointer) -> Float? {
+        guard let text = DecimalText(bytes), let value = text.float(text: bytes) else { return nil }
+        return value == 0 && hasNonZeroDigit(bytes) ? nil : value
+    }
+
+    private static func hasNonZeroDigit(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
     }
 
     /// `"Infinity"`-style strings, as the non-conforming float strategy names them.
