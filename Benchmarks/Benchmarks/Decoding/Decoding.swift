@@ -90,6 +90,28 @@ let benchmarks: @Sendable () -> Void = {
         for _ in b.scaledIterations { blackHole(try JSONDecoder().decode(FeatureCollection.self, from: canada)) }
     }
 
+    // The same documents as plain Codable types (no HandyJSON conformance): the Codable path, lenient and strict;
+    // Foundation's JSONDecoder on the same types is the rows above (synthesized Codable, the same fields).
+    let strict = ModelDecoder(options: DecodingOptions(strict: true))
+    Benchmark("twitter.json: HandyStream, plain Codable types", configuration: configuration(bytes: twitter.count)) { b in
+        for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)) }
+    }
+    Benchmark("twitter.json: HandyStream strict, plain Codable types", configuration: configuration(bytes: twitter.count)) { b in
+        for _ in b.scaledIterations { blackHole(try strict.decode(PlainCodable.TwitterSearch.self, from: twitter)) }
+    }
+    Benchmark("citm_catalog.json: HandyStream, plain Codable types", configuration: configuration(bytes: citm.count)) { b in
+        for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(PlainCodable.Catalog.self, from: citm)) }
+    }
+    Benchmark("canada.json: HandyStream, plain Codable types", configuration: configuration(bytes: canada.count)) { b in
+        for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(PlainCodable.FeatureCollection.self, from: canada)) }
+    }
+    if let plain = try? JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter) {
+        Benchmark("twitter.json Codable values to JSON: HandyStream ModelEncoder",
+                  configuration: configuration(bytes: twitter.count)) { b in
+            for _ in b.scaledIterations { blackHole(try ModelEncoder().encode(plain)) }
+        }
+    }
+
     let search = (try? ModelDecoder().decode(TwitterSearch.self, from: twitter)) ?? TwitterSearch()
     Benchmark("twitter.json models to JSON: HandyStream", configuration: configuration(bytes: twitter.count)) { b in
         for _ in b.scaledIterations { blackHole(try ModelEncoder().encode(search)) }
@@ -105,6 +127,23 @@ let benchmarks: @Sendable () -> Void = {
                                    thresholds: configuration(bytes: 0).thresholds)) { b in
         for _ in b.scaledIterations {
             let decoder = try ModelDecoder().elements(of: GeneratedItem.self, at: "data.items")
+            var count = 0
+            var offset = 0
+            while offset < stream.count {
+                let end = min(stream.count, offset + 65_536)
+                count += try decoder.feed(stream[offset..<end]).count
+                offset = end
+            }
+            count += try decoder.finish().count
+            blackHole(count)
+        }
+    }
+    Benchmark("64 MB stream: HandyStream Codable element streaming, 64 KiB chunks",
+              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+                                   maxDuration: .seconds(5), maxIterations: 5,
+                                   thresholds: configuration(bytes: 0).thresholds)) { b in
+        for _ in b.scaledIterations {
+            let decoder = try ModelDecoder().elements(of: PlainCodable.GeneratedItem.self, at: "data.items")
             var count = 0
             var offset = 0
             while offset < stream.count {
