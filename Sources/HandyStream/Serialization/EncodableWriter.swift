@@ -29,7 +29,7 @@ final class EncodableTree {
         var keys: [UInt8] = []
         var text: JSONWriter
         var convertedKeys: [String: String] = [:]
-        var modelTypes: [ObjectIdentifier: Bool] = [:]
+        var typeKinds: [ObjectIdentifier: TypeKind] = [:]
     }
 
     /// The mutable state, in memory of its own (allocated by `init`, freed by `deinit`): every value touches it, and
@@ -57,20 +57,40 @@ final class EncodableTree {
         _modify { yield &state.pointee.convertedKeys }
         set { state.pointee.convertedKeys = newValue }
     }
-    private var modelTypes: [ObjectIdentifier: Bool] {
-        get { state.pointee.modelTypes }
-        _modify { yield &state.pointee.modelTypes }
-        set { state.pointee.modelTypes = newValue }
+    private var typeKinds: [ObjectIdentifier: TypeKind] {
+        get { state.pointee.typeKinds }
+        _modify { yield &state.pointee.typeKinds }
+        set { state.pointee.typeKinds = newValue }
     }
     let options: EncodingOptions
     let userInfo: [CodingUserInfoKey: Any]
 
-    /// Whether `type` is a HandyJSON model (asked once per type and run).
-    func isModel<T>(_ type: T.Type) -> Bool {
-        if let known = modelTypes[ObjectIdentifier(type)] { return known }
-        let model = type is any HandyJSON.Type
-        modelTypes[ObjectIdentifier(type)] = model
-        return model
+    /// What the encoder must know of a type beyond its `encode(to:)`.
+    enum TypeKind {
+        case plain
+        /// A HandyJSON model: written by its field tables.
+        case model
+        /// `[String: Value]`: its keys are written as they are, whatever the key strategy (as Foundation does).
+        case stringDictionary
+    }
+
+    /// The kind of `type`, worked out once per type and run.
+    func kind<T>(of type: T.Type) -> TypeKind {
+        if let known = typeKinds[ObjectIdentifier(type)] { return known }
+        let kind: TypeKind = type is any HandyJSON.Type ? .model
+            : type is any StringKeyedEncodable.Type ? .stringDictionary : .plain
+        typeKinds[ObjectIdentifier(type)] = kind
+        return kind
+    }
+
+    /// A new member of `parent` under `key`, the key written as it is.
+    func addVerbatim(to parent: Int, key: String) -> Int {
+        let index = add(to: parent, key: nil)
+        var key = key
+        nodes[index].keyStart = Int32(truncatingIfNeeded: keys.count)
+        key.withUTF8 { keys.append(contentsOf: $0) }
+        nodes[index].keyLength = Int32(truncatingIfNeeded: keys.count) - nodes[index].keyStart
+        return index
     }
 
     init(options: EncodingOptions) {
@@ -355,7 +375,15 @@ final class TreeEncoder: Encoder {
             return try tree.setText(index) { try $0.decimal(decimal) }
         default: break
         }
-        if tree.isModel(T.self), let model = value as? any HandyJSON { return try encodeModel(model, into: index) }
+        switch tree.kind(of: T.self) {
+        case .plain: break
+        case .model:
+            if let model = value as? any HandyJSON { return try encodeModel(model, into: index) }
+        case .stringDictionary:
+            if let dictionary = value as? any StringKeyedEncodable {
+                return try nested(index, node()) { try dictionary.encodeMembers(into: index, with: self) }
+            }
+        }
         try nested(index, node()) { try value.encode(to: self) }
     }
 
@@ -403,6 +431,20 @@ final class TreeEncoder: Encoder {
         case .base64: encodeString(data.base64EncodedString(), into: index)
         case .custom(let closure): try nested(index, node) { try closure(data, self) }
         @unknown default: try nested(index, node) { try data.encode(to: self) }
+        }
+    }
+}
+
+/// `[String: Value]`, written member by member with its keys as they are.
+protocol StringKeyedEncodable {
+    func encodeMembers(into index: Int, with encoder: TreeEncoder) throws
+}
+
+extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable {
+    func encodeMembers(into index: Int, with encoder: TreeEncoder) throws {
+        encoder.tree.makeContainer(index, object: true)
+        for (key, value) in self {
+            try encoder.encode(value, into: encoder.tree.addVerbatim(to: index, key: key), node: encoder.node.appending(NamedKey(key)))
         }
     }
 }

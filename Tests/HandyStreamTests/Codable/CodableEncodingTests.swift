@@ -138,3 +138,55 @@ struct NamedCodingKey: CodingKey {
         #expect(throws: EncodingError.self) { try ModelEncoder().encode(loop) }
     }
 }
+
+struct Dated: Codable, Equatable {
+    var createdAt: Date
+    var payload: Data
+    var labelsByName: [String: Int]
+}
+
+extension CodableEncodingTests {
+    /// Each date and data strategy, and the snake-case key strategy (which leaves a `[String: T]`'s keys alone),
+    /// written as JSONEncoder writes them and read back as JSONDecoder reads them.
+    @Test(arguments: 0..<4)
+    func strategiesAsFoundation(strategy: Int) throws {
+        let value = Dated(
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000.25), payload: Data([0, 1, 254, 255]),
+            labelsByName: ["someKey": 1, "other_key": 2])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        var options = EncodingOptions(sortedKeys: true, keyEncodingStrategy: .convertToSnakeCase)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        var decoding = DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase)
+        switch strategy {
+        case 0:
+            break
+        case 1:
+            encoder.dateEncodingStrategy = .secondsSince1970
+            options.dateEncodingStrategy = .secondsSince1970
+            decoder.dateDecodingStrategy = .secondsSince1970
+            decoding.dateDecodingStrategy = .secondsSince1970
+        case 2:
+            encoder.dateEncodingStrategy = .millisecondsSince1970
+            options.dateEncodingStrategy = .millisecondsSince1970
+            decoder.dateDecodingStrategy = .millisecondsSince1970
+            decoding.dateDecodingStrategy = .millisecondsSince1970
+            encoder.dataEncodingStrategy = .deferredToData
+            options.dataEncodingStrategy = .deferredToData
+            decoder.dataDecodingStrategy = .deferredToData
+            decoding.dataDecodingStrategy = .deferredToData
+        default:
+            encoder.dateEncodingStrategy = .iso8601
+            options.dateEncodingStrategy = .iso8601
+            decoder.dateDecodingStrategy = .iso8601
+            decoding.dateDecodingStrategy = .iso8601
+        }
+        let expected = String(decoding: try encoder.encode(value), as: UTF8.self)
+        let written = try ModelEncoder(options: options).encodeToString(value)
+        #expect(written == expected)
+        let foundation = try decoder.decode(Dated.self, from: Data(expected.utf8))
+        #expect(try ModelDecoder(options: decoding).decode(Dated.self, from: expected) == foundation)
+    }
+}
