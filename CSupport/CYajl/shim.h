@@ -32,6 +32,11 @@ extern float strtof_l(const char *text, char **end, locale_t locale);
 // _GNU_SOURCE too.
 extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attributes);
 
+/// The caller's frame address: the real stack, even where AddressSanitizer keeps addressable locals elsewhere.
+static inline unsigned long cyajl_frame_address(void) {
+    return (unsigned long)__builtin_frame_address(0);
+}
+
 static inline locale_t cyajl_new_c_locale(void) {
     return newlocale(LC_ALL_MASK, "C", (locale_t)0);
 }

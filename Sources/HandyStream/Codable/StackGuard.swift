@@ -35,11 +35,11 @@ enum StackGuard {
         return low
     }
 
-    /// Whether the stack has room for another nested value.
+    /// Whether the stack has room for another nested value. (The frame address, not a local's: under
+    /// AddressSanitizer locals may live on a separate fake stack.)
     @inline(__always)
     static func hasRoom(above limit: UInt) -> Bool {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) } > limit
+        UInt(cyajl_frame_address()) > limit
     }
 }
 
