@@ -45,7 +45,7 @@ final class CodableContext {
 
     @inline(never)
     private func _slowpath_traits<T>(_ type: T.Type) -> TypeTraits {
-        let traits = TypeTraits.of(type, strategy: options.keyDecodingStrategy)
+        let traits = TypeTraits.shared(type, strategy: options.keyDecodingStrategy)
         traitsByType[ObjectIdentifier(type)] = traits
         return traits
     }
@@ -59,7 +59,7 @@ final class CodableContext {
 
 /// How the decoder treats one type: Foundation's special types, the model path, the fast container paths, and the
 /// type's mapping.
-struct TypeTraits {
+struct TypeTraits: @unchecked Sendable {
     enum Kind {
         case plain
         /// Read by the decoder itself, without `init(from:)`.
@@ -76,6 +76,19 @@ struct TypeTraits {
     var kind: Kind
     var mapping: MappingTable?
     var hasHook: Bool
+
+    /// Every type's traits worked out so far, shared by all runs: working them out asks the runtime for protocol
+    /// conformances, which costs far more than a decode of a small value.
+    private static let known = Locked<[TypeRegistry.Key: TypeTraits]>([:])
+
+    /// The traits of `type`, worked out once per process (per key strategy).
+    static func shared<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
+        let key = TypeRegistry.Key(type: ObjectIdentifier(type), strategy: strategy)
+        if let traits = known.withLock({ $0[key] }) { return traits }
+        let traits = of(type, strategy: strategy)
+        known.withLock { $0[key] = traits }
+        return traits
+    }
 
     static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
         var traits = TypeTraits(kind: .plain, mapping: nil, hasHook: false)

@@ -176,10 +176,13 @@ final class TapeDecoder: Decoder {
         options.diagnostics = nil
         let root = RootFrame<T>(codec: codec)
         let builder = Builder(root: root, options: options)
-        if index >= 0 {
-            _ = tape.pointee.replay(from: index, to: builder)
-        } else {
-            _ = builder.tokenStartMap() && builder.tokenEndMap()
+        // The model's own `Decodable` properties find this builder, not the one whose value is being decoded.
+        CodableRun.with(builder) {
+            if index >= 0 {
+                _ = tape.pointee.replay(from: index, to: builder)
+            } else {
+                _ = builder.tokenStartMap() && builder.tokenEndMap()
+            }
         }
         if let value = root.take() { return value }
         errorToken = index

@@ -311,3 +311,28 @@ extension CodableDecodingTests {
         #expect(encoded == "refused" || encoded == "encoded", "\(encoded)")
     }
 }
+
+struct ModelWithDate: HandyJSON, Codable {
+    var name = ""
+    var when: Date?
+    var city: SeedCity?
+}
+
+struct CodableHoldingModel: Codable {
+    var inner: ModelWithDate
+    var list: [ModelWithDate]
+}
+
+extension CodableDecodingTests {
+    @Test func codableScalarsInsideAModelInsideCodable() throws {
+        let json = #"{"inner": {"name": "a", "when": 5, "city": "beijing"}, "list": [{"when": "x", "city": "hangzhou"}]}"#
+        let value = try ModelDecoder().decode(CodableHoldingModel.self, from: json)
+        #expect(value.inner.when == Date(timeIntervalSinceReferenceDate: 5))
+        #expect(value.inner.city == .beijing)
+        #expect(value.list.first?.when == nil && value.list.first?.city == .hangzhou)
+        var options = DecodingOptions()
+        options.dateDecodingStrategy = .secondsSince1970
+        let dated = try ModelDecoder(options: options).decode(CodableHoldingModel.self, from: json)
+        #expect(dated.inner.when == Date(timeIntervalSince1970: 5))
+    }
+}
