@@ -24,8 +24,8 @@ struct Bench: ParsableCommand {
 
     @Option(help: """
         Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
-        back to JSON; codable, codable-strict, codable-foundation, codable-encode, codable-jsonencoder: the plain \
-        Codable types), without the table: for profilers.
+        back to JSON; partial: the partial model; codable, codable-strict, codable-foundation, codable-encode, \
+        codable-jsonencoder: the plain Codable types), without the table: for profilers.
         """)
     var only: String?
 
@@ -43,6 +43,10 @@ struct Bench: ParsableCommand {
                 if only.lowercased() == "encode" {
                     let encode = try document.encoding(data)
                     for _ in 0..<rounds { _ = try encode() }
+                    continue
+                }
+                if only.lowercased() == "partial" {
+                    for _ in 0..<rounds { _ = try ModelDecoder().decode(TwitterSearchPartial.self, from: data) }
                     continue
                 }
                 if only.lowercased().hasPrefix("codable") {

@@ -275,3 +275,87 @@ extension StrictCodableTests {
         same(Float.self)
     }
 }
+
+/// A hand-written `init(from:)` that uses every container operation: nested keyed and unkeyed containers, `allKeys`,
+/// `contains`, `decodeNil`, `superDecoder`, `isAtEnd`, `count`.
+final class HandWrittenBase: Decodable, CustomStringConvertible {
+    var base: String
+
+    private enum Keys: String, CodingKey { case base }
+
+    init(from decoder: any Decoder) throws {
+        base = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .base)
+    }
+
+    var description: String { "base \(base)" }
+}
+
+struct HandWritten: Decodable, CustomStringConvertible {
+    var keys: [String]
+    var hasExtra: Bool
+    var nullFlag: Bool
+    var pairs: [(Int, String)]
+    var total: Int
+    var inherited: String
+    var dynamic: [String: Int]
+
+    private enum Keys: String, CodingKey { case info, pairs, extra, maybe, parent, dynamic }
+    private enum InfoKeys: String, CodingKey { case total, nested }
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        keys = container.allKeys.map(\.stringValue).sorted()
+        hasExtra = container.contains(.extra)
+        nullFlag = try container.decodeNil(forKey: .maybe)
+        let info = try container.nestedContainer(keyedBy: InfoKeys.self, forKey: .info)
+        var nested = try info.nestedUnkeyedContainer(forKey: .nested)
+        var total = try info.decode(Int.self, forKey: .total)
+        while !nested.isAtEnd { total += try nested.decode(Int.self) }
+        self.total = total
+        var list = try container.nestedUnkeyedContainer(forKey: .pairs)
+        var pairs: [(Int, String)] = []
+        if let count = list.count { pairs.reserveCapacity(count) }
+        while !list.isAtEnd {
+            var pair = try list.nestedUnkeyedContainer()
+            pairs.append((try pair.decode(Int.self), try pair.decode(String.self)))
+        }
+        self.pairs = pairs
+        inherited = try HandWrittenBase(from: try container.superDecoder(forKey: .parent)).base
+        let dynamic = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .dynamic)
+        var values: [String: Int] = [:]
+        for key in dynamic.allKeys { values[key.stringValue] = try dynamic.decode(Int.self, forKey: key) }
+        self.dynamic = values
+    }
+
+    var description: String {
+        "\(keys) \(hasExtra) \(nullFlag) \(pairs.map { "\($0.0)=\($0.1)" }) \(total) \(inherited) \(dynamic.sorted { $0.key < $1.key })"
+    }
+}
+
+extension StrictCodableTests {
+    static let handWritten: [String] = [
+        #"{"info": {"total": 1, "nested": [2, 3]}, "pairs": [[1, "a"], [2, "b"]], "maybe": null, "parent": {"base": "p"}, "dynamic": {"x": 1, "y": 2}}"#,
+        #"{"info": {"total": 1, "nested": []}, "pairs": [], "maybe": 1, "extra": 0, "parent": {"base": "p"}, "dynamic": {}}"#,
+        #"{"info": {"total": 1, "nested": [2, "3"]}, "pairs": [], "maybe": null, "parent": {"base": "p"}, "dynamic": {}}"#,
+        #"{"info": {"total": 1, "nested": [2]}, "pairs": [[1]], "maybe": null, "parent": {"base": "p"}, "dynamic": {}}"#,
+        #"{"info": {"total": 1, "nested": [2]}, "pairs": [[1, "a"]], "maybe": null, "parent": {}, "dynamic": {}}"#,
+        #"{"info": {"total": 1, "nested": [2]}, "pairs": [[1, "a"]], "maybe": null, "parent": {"base": "p"}, "dynamic": {"x": "1"}}"#,
+        #"{"info": {"total": 1}, "pairs": [], "maybe": null, "parent": {"base": "p"}, "dynamic": {}}"#,
+        #"{"info": [], "pairs": [], "maybe": null, "parent": {"base": "p"}, "dynamic": {}}"#,
+        #"{"info": {"total": 1, "nested": [2]}, "pairs": {}, "maybe": null, "parent": {"base": "p"}, "dynamic": {}}"#,
+        #"{"info": {"total": 1, "nested": [2]}, "pairs": [], "parent": {"base": "p"}, "dynamic": {}}"#,
+    ]
+
+    @Test(arguments: handWritten)
+    func handWrittenContainersAsJSONDecoder(json: String) {
+        let foundation = Outcome { try JSONDecoder().decode(HandWritten.self, from: Data(json.utf8)) }
+        let ours = Outcome { try Self.strict.decode(HandWritten.self, from: json) }
+        #expect(ours == foundation, "\(json)")
+    }
+}
