@@ -9,6 +9,10 @@ import Foundation
 /// path); a model whose declaration can't be decoded throws a ``ModelDeclarationError``. Values that don't fit their
 /// property follow the lenient rules (the default is kept) unless ``DecodingOptions/strict`` is set.
 ///
+/// Any `Decodable` type is accepted too (see <doc:MigratingFromJSONDecoder>): lenient by default, and in strict mode
+/// a drop-in for Foundation's `JSONDecoder`, whose `DecodingError`s carry this library's location in their context's
+/// `underlyingError`. A type that is both ``HandyJSON`` and `Decodable` is decoded by its field tables.
+///
 /// Decoding a designated path reads the document only up to the end of the designated value.
 public struct ModelDecoder: Sendable {
     /// How values that don't fit are treated, the nesting cap, the key strategy and the diagnostics handler.

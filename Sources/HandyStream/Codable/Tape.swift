@@ -8,10 +8,10 @@
 ///                                             array(1 element, end 6)  string "a"
 ///                                    bytes:   id7tagsa
 ///
-/// Every token is one fixed-size record in one array; keys, strings (already unescaped) and numbers (their text)
+/// Every token is one fixed-size record in one buffer; keys, strings (already unescaped) and numbers (their text)
 /// are copied into one byte buffer, since the tokenizer's buffers live only during its callback. A container's token
 /// says how many members it has and where it ends, so a member is skipped in one step and an object's members are
-/// found by comparing key bytes: no `String` per key, no dictionary, no allocation per value. Both arrays keep their
+/// found by comparing key bytes: no `String` per key, no dictionary, no allocation per value. Both buffers keep their
 /// capacity when the tape is reset for the next value, so a stream of elements decodes in flat memory.
 struct Tape {
     enum Kind: UInt8 {
@@ -81,9 +81,6 @@ struct Tape {
         byteCount = 0
         open.removeAll(keepingCapacity: true)
     }
-
-    /// Whether the value is complete (every container opened has closed).
-    var isComplete: Bool { open.isEmpty && tokenCount > 0 }
 
     /// The depth of open containers.
     var openCount: Int { open.count }
