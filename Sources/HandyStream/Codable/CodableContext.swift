@@ -51,9 +51,12 @@ final class CodableContext {
     }
 
     /// Tells the diagnostics handler of a lenient fallback.
-    func report(_ prefix: String, _ node: CodingPathNode, _ message: @autoclosure () -> String) {
+    func report(
+        _ prefix: @autoclosure () -> String, _ node: @autoclosure () -> CodingPathNode,
+        _ message: @autoclosure () -> String
+    ) {
         guard let handler = options.diagnostics else { return }
-        handler(DecodingDiagnostic(path: prefix + node.jsonPath, message: message()))
+        handler(DecodingDiagnostic(path: prefix() + node().jsonPath, message: message()))
     }
 }
 

@@ -20,7 +20,7 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
         decoder.storage.tape.pointee.reset()
         record(&decoder.storage.tape.pointee)
         do {
-            let value = try decoder.decodeRoot(T.self, pathPrefix: builder.currentPath())
+            let value = try decoder.decodeRoot(T.self, builder: builder)
             ModelStorage.store(value, at: target, mode: mode)
             return true
         } catch {
@@ -138,7 +138,7 @@ final class DecodableFrame<T: Decodable>: Frame {
         let decoder = self.decoder ?? TapeDecoder(storage: storage, context: context)
         self.decoder = decoder
         do {
-            value = try decoder.decodeRoot(T.self, pathPrefix: builder.currentPath())
+            value = try decoder.decodeRoot(T.self, builder: builder)
             return true
         } catch {
             // Strict mode stops with the error; lenient mode lets the parent treat the value as one that doesn't

@@ -27,8 +27,11 @@ final class TapeDecoder: Decoder {
     var node = CodingPathNode.root
     /// The mapping of the type whose `init(from:)` is running: its keyed containers search with it.
     var mapping: MappingTable?
+    /// The builder whose value is being decoded: where the value sits in the document, asked only when a diagnostic
+    /// is made (weak: a decoder a user keeps, from `superDecoder()`, may outlive it).
+    weak var builder: Builder?
     /// Where the value sits in the document (for diagnostics), before the coding path.
-    var pathPrefix = "$"
+    var pathPrefix: String { builder?.currentPath() ?? "$" }
     /// The token the last error is about, for its line and column.
     var errorToken = -1
     /// This thread's stack limit for nested values (``StackGuard``), read when a root value starts.
@@ -107,8 +110,8 @@ final class TapeDecoder: Decoder {
     // MARK: - Values
 
     /// Decodes the whole tape as a `T`.
-    func decodeRoot<T: Decodable>(_: T.Type, pathPrefix: String) throws -> T {
-        self.pathPrefix = pathPrefix
+    func decodeRoot<T: Decodable>(_: T.Type, builder: Builder) throws -> T {
+        self.builder = builder
         current = -1
         node = .root
         mapping = nil
@@ -432,7 +435,7 @@ extension TapeDecoder {
         let decoder = TapeDecoder(storage: storage, context: context)
         decoder.current = index
         decoder.node = node
-        decoder.pathPrefix = pathPrefix
+        decoder.builder = builder
         decoder.stackLimit = stackLimit
         return decoder
     }
