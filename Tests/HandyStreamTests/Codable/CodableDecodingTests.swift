@@ -336,3 +336,33 @@ extension CodableDecodingTests {
         #expect(dated.inner.when == Date(timeIntervalSince1970: 5))
     }
 }
+
+struct OwnError: Error, Equatable {
+    var reason: String
+}
+
+struct Picky: Decodable {
+    var value: Int
+    init(from decoder: any Decoder) throws {
+        value = try decoder.singleValueContainer().decode(Int.self)
+        if value < 0 { throw OwnError(reason: "negative") }
+    }
+}
+
+struct HoldsPicky: Decodable {
+    var picky: Picky
+    var name: String
+}
+
+extension CodableDecodingTests {
+    @Test func usersOwnErrorsPassThrough() throws {
+        for strict in [false, true] {
+            let decoder = ModelDecoder(options: DecodingOptions(strict: strict))
+            #expect(throws: OwnError(reason: "negative")) { try decoder.decode(Picky.self, from: "-1") }
+            #expect(throws: OwnError(reason: "negative")) {
+                try decoder.decode(HoldsPicky.self, from: #"{"picky": -1, "name": "n"}"#)
+            }
+            #expect(try decoder.decode(HoldsPicky.self, from: #"{"picky": 1, "name": "n"}"#).picky.value == 1)
+        }
+    }
+}
