@@ -24,7 +24,7 @@ struct Bench: ParsableCommand {
 
     @Option(help: """
         Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
-        back to JSON; partial: the partial model; codable, codable-strict, codable-foundation, codable-encode, \
+        back to JSON; partial: the partial model; path: the path at the end; codable, codable-strict, codable-foundation, codable-encode, \
         codable-jsonencoder: the plain Codable types), without the table: for profilers.
         """)
     var only: String?
@@ -47,6 +47,10 @@ struct Bench: ParsableCommand {
                 }
                 if only.lowercased() == "partial" {
                     for _ in 0..<rounds { _ = try ModelDecoder().decode(TwitterSearchPartial.self, from: data) }
+                    continue
+                }
+                if only.lowercased() == "path" {
+                    for _ in 0..<rounds { _ = try ModelDecoder().decode(SearchMetadata.self, from: data, at: "search_metadata") }
                     continue
                 }
                 if only.lowercased().hasPrefix("codable") {

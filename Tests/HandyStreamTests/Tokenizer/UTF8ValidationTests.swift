@@ -1,0 +1,56 @@
+import Foundation
+@testable import HandyStream
+import Testing
+
+/// More of the strict UTF-8 check against the standard library's own validation (`String(validating:as:)`): every
+/// short sequence of interesting bytes, and long mixtures of valid and broken sequences (the multi-byte fast paths).
+extension UTF8ValidationTests {
+    /// Bytes at every boundary the rules care about.
+    static let interesting: [UInt8] = [
+        0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE,
+        0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+    ]
+
+    static func oracle(_ bytes: [UInt8]) -> Bool { String(validating: bytes, as: UTF8.self) != nil }
+
+    static func ours(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { UTF8Validation.isValid($0) } }
+
+    @Test func everyShortSequence() {
+        var mismatches: [[UInt8]] = []
+        for a in Self.interesting {
+            for b in Self.interesting {
+                for c in Self.interesting {
+                    for d in [0x41, 0x80, 0xBF, 0xC0] as [UInt8] {
+                        let bytes = [a, b, c, d]
+                        if Self.ours(bytes) != Self.oracle(bytes) { mismatches.append(bytes) }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    @Test func randomMixtures() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("plain ascii text ".utf8), Array("é".utf8), Array("日本語".utf8), Array("😀".utf8),
+            [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC0, 0xAF], [0x80], [0xE3, 0x81],
+            [0xF0, 0x9F, 0x98], [0xFF],
+        ]
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                bytes += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+            }
+            #expect(Self.ours(bytes) == Self.oracle(bytes), "\(bytes)")
+            if Self.ours(bytes) != Self.oracle(bytes) { return }
+        }
+    }
+
+    @Test func firstInvalidBytePointsAtTheBadSequence() {
+        let bytes = Array("日本".utf8) + [0xE3, 0x81] + Array("x".utf8)
+        #expect(bytes.withUnsafeBytes { UTF8Validation.firstInvalidByte($0) } == 6)
+        let surrogate = Array("ab".utf8) + [0xED, 0xA0, 0x80]
+        #expect(surrogate.withUnsafeBytes { UTF8Validation.firstInvalidByte($0) } == 2)
+    }
+}
