@@ -366,3 +366,31 @@ extension CodableDecodingTests {
         }
     }
 }
+
+extension CodableDecodingTests {
+    @Test func asyncElementsOfACodableType() async throws {
+        let points = (0..<40).map { #"{"x": \#($0), "y": "\#($0 * 2)"}"# }.joined(separator: ",")
+        let bytes = Array(#"{"data": {"points": [\#(points), {"x": "bad"}]}}"#.utf8)
+        let source = AsyncStream<[UInt8]> { continuation in
+            for chunk in chunks(bytes, size: 11) { continuation.yield(chunk) }
+            continuation.finish()
+        }
+        var seen: [StreamedPoint] = []
+        for try await point in ModelDecoder().elements(of: StreamedPoint.self, at: "data.points", from: source) {
+            seen.append(point)
+        }
+        // Lenient: "y" strings become Ints; the last element's x falls back to 0 and its missing y to 0.
+        #expect(seen.count == 41)
+        #expect(seen[7] == StreamedPoint(x: 7, y: 14))
+        #expect(seen.last == StreamedPoint(x: 0, y: 0))
+
+        let strict = ModelDecoder(options: DecodingOptions(strict: true))
+        let again = AsyncStream<[UInt8]> { continuation in
+            continuation.yield(bytes)
+            continuation.finish()
+        }
+        await #expect(throws: DecodingError.self) {
+            for try await _ in strict.elements(of: StreamedPoint.self, at: "data.points", from: again) {}
+        }
+    }
+}
