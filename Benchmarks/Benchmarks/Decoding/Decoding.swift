@@ -31,6 +31,19 @@ private func generatedStream(megabytes: Int) -> [UInt8] {
     return bytes
 }
 
+/// The elements at data.items of `stream`, fed in 64 KiB chunks; how many there were.
+private func streamElements<T>(_ type: T.Type, of stream: [UInt8]) throws -> Int {
+    let decoder = try ModelDecoder().elements(of: type, at: "data.items")
+    var count = 0
+    var offset = 0
+    while offset < stream.count {
+        let end = min(stream.count, offset + 65_536)
+        count += try decoder.feed(stream[offset..<end]).count
+        offset = end
+    }
+    return count + (try decoder.finish().count)
+}
+
 private func configuration(bytes: Int) -> Benchmark.Configuration {
     Benchmark.Configuration(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
@@ -125,34 +138,12 @@ let benchmarks: @Sendable () -> Void = {
               configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
                                    maxDuration: .seconds(5), maxIterations: 5,
                                    thresholds: configuration(bytes: 0).thresholds)) { b in
-        for _ in b.scaledIterations {
-            let decoder = try ModelDecoder().elements(of: GeneratedItem.self, at: "data.items")
-            var count = 0
-            var offset = 0
-            while offset < stream.count {
-                let end = min(stream.count, offset + 65_536)
-                count += try decoder.feed(stream[offset..<end]).count
-                offset = end
-            }
-            count += try decoder.finish().count
-            blackHole(count)
-        }
+        for _ in b.scaledIterations { blackHole(try streamElements(GeneratedItem.self, of: stream)) }
     }
     Benchmark("64 MB stream: HandyStream Codable element streaming, 64 KiB chunks",
               configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
                                    maxDuration: .seconds(5), maxIterations: 5,
                                    thresholds: configuration(bytes: 0).thresholds)) { b in
-        for _ in b.scaledIterations {
-            let decoder = try ModelDecoder().elements(of: PlainCodable.GeneratedItem.self, at: "data.items")
-            var count = 0
-            var offset = 0
-            while offset < stream.count {
-                let end = min(stream.count, offset + 65_536)
-                count += try decoder.feed(stream[offset..<end]).count
-                offset = end
-            }
-            count += try decoder.finish().count
-            blackHole(count)
-        }
+        for _ in b.scaledIterations { blackHole(try streamElements(PlainCodable.GeneratedItem.self, of: stream)) }
     }
 }

@@ -51,32 +51,9 @@ final class MappingTable: @unchecked Sendable {
     init(keyMapping: [String: [String]], defaults: [String: any Sendable]) {
         var keys: [String: [[[UInt8]]]] = [:]
         for (name, candidates) in keyMapping {
-            keys[name] = candidates.map { MappingTable.segments(of: $0).map { Array($0.utf8) } }.filter { !$0.isEmpty }
+            keys[name] = candidates.map { MappedKeyPath.segments(of: $0).map { Array($0.utf8) } }.filter { !$0.isEmpty }
         }
         self.keys = keys
         self.defaults = defaults
-    }
-
-    /// Splits a key path at unescaped dots; `\.` is a literal dot.
-    static func segments(of path: String) -> [String] {
-        var segments: [String] = []
-        var current = ""
-        var escaped = false
-        for character in path {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "." {
-                if !current.isEmpty { segments.append(current) }
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if escaped { current.append("\\") }
-        if !current.isEmpty { segments.append(current) }
-        return segments
     }
 }

@@ -233,7 +233,7 @@ final class CodecFactory {
                 candidateCount += 1
             }
             for (priority, key) in keys.enumerated() {
-                let segments = PathNode.segments(of: key)
+                let segments = MappedKeyPath.segments(of: key)
                 guard !segments.isEmpty else {
                     problem("\(modelName).\(property.name): the key '\(key)' has no segment and can never match")
                     continue
@@ -289,29 +289,6 @@ private struct PathNode {
     var children: [String: PathNode] = [:]
     /// The order children were first named in.
     var childOrder: [String] = []
-
-    /// Splits a key path at unescaped dots; `\.` is a literal dot. Empty segments are dropped.
-    static func segments(of path: String) -> [String] {
-        var segments: [String] = []
-        var current = ""
-        var escaped = false
-        for character in path {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "." {
-                if !current.isEmpty { segments.append(current) }
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if escaped { current.append("\\") }
-        if !current.isEmpty { segments.append(current) }
-        return segments
-    }
 
     /// Adds a slot read (when `decodes`) and written at `path`; returns why it can never match, when it can't.
     mutating func insert(_ slot: FieldTable.Slot, path: [String], priority: Int, decodes: Bool) -> String? {

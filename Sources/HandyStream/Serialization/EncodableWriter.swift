@@ -326,25 +326,26 @@ final class TreeEncoder: Encoder {
     // MARK: Values
 
     func encodeDouble(_ value: Double, into index: Int) throws {
-        try tree.setText(index) { text in
-            if !value.isFinite, case .convertToString(let positive, let negative, let nan) =
-                tree.options.nonConformingFloatEncodingStrategy
-            {
-                text.string(value.isNaN ? nan : value < 0 ? negative : positive)
-            } else {
-                try text.double(value)
-            }
-        }
+        try encodeFloatingPoint(value, into: index) { try $0.double(value) }
     }
 
     func encodeFloat(_ value: Float, into index: Int) throws {
+        try encodeFloatingPoint(value, into: index) { try $0.float(value) }
+    }
+
+    /// A floating-point number by `write`, or infinity and NaN as the strings the non-conforming float strategy
+    /// names (with `.throw`, ``EncodingOptions/nonFiniteNumbers`` decides, in `write`).
+    @inline(__always)
+    private func encodeFloatingPoint<F: BinaryFloatingPoint>(
+        _ value: F, into index: Int, _ write: (inout JSONWriter) throws -> Void
+    ) throws {
         try tree.setText(index) { text in
             if !value.isFinite, case .convertToString(let positive, let negative, let nan) =
                 tree.options.nonConformingFloatEncodingStrategy
             {
                 text.string(value.isNaN ? nan : value < 0 ? negative : positive)
             } else {
-                try text.float(value)
+                try write(&text)
             }
         }
     }
