@@ -12,7 +12,15 @@ final class CodableContext {
     let keysAreConverted: Bool
     /// Key strategies other than `useDefaultKeys`: coding keys' string values to the keys they are read from.
     private var convertedKeys: [String: [UInt8]] = [:]
-    private var traitsByType: [ObjectIdentifier: TypeTraits] = [:]
+    /// The traits of the types met so far, and the last one asked for (an array's elements ask for the same type
+    /// again and again), in memory of their own (allocated by `init`, freed by `deinit`): every value asks, and a
+    /// class property would add an exclusivity check to each question.
+    private struct TraitsCache {
+        var lastType: ObjectIdentifier?
+        var last: TypeTraits?
+        var byType: [ObjectIdentifier: TypeTraits] = [:]
+    }
+    private let traitsCache = UnsafeMutablePointer<TraitsCache>.allocate(capacity: 1)
     /// The last error of a `Decodable` value at the root (or a scalar one anywhere), with the document offset of
     /// the token it is about: the pipeline throws it when the root value is missing.
     var lastFailure: (error: any Error, offset: Int)?
@@ -22,10 +30,16 @@ final class CodableContext {
         strict = options.strict
         userInfo = options.userInfo
         caseInsensitive = options.keyDecodingStrategy.isCaseInsensitive
+        traitsCache.initialize(to: TraitsCache())
         switch options.keyDecodingStrategy.kind {
         case .useDefaultKeys, .caseInsensitive: keysAreConverted = false
         default: keysAreConverted = true
         }
+    }
+
+    deinit {
+        traitsCache.deinitialize(count: 1)
+        traitsCache.deallocate()
     }
 
     /// The bytes a coding key is read from under the key strategy.
@@ -39,14 +53,23 @@ final class CodableContext {
     /// What the decoder needs to know of `type`, worked out once per run.
     @inline(__always)
     func traits<T>(of type: T.Type) -> TypeTraits {
-        if let known = traitsByType[ObjectIdentifier(type)] { return known }
+        let key = ObjectIdentifier(type)
+        if traitsCache.pointee.lastType == key, let last = traitsCache.pointee.last { return last }
         return _slowpath_traits(type)
     }
 
     @inline(never)
     private func _slowpath_traits<T>(_ type: T.Type) -> TypeTraits {
-        let traits = TypeTraits.shared(type, strategy: options.keyDecodingStrategy)
-        traitsByType[ObjectIdentifier(type)] = traits
+        let key = ObjectIdentifier(type)
+        let traits: TypeTraits
+        if let known = traitsCache.pointee.byType[key] {
+            traits = known
+        } else {
+            traits = TypeTraits.shared(type, strategy: options.keyDecodingStrategy)
+            traitsCache.pointee.byType[key] = traits
+        }
+        traitsCache.pointee.lastType = key
+        traitsCache.pointee.last = traits
         return traits
     }
 

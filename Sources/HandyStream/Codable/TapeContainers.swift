@@ -331,7 +331,11 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
 /// `[Element]`, decoded by the decoder itself: in lenient mode an element that doesn't fit is dropped, or becomes
 /// `nil` when `Element` is an optional.
 protocol LenientArray {
-    static func decodeElements(_ decoder: TapeDecoder, at index: Int, node: CodingPathNode) throws -> Any
+    /// The array at `index` as `Result`, which is `Self` (a generic caller names it so that no `Any` is made).
+    /// `node` is asked for only when an element needs its coding path.
+    static func decodeElements<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, as: Result.Type
+    ) throws -> Result
 }
 
 /// Lets a generic `Element` that is an `Optional` give its `nil`.
@@ -342,17 +346,46 @@ protocol OptionalNone {
 extension Optional: OptionalNone {}
 
 extension Array: LenientArray where Element: Decodable {
-    static func decodeElements(_ decoder: TapeDecoder, at index: Int, node: CodingPathNode) throws -> Any {
+    static func decodeElements<Result>(
+        _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, as: Result.Type
+    ) throws -> Result {
+        // The array's own coding path, made at most once, and only when an element needs it.
+        var made: CodingPathNode?
+        func node() -> CodingPathNode {
+            if let made { return made }
+            let node = makeNode()
+            made = node
+            return node
+        }
         guard index >= 0 else {
             if decoder.strict {
                 throw DecodingError.valueNotFound(
-                    [Element].self, .init(codingPath: node.path, debugDescription: "No value to decode"))
+                    [Element].self, .init(codingPath: node().path, debugDescription: "No value to decode"))
             }
-            return [Element]()
+            return _identityCast([Element](), to: Result.self)
         }
         let tape = decoder.tape
         let header = tape.pointee.tokens[index]
-        guard header.kind == .array else { throw decoder.mismatch([Element].self, at: index, node: node, found: header.kind) }
+        guard header.kind == .array else {
+            throw decoder.mismatch([Element].self, at: index, node: node(), found: header.kind)
+        }
+        // The commonest element types are read straight into a concrete array: no generic code per element.
+        switch ObjectIdentifier(Element.self) {
+        case ObjectIdentifier(Double.self):
+            if let values = try scalars(decoder, header, index, {
+                try decoder.decodeDouble(at: $0, node: node().appending(index: $1))
+            }) { return _identityCast(values, to: Result.self) }
+        case ObjectIdentifier(Int.self):
+            if let values = try scalars(decoder, header, index, {
+                try decoder.decodeInteger(Int.self, at: $0, node: node().appending(index: $1))
+            }) { return _identityCast(values, to: Result.self) }
+        case ObjectIdentifier(String.self):
+            if let values = try scalars(decoder, header, index, {
+                try decoder.decodeString(at: $0, node: node().appending(index: $1))
+            }) { return _identityCast(values, to: Result.self) }
+        default:
+            break
+        }
         var result: [Element] = []
         result.reserveCapacity(Int(header.start))
         let end = Int(header.length)
@@ -361,18 +394,42 @@ extension Array: LenientArray where Element: Decodable {
         while position < end {
             let next = tape.pointee.next(after: position)
             do {
-                result.append(try decoder.decode(Element.self, at: position, node: node.appending(index: count)))
+                result.append(try decoder.decode(Element.self, at: position, node: node().appending(index: count)))
             } catch let error as DecodingError where !decoder.strict {
-                unfitElement(error, decoder: decoder, node: node.appending(index: count), into: &result)
+                unfitElement(error, decoder: decoder, node: node().appending(index: count), into: &result)
             }
             position = next
             count += 1
         }
-        return result
+        return _identityCast(result, to: Result.self)
     }
 }
 
 extension Array where Element: Decodable {
+    /// The elements of the array `header` (at `index`), each read by `read` (given its token and its index), into
+    /// a concrete array; `nil` when one doesn't fit in lenient mode, for the generic path to decode the array with
+    /// its fallbacks (dropping the element, or `nil`, and telling the diagnostics handler).
+    @inline(__always)
+    static func scalars<Scalar>(
+        _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ read: (Int, Int) throws -> Scalar
+    ) throws -> [Scalar]? {
+        var values: [Scalar] = []
+        values.reserveCapacity(Int(header.start))
+        let end = Int(header.length)
+        var position = index + 1
+        var count = 0
+        while position < end {
+            do {
+                values.append(try read(position, count))
+            } catch is DecodingError where !decoder.strict {
+                return nil
+            }
+            position = decoder.tape.pointee.next(after: position)
+            count += 1
+        }
+        return values
+    }
+
     /// An element that doesn't fit, in lenient mode: `nil` in `[T?]`, otherwise dropped; reported either way.
     @inline(never)
     static func unfitElement(
@@ -390,22 +447,34 @@ extension Array where Element: Decodable {
 /// `[String: Value]`, decoded by the decoder itself, its keys as they are (whatever the key strategy, as
 /// Foundation does); lenient mode drops the members that don't fit.
 protocol LenientStringDictionary {
-    static func decodeMembers(_ decoder: TapeDecoder, at index: Int, node: CodingPathNode) throws -> Any
+    /// The object at `index` as `Result`, which is `Self`; `node` is asked for only when a member needs it.
+    static func decodeMembers<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, as: Result.Type
+    ) throws -> Result
 }
 
 extension Dictionary: LenientStringDictionary where Key == String, Value: Decodable {
-    static func decodeMembers(_ decoder: TapeDecoder, at index: Int, node: CodingPathNode) throws -> Any {
+    static func decodeMembers<Result>(
+        _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, as: Result.Type
+    ) throws -> Result {
+        var made: CodingPathNode?
+        func node() -> CodingPathNode {
+            if let made { return made }
+            let node = makeNode()
+            made = node
+            return node
+        }
         guard index >= 0 else {
             if decoder.strict {
                 throw DecodingError.valueNotFound(
-                    [String: Value].self, .init(codingPath: node.path, debugDescription: "No value to decode"))
+                    [String: Value].self, .init(codingPath: node().path, debugDescription: "No value to decode"))
             }
-            return [String: Value]()
+            return _identityCast([String: Value](), to: Result.self)
         }
         let tape = decoder.tape
         let header = tape.pointee.tokens[index]
         guard header.kind == .object else {
-            throw decoder.mismatch([String: Value].self, at: index, node: node, found: header.kind)
+            throw decoder.mismatch([String: Value].self, at: index, node: node(), found: header.kind)
         }
         var result: [String: Value] = [:]
         result.reserveCapacity(Int(header.start))
@@ -415,15 +484,15 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
             let key = decoder.string(at: position)
             let next = tape.pointee.next(after: position + 1)
             do {
-                let value = try decoder.decode(Value.self, at: position + 1, node: node.appending(NamedKey(key)))
+                let value = try decoder.decode(Value.self, at: position + 1, node: node().appending(NamedKey(key)))
                 if result[key] == nil { result[key] = value }
             } catch let error as DecodingError where !decoder.strict {
                 decoder.context.report(
-                    decoder.pathPrefix, node.appending(NamedKey(key)), "\(error.summary); the member was dropped")
+                    decoder.pathPrefix, node().appending(NamedKey(key)), "\(error.summary); the member was dropped")
             }
             position = next
         }
-        return result
+        return _identityCast(result, to: Result.self)
     }
 }
 

@@ -128,22 +128,23 @@ final class TapeDecoder: Decoder {
         let traits = context.traits(of: T.self)
         switch traits.kind {
         case .plain: break
-        case .string: return try decodeString(at: index, node: node()) as! T
-        case .int: return try decodeInteger(Int.self, at: index, node: node()) as! T
-        case .double: return try decodeDouble(at: index, node: node()) as! T
-        case .bool: return try decodeBool(at: index, node: node()) as! T
-        case .float: return try decodeFloat(at: index, node: node()) as! T
-        case .int64: return try decodeInteger(Int64.self, at: index, node: node()) as! T
-        case .int32: return try decodeInteger(Int32.self, at: index, node: node()) as! T
-        case .uint64: return try decodeInteger(UInt64.self, at: index, node: node()) as! T
-        case .date: return try decodeDate(at: index, node: node()) as! T
-        case .data: return try decodeData(at: index, node: node()) as! T
-        case .url: return try decodeURL(at: index, node: node()) as! T
-        case .decimal: return try decodeDecimal(at: index, node: node()) as! T
+        // The traits say `T` is exactly the type read, so the casts below are identities (no dynamic cast).
+        case .string: return _identityCast(try decodeString(at: index, node: node()), to: T.self)
+        case .int: return _identityCast(try decodeInteger(Int.self, at: index, node: node()), to: T.self)
+        case .double: return _identityCast(try decodeDouble(at: index, node: node()), to: T.self)
+        case .bool: return _identityCast(try decodeBool(at: index, node: node()), to: T.self)
+        case .float: return _identityCast(try decodeFloat(at: index, node: node()), to: T.self)
+        case .int64: return _identityCast(try decodeInteger(Int64.self, at: index, node: node()), to: T.self)
+        case .int32: return _identityCast(try decodeInteger(Int32.self, at: index, node: node()), to: T.self)
+        case .uint64: return _identityCast(try decodeInteger(UInt64.self, at: index, node: node()), to: T.self)
+        case .date: return _identityCast(try decodeDate(at: index, node: node()), to: T.self)
+        case .data: return _identityCast(try decodeData(at: index, node: node()), to: T.self)
+        case .url: return _identityCast(try decodeURL(at: index, node: node()), to: T.self)
+        case .decimal: return _identityCast(try decodeDecimal(at: index, node: node()), to: T.self)
         case .model(let codec): return try decodeModel(T.self, codec: codec, at: index, node: node())
-        case .array(let array): return try array.decodeElements(self, at: index, node: node()) as! T
+        case .array(let array): return try array.decodeElements(self, at: index, node: node, as: T.self)
         case .stringDictionary(let dictionary):
-            return try dictionary.decodeMembers(self, at: index, node: node()) as! T
+            return try dictionary.decodeMembers(self, at: index, node: node, as: T.self)
         }
         guard StackGuard.hasRoom(above: stackLimit) else {
             errorToken = index
