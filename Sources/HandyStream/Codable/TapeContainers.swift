@@ -328,6 +328,20 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
 
 // MARK: - Arrays and dictionaries, decoded whole
 
+/// A container's own coding path, made at most once, and only when one of its values needs it (an error, a
+/// diagnostic, or a value with containers of its own).
+struct LazyCodingPath {
+    private var made: CodingPathNode?
+
+    /// The path, made by `make` the first time it is asked for.
+    mutating func node(_ make: () -> CodingPathNode) -> CodingPathNode {
+        if let made { return made }
+        let node = make()
+        made = node
+        return node
+    }
+}
+
 /// `[Element]`, decoded by the decoder itself: in lenient mode an element that doesn't fit is dropped, or becomes
 /// `nil` when `Element` is an optional.
 protocol LenientArray {
@@ -349,14 +363,8 @@ extension Array: LenientArray where Element: Decodable {
     static func decodeElements<Result>(
         _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, as: Result.Type
     ) throws -> Result {
-        // The array's own coding path, made at most once, and only when an element needs it.
-        var made: CodingPathNode?
-        func node() -> CodingPathNode {
-            if let made { return made }
-            let node = makeNode()
-            made = node
-            return node
-        }
+        var path = LazyCodingPath()
+        func node() -> CodingPathNode { path.node(makeNode) }
         guard index >= 0 else {
             if decoder.strict {
                 throw DecodingError.valueNotFound(
@@ -457,13 +465,8 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
     static func decodeMembers<Result>(
         _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, as: Result.Type
     ) throws -> Result {
-        var made: CodingPathNode?
-        func node() -> CodingPathNode {
-            if let made { return made }
-            let node = makeNode()
-            made = node
-            return node
-        }
+        var path = LazyCodingPath()
+        func node() -> CodingPathNode { path.node(makeNode) }
         guard index >= 0 else {
             if decoder.strict {
                 throw DecodingError.valueNotFound(

@@ -235,14 +235,19 @@ final class TapeDecoder: Decoder {
 // MARK: - Scalars
 
 extension TapeDecoder {
+    /// Reads the scalar at `index`: `strictRead` in strict mode, lenient mode through the models' conversion table
+    /// (`Conversion`, with `lenientExtra` for what the table doesn't cover); `absent` for a missing value in lenient
+    /// mode. A number that `strictRead` refuses is `dataCorrupted` ("does not fit") when `numberMayNotFit`, a value of
+    /// another kind a type mismatch.
     @inline(__always)
-    private func scalar<Value>(
-        _ type: Value.Type, at index: Int, node: () -> CodingPathNode,
-        strict strictRead: (Tape.Kind, UnsafeRawBufferPointer) -> Value?,
-        lenient lenientRead: (Tape.Kind, UnsafeRawBufferPointer) -> Value?,
-        corruption: ((UnsafeRawBufferPointer) -> String)? = nil,
-        absent: Value
-    ) throws -> Value {
+    private func scalar<Conversion: ScalarConversion>(
+        _: Conversion.Type, at index: Int, node: () -> CodingPathNode,
+        strict strictRead: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value?,
+        lenientExtra: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value? = { _, _ in nil },
+        numberMayNotFit: Bool = false,
+        absent: Conversion.Value
+    ) throws -> Conversion.Value {
+        let type = Conversion.Value.self
         guard index >= 0 else {
             if !strict { return absent }
             throw DecodingError.valueNotFound(
@@ -253,86 +258,57 @@ extension TapeDecoder {
             throw mismatch(type, at: index, node: node(), found: kind)
         }
         let strict = self.strict
-        let outcome: Value?? = tape.pointee.withBytes(of: index) { bytes -> Value?? in
-            strict ? .some(strictRead(kind, bytes)) : .some(lenientRead(kind, bytes))
+        let outcome: Conversion.Value?? = tape.pointee.withBytes(of: index) { bytes -> Conversion.Value?? in
+            if strict { return .some(strictRead(kind, bytes)) }
+            return .some(Self.converted(Conversion.self, kind, bytes) ?? lenientExtra(kind, bytes))
         }
         if let value = outcome ?? nil { return value }
-        if let corruption, strict {
-            let message = tape.pointee.withBytes(of: index) { corruption($0) }
-            if !message.isEmpty { throw corrupted(message, at: index, node: node()) }
+        if strict && numberMayNotFit && kind == .number {
+            let text = string(at: index)
+            throw corrupted("Number \(text) does not fit in \(type).", at: index, node: node())
         }
         throw mismatch(type, at: index, node: node(), found: kind)
     }
 
+    /// Lenient mode's reading of a scalar token: the conversion table of models, by the token's kind.
+    @inline(__always)
+    private static func converted<Conversion: ScalarConversion>(
+        _: Conversion.Type, _ kind: Tape.Kind, _ bytes: UnsafeRawBufferPointer
+    ) -> Conversion.Value? {
+        switch kind {
+        case .number: Conversion.value(number: bytes)
+        case .string: Conversion.value(string: bytes)
+        case .true: Conversion.value(bool: true)
+        case .false: Conversion.value(bool: false)
+        default: nil
+        }
+    }
+
     func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, at index: Int, node: @autoclosure () -> CodingPathNode) throws -> I {
         try scalar(
-            type, at: index, node: node,
+            IntegerConversion<I>.self, at: index, node: node,
             strict: { kind, bytes in kind == .number ? Self.foundationInteger(bytes, I.self) : nil },
-            lenient: { kind, bytes in
-                switch kind {
-                case .number: IntegerConversion<I>.value(number: bytes)
-                case .string: IntegerConversion<I>.value(string: bytes)
-                case .true: 1
-                case .false: 0
-                default: nil
-                }
-            },
-            corruption: { bytes in
-                self.kind(at: index) == .number ? "Number \(String(jsonBytes: bytes)) does not fit in \(I.self)." : ""
-            },
-            absent: 0)
+            numberMayNotFit: true, absent: 0)
     }
 
     func decodeDouble(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Double {
-        let floats = context.options.nonConformingFloatDecodingStrategy
-        return try scalar(
-            Double.self, at: index, node: node,
+        try scalar(
+            DoubleConversion.self, at: index, node: node,
             strict: { kind, bytes in
-                switch kind {
-                case .number: Self.foundationDouble(bytes)
-                case .string: Self.nonConforming(bytes, floats)
-                default: nil
-                }
+                kind == .number ? Self.foundationDouble(bytes) : kind == .string ? self.nonConforming(bytes) : nil
             },
-            lenient: { kind, bytes in
-                switch kind {
-                case .number: DoubleConversion.value(number: bytes)
-                case .string: DoubleConversion.value(string: bytes) ?? Self.nonConforming(bytes, floats)
-                case .true: 1
-                case .false: 0
-                default: nil
-                }
-            },
-            corruption: { bytes in
-                self.kind(at: index) == .number ? "Number \(String(jsonBytes: bytes)) does not fit in Double." : ""
-            },
-            absent: 0)
+            lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes) : nil },
+            numberMayNotFit: true, absent: 0)
     }
 
     func decodeFloat(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Float {
-        let floats = context.options.nonConformingFloatDecodingStrategy
-        return try scalar(
-            Float.self, at: index, node: node,
+        try scalar(
+            FloatConversion.self, at: index, node: node,
             strict: { kind, bytes in
-                switch kind {
-                case .number: Self.foundationFloat(bytes)
-                case .string: Self.nonConforming(bytes, floats).map(Float.init)
-                default: nil
-                }
+                kind == .number ? Self.foundationFloat(bytes) : kind == .string ? self.nonConforming(bytes).map(Float.init) : nil
             },
-            lenient: { kind, bytes in
-                switch kind {
-                case .number: FloatConversion.value(number: bytes)
-                case .string: FloatConversion.value(string: bytes) ?? Self.nonConforming(bytes, floats).map(Float.init)
-                case .true: 1
-                case .false: 0
-                default: nil
-                }
-            },
-            corruption: { bytes in
-                self.kind(at: index) == .number ? "Number \(String(jsonBytes: bytes)) does not fit in Float." : ""
-            },
-            absent: 0)
+            lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes).map(Float.init) : nil },
+            numberMayNotFit: true, absent: 0)
     }
 
     // Strict mode reads numbers as Foundation's JSONDecoder does, which differs from the exact rules in two corners:
@@ -364,10 +340,10 @@ extension TapeDecoder {
     }
 
     /// `"Infinity"`-style strings, as the non-conforming float strategy names them.
-    private static func nonConforming(
-        _ bytes: UnsafeRawBufferPointer, _ strategy: JSONDecoder.NonConformingFloatDecodingStrategy
-    ) -> Double? {
-        guard case .convertFromString(let positive, let negative, let nan) = strategy else { return nil }
+    private func nonConforming(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        guard case .convertFromString(let positive, let negative, let nan) =
+            context.options.nonConformingFloatDecodingStrategy
+        else { return nil }
         let text = String(jsonBytes: bytes)
         if text == positive { return .infinity }
         if text == negative { return -.infinity }
@@ -377,32 +353,15 @@ extension TapeDecoder {
 
     func decodeBool(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Bool {
         try scalar(
-            Bool.self, at: index, node: node,
+            BoolConversion.self, at: index, node: node,
             strict: { kind, _ in kind == .true ? true : kind == .false ? false : nil },
-            lenient: { kind, bytes in
-                switch kind {
-                case .true: true
-                case .false: false
-                case .number: BoolConversion.value(number: bytes)
-                case .string: BoolConversion.value(string: bytes)
-                default: nil
-                }
-            },
             absent: false)
     }
 
     func decodeString(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> String {
         try scalar(
-            String.self, at: index, node: node,
+            StringConversion.self, at: index, node: node,
             strict: { kind, bytes in kind == .string ? String(jsonBytes: bytes) : nil },
-            lenient: { kind, bytes in
-                switch kind {
-                case .string, .number: String(jsonBytes: bytes)
-                case .true: "true"
-                case .false: "false"
-                default: nil
-                }
-            },
             absent: "")
     }
 
@@ -410,17 +369,8 @@ extension TapeDecoder {
 
     func decodeDecimal(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Decimal {
         try scalar(
-            Decimal.self, at: index, node: node,
+            DecimalConversion.self, at: index, node: node,
             strict: { kind, bytes in kind == .number ? DecimalConversion.value(number: bytes) : nil },
-            lenient: { kind, bytes in
-                switch kind {
-                case .number: DecimalConversion.value(number: bytes)
-                case .string: DecimalConversion.value(string: bytes)
-                case .true: 1
-                case .false: 0
-                default: nil
-                }
-            },
             absent: 0)
     }
 
