@@ -14,6 +14,27 @@ enum Decoding {
         return codec
     }
 
+    /// The codec for `T` at the root of a ``ModelDecoder`` call (a whole value or a stream element): a `Decodable`
+    /// type follows its `Decodable` declarations (its coding keys and `init(from:)`, exactly as `JSONDecoder` reads
+    /// them), even when it is also a ``HandyJSON`` model; any other type takes the field tables.
+    static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(ModelDeclarationError) -> ValueCodec {
+        if let decodable = type as? any Decodable.Type { return codableCodec(decodable) }
+        return try codec(for: type, strategy: strategy, reportProblems: true)
+    }
+
+    private static let codableCodecs = Locked<[ObjectIdentifier: ValueCodec]>([:])
+
+    private static func codableCodec<D: Decodable>(_ type: D.Type) -> ValueCodec {
+        let key = ObjectIdentifier(type)
+        if let known = codableCodecs.withLock({ $0[key] }) { return known }
+        let codec = DecodableCodec<D>()
+        return codableCodecs.withLock { codecs in
+            if let known = codecs[key] { return known }
+            codecs[key] = codec
+            return codec
+        }
+    }
+
     /// Decodes `T` from a whole document in memory; throws for bad input, returns `nil` when the value doesn't fit.
     static func decode<T>(
         _ type: T.Type, from input: UnsafeRawBufferPointer, path: String, options: DecodingOptions,

@@ -11,7 +11,7 @@
 ///     let cat = Cat.deserialize(from: #"{"id": "12", "name": "Tom"}"#)   // id 12: strings adapt to numbers
 ///
 /// Classes work the same way; a subclass of a `HandyJSON` class decodes its ancestors' properties too.
-public protocol HandyJSON {
+public protocol HandyJSON: EmptyInitializable {
     /// Makes a model with its default values: decoding starts from these.
     init()
     /// Called before any property is decoded.

@@ -38,7 +38,7 @@ public struct ModelDecoder: Sendable {
     /// Decodes a value of type `T` from Foundation-style values (`[String: Any]`, `[Any]`, as `JSONSerialization`
     /// makes them), or from the value at `path` in them, through the same engine and rules as JSON text.
     public func decode<T>(_ type: T.Type, fromJSONObject object: Any, at path: String = "") throws -> T {
-        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
         let pipeline = DecodingPipeline<T>(
             codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value)
         if let value = try pipeline.decode(object: object) { return value }
@@ -46,7 +46,7 @@ public struct ModelDecoder: Sendable {
     }
 
     private func decode<T>(_ type: T.Type, input: UnsafeRawBufferPointer, path: String) throws -> T {
-        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
         let pipeline = DecodingPipeline<T>(
             codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value)
         if let value = try pipeline.decode(document: input) { return value }

@@ -68,7 +68,7 @@ public final class ElementDecoder<T> {
 extension ModelDecoder {
     /// A push decoder for one value of type `T` at `path`, fed chunk by chunk.
     public func incremental<T>(_ type: T.Type, at path: String = "") throws -> IncrementalDecoder<T> {
-        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
         return IncrementalDecoder(engine: DecodingPipeline(
             codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value))
     }
@@ -77,7 +77,7 @@ extension ModelDecoder {
     /// top-level array). In JSON Lines or concatenated values, the path applies to each top-level value in turn,
     /// and the empty path `""` yields each top-level value itself.
     public func elements<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
-        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
         let parsed = try DesignatedPath(parsing: path)
         // The empty path streams each top-level value; `[*]` each element of a top-level array.
         let topLevelValues = parsed.isEmpty
@@ -91,7 +91,7 @@ extension ModelDecoder {
     ///
     ///     let ids = try ModelDecoder().values(of: Int.self, at: "user.id")   // {"user": {"id": 1}}\n{"user": …}
     public func values<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
-        let codec = try Decoding.codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: true)
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
         return ElementDecoder(engine: DecodingPipeline(
             codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .valuePerDocument))
     }

@@ -73,13 +73,39 @@ final class CodableContext {
         return traits
     }
 
-    /// Tells the diagnostics handler of a lenient fallback.
+    /// The diagnostics of the rescues made since the root value started: a rescue attempt that fails takes its own
+    /// back (``dropPending(from:)``), and the rest are told when the root value is done (``tellPending()``).
+    private var pending: [DecodingDiagnostic] = []
+
+    /// The places each type needed rescued in this run (see Rescue.swift).
+    private var rescued: [ObjectIdentifier: [RescuePath]] = [:]
+
+    /// Notes a lenient fallback, told to the diagnostics handler once the root value is done.
     func report(
         _ prefix: @autoclosure () -> String, _ node: @autoclosure () -> CodingPathNode,
         _ message: @autoclosure () -> String
     ) {
-        guard let handler = options.diagnostics else { return }
-        handler(DecodingDiagnostic(path: prefix() + node().jsonPath, message: message()))
+        guard options.diagnostics != nil else { return }
+        pending.append(DecodingDiagnostic(path: prefix() + node().jsonPath, message: message()))
+    }
+
+    var pendingCount: Int { pending.count }
+
+    func dropPending(from mark: Int) {
+        if pending.count > mark { pending.removeSubrange(mark...) }
+    }
+
+    func tellPending() {
+        guard let handler = options.diagnostics, !pending.isEmpty else { return }
+        let told = pending
+        pending.removeAll(keepingCapacity: true)
+        told.forEach(handler)
+    }
+
+    func rescuedPlaces(of type: ObjectIdentifier) -> [RescuePath] { rescued[type] ?? [] }
+
+    func remember(_ place: RescuePath, of type: ObjectIdentifier) {
+        if rescued[type]?.contains(place) != true { rescued[type, default: []].append(place) }
     }
 }
 
@@ -91,12 +117,15 @@ struct TypeTraits: @unchecked Sendable {
         /// Read by the decoder itself, without `init(from:)`.
         case string, int, double, bool, float, int64, int32, uint64
         case date, data, url, decimal
-        /// A HandyJSON model (which may also be `Decodable`): decoded by its field tables.
-        case model(ValueCodec)
-        /// `[Element]`, decoded element by element (lenient mode drops the elements that don't fit).
+        /// `[Element]`, decoded element by element (in rescue mode, the elements that can't be rescued are dropped).
         case array(any LenientArray.Type)
         /// `[String: Value]`, its keys taken as they are (as Foundation does, whatever the key strategy).
         case stringDictionary(any LenientStringDictionary.Type)
+        /// `Wrapped?`: `nil` for `null`, and in rescue mode for a value that can't be rescued.
+        case optional(any OptionalDecoding.Type)
+        /// `Set<Element>` and `[Int: Value]`: the standard library's `init(from:)` when strict, this library's in
+        /// rescue mode (dropping what can't be rescued).
+        case rescuedCollection(any RescuedCollection.Type)
     }
 
     var kind: Kind
@@ -132,12 +161,16 @@ struct TypeTraits: @unchecked Sendable {
         case ObjectIdentifier(URL.self): traits.kind = .url
         case ObjectIdentifier(Decimal.self): traits.kind = .decimal
         default:
-            if type is any HandyJSON.Type, let codec = TypeRegistry.codec(for: type, strategy: strategy).codec {
-                traits.kind = .model(codec)
-            } else if let array = type as? any LenientArray.Type {
+            // A HandyJSON model that is also `Decodable` takes its `Decodable` declarations here (its coding keys,
+            // its `init(from:)`), with `init()` as the source of its defaults.
+            if let array = type as? any LenientArray.Type {
                 traits.kind = .array(array)
             } else if let dictionary = type as? any LenientStringDictionary.Type {
                 traits.kind = .stringDictionary(dictionary)
+            } else if let optional = type as? any OptionalDecoding.Type {
+                traits.kind = .optional(optional)
+            } else if let collection = type as? any RescuedCollection.Type {
+                traits.kind = .rescuedCollection(collection)
             }
         }
         if let mapped = type as? any DecodableMapping.Type {
@@ -176,6 +209,20 @@ indirect enum CodingPathNode {
 
     static func jsonPath(of path: [any CodingKey]) -> String {
         path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+    }
+
+    /// How many keys the path has.
+    var depth: Int {
+        var count = 0
+        var node = self
+        while true {
+            switch node {
+            case .root: return count
+            case .key(_, let parent), .index(_, let parent):
+                count += 1
+                node = parent
+            }
+        }
     }
 
     func appending(_ key: any CodingKey) -> CodingPathNode { .key(key, self) }

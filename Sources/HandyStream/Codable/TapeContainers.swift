@@ -2,10 +2,10 @@ import Foundation
 
 // The three containers of the `Decoder` over a tape, and the fast paths for arrays and string-keyed dictionaries.
 //
-// Lenient mode's rules live here, where a value's place is known: a missing key, `null`, or a value that doesn't
-// fit gives the property's declared default, the type's default, or the type decoded from nothing; an optional
-// becomes `nil`; an array element is dropped (`nil` in `[T?]`). Each fallback is told to the diagnostics handler.
-// Strict mode throws what `JSONDecoder` throws.
+// Every call first does what `JSONDecoder` does. A container made by a value decoded in rescue mode (Rescue.swift)
+// carries the value's scope: a call on the way to a rescued place decodes its value in rescue mode, and when that
+// still fails, puts lenient mode's fallback in its place (``TapeDecoder/fallback(_:key:mapping:defaults:node:)``),
+// told to the diagnostics handler. Every other call stays strict.
 
 struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
@@ -15,26 +15,32 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// copied on every member decoded, and a plain index copies for free.
     let entry: Int
     let mapping: MappingTable?
+    /// `nil` while the value that made the container runs strictly.
+    let rescue: ContainerRescue?
 
-    init(decoder: TapeDecoder, object: Int, node: CodingPathNode, mapping: MappingTable?) {
+    init(decoder: TapeDecoder, object: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?) {
         self.decoder = decoder
         self.object = object
         entry = decoder.keep(node)
         self.mapping = mapping
+        self.rescue = rescue
     }
 
     var node: CodingPathNode { decoder.containerNode(entry) }
 
     var codingPath: [any CodingKey] { node.path }
 
+    /// The object's keys, each once (the first of duplicates counts, as in `JSONDecoder`).
     var allKeys: [Key] {
         guard object >= 0 else { return [] }
         var keys: [Key] = []
+        var seen = Set<String>()
         let tape = decoder.tape
         let end = Int(tape.pointee.tokens[object].length)
         var position = object + 1
         while position < end {
-            if let key = Key(stringValue: decoder.string(at: position)) { keys.append(key) }
+            let name = decoder.documentKey(at: position)
+            if seen.insert(name).inserted, let key = Key(stringValue: name) { keys.append(key) }
             position = tape.pointee.next(after: position + 1)
         }
         return keys
@@ -44,8 +50,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeNil(forKey key: Key) throws -> Bool {
         guard let index = decoder.lookUp(key, in: object, mapping: mapping) else {
-            if decoder.strict { throw keyNotFound(key) }
-            return true
+            if let rescue, rescue.route(RescueStep(key)) != nil { return true }
+            throw keyNotFound(key)
         }
         return decoder.kind(at: index) == .null
     }
@@ -57,64 +63,76 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
-    /// A member's value: read, or in lenient mode replaced by a default when missing or unfit.
+    /// A member's value, read strictly; in rescue mode, on the way to a rescued place, read in rescue mode and
+    /// replaced by a fallback when that fails. `read` takes the value's token and its rescue request.
     @inline(__always)
-    private func member<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int) throws -> T) throws -> T {
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping) else { return try missing(T.self, key) }
-        do {
-            return try read(index)
-        } catch let error as DecodingError where !decoder.strict {
-            return try unfit(T.self, key, error)
-        }
+    private func member<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws -> T {
+        if let rescue { return try rescuedMember(T.self, key, rescue, read) }
+        guard let index = decoder.lookUp(key, in: object, mapping: mapping) else { throw keyNotFound(key) }
+        return try read(index, nil)
     }
 
-    // The fallbacks are out of line: they work with `T?`, whose metadata generic code would otherwise fetch on
+    // The rescue paths are out of line: they work with `T?`, whose metadata generic code would otherwise fetch on
     // every member.
 
     @inline(never)
-    private func missing<T: Decodable>(_: T.Type, _ key: Key) throws -> T {
-        guard !decoder.strict,
-            let value = decoder.fallback(T.self, property: key.stringValue, mapping: mapping, node: node.appending(key))
-        else { throw keyNotFound(key) }
-        decoder.context.report(decoder.pathPrefix, node.appending(key), "the key is missing; the default was used")
-        return value
+    private func rescuedMember<T: Decodable>(
+        _: T.Type, _ key: Key, _ rescue: ContainerRescue, _ read: (Int, RescueRequest?) throws -> T
+    ) throws -> T {
+        let index = decoder.lookUp(key, in: object, mapping: mapping)
+        guard let request = rescue.route(RescueStep(key)) else {
+            guard let index else { throw keyNotFound(key) }
+            return try read(index, nil)
+        }
+        do {
+            guard let index else { throw keyNotFound(key) }
+            return try read(index, request)
+        } catch let error as DecodingError {
+            let here = node.appending(key)
+            guard let value = decoder.fallback(
+                T.self, key: key, mapping: mapping, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
+                node: here)
+            else { throw error }
+            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
+            return value
+        }
     }
 
-    @inline(never)
-    private func unfit<T: Decodable>(_: T.Type, _ key: Key, _ error: DecodingError) throws -> T {
-        guard let value = decoder.fallback(
-            T.self, property: key.stringValue, mapping: mapping, node: node.appending(key))
-        else { throw error }
-        decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); the default was used")
-        return value
-    }
-
-    /// An optional member's value: `nil` when missing or `null`, and in lenient mode when it doesn't fit.
+    /// An optional member's value: `nil` when missing or `null` (as `JSONDecoder`), and in rescue mode when it can't
+    /// be rescued.
     @inline(__always)
-    private func optionalMember<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int) throws -> T) throws -> T? {
+    private func optionalMember<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws -> T? {
         guard let index = decoder.lookUp(key, in: object, mapping: mapping),
             decoder.kind(at: index) != .null
         else { return nil }
+        if let rescue { return try rescuedOptionalMember(T.self, key, index, rescue, read) }
+        return try read(index, nil)
+    }
+
+    @inline(never)
+    private func rescuedOptionalMember<T: Decodable>(
+        _: T.Type, _ key: Key, _ index: Int, _ rescue: ContainerRescue, _ read: (Int, RescueRequest?) throws -> T
+    ) throws -> T? {
+        guard let request = rescue.route(RescueStep(key)) else { return try read(index, nil) }
         do {
-            return try read(index)
-        } catch let error as DecodingError where !decoder.strict {
-            decoder.context.report(
-                decoder.pathPrefix, node.appending(key), "\(error.summary); the value became nil")
+            return try read(index, request)
+        } catch let error as DecodingError {
+            decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); the value became nil")
             return nil
         }
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try member(type, key) { try decoder.decodeBool(at: $0, node: node.appending(key)) }
+        try member(type, key) { try decoder.decodeBool(at: $0, node: node.appending(key), convert: $1 != nil) }
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try member(type, key) { try decoder.decodeString(at: $0, node: node.appending(key)) }
+        try member(type, key) { try decoder.decodeString(at: $0, node: node.appending(key), convert: $1 != nil) }
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try member(type, key) { try decoder.decodeDouble(at: $0, node: node.appending(key)) }
+        try member(type, key) { try decoder.decodeDouble(at: $0, node: node.appending(key), convert: $1 != nil) }
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try member(type, key) { try decoder.decodeFloat(at: $0, node: node.appending(key)) }
+        try member(type, key) { try decoder.decodeFloat(at: $0, node: node.appending(key), convert: $1 != nil) }
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
@@ -127,50 +145,98 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try member(type, key) { try decoder.decode(T.self, at: $0, node: node.appending(key)) }
+        try member(type, key) { try decoder.decode(T.self, at: $0, node: node.appending(key), rescue: $1) }
     }
 
     @inline(__always)
     private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I {
-        try member(type, key) { try decoder.decodeInteger(I.self, at: $0, node: node.appending(key)) }
+        try member(type, key) { try decoder.decodeInteger(I.self, at: $0, node: node.appending(key), convert: $1 != nil) }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try optionalMember(type, key) { try decoder.decodeBool(at: $0, node: node.appending(key)) }
+        try optionalMember(type, key) { try decoder.decodeBool(at: $0, node: node.appending(key), convert: $1 != nil) }
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try optionalMember(type, key) { try decoder.decodeString(at: $0, node: node.appending(key)) }
+        try optionalMember(type, key) {
+            try decoder.decodeString(at: $0, node: node.appending(key), convert: $1 != nil)
+        }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try optionalMember(type, key) { try decoder.decodeDouble(at: $0, node: node.appending(key)) }
+        try optionalMember(type, key) {
+            try decoder.decodeDouble(at: $0, node: node.appending(key), convert: $1 != nil)
+        }
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try optionalMember(type, key) { try decoder.decodeInteger(Int.self, at: $0, node: node.appending(key)) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try optionalMember(type, key) {
+            try decoder.decodeFloat(at: $0, node: node.appending(key), convert: $1 != nil)
+        }
     }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try optionalMember(type, key) { try decoder.decodeInteger(Int64.self, at: $0, node: node.appending(key)) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalInteger(type, key) }
+
+    @inline(__always)
+    private func optionalInteger<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I? {
+        try optionalMember(type, key) {
+            try decoder.decodeInteger(I.self, at: $0, node: node.appending(key), convert: $1 != nil)
+        }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try optionalMember(type, key) { try decoder.decode(T.self, at: $0, node: node.appending(key)) }
+        try optionalMember(type, key) { try decoder.decode(T.self, at: $0, node: node.appending(key), rescue: $1) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let index = try nestedIndex(key)
-        return KeyedDecodingContainer(
-            try decoder.keyedContainer(NestedKey.self, at: index, node: node.appending(key), mapping: nil))
+        let inner = nestedRescue(key)
+        let index = try nestedIndex(key, inner)
+        return KeyedDecodingContainer(try nested(key, inner) {
+            try decoder.keyedContainer(
+                NestedKey.self, at: $0 ? -1 : index, node: node.appending(key), mapping: nil, rescue: inner,
+                absentAllowed: $0)
+        })
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try decoder.unkeyed(at: try nestedIndex(key), node: node.appending(key))
+        let inner = nestedRescue(key)
+        let index = try nestedIndex(key, inner)
+        return try nested(key, inner) {
+            try decoder.unkeyed(at: $0 ? -1 : index, node: node.appending(key), rescue: inner, absentAllowed: $0)
+        }
     }
 
-    /// The value of a nested container: missing is an error in strict mode and an empty container in lenient.
-    private func nestedIndex(_ key: Key) throws -> Int {
+    /// The rescue state of a nested container: its value's scope, one key further in.
+    private func nestedRescue(_ key: Key) -> ContainerRescue? {
+        guard let rescue else { return nil }
+        return ContainerRescue(scope: rescue.scope, path: rescue.path + [RescueStep(key)])
+    }
+
+    /// The value of a nested container; -1 when it is missing at a rescued place.
+    private func nestedIndex(_ key: Key, _ inner: ContainerRescue?) throws -> Int {
         if let index = decoder.lookUp(key, in: object, mapping: mapping) { return index }
-        if decoder.strict { throw keyNotFound(key) }
+        guard let inner, inner.route(nil) != nil else { throw keyNotFound(key) }
         return -1
+    }
+
+    /// A nested container made by `make` (given whether to make it empty): strictly, and at a rescued place an empty
+    /// one when the value is missing or not a container.
+    private func nested<Container>(
+        _ key: Key, _ inner: ContainerRescue?, _ make: (Bool) throws -> Container
+    ) throws -> Container {
+        guard let inner, inner.route(nil) != nil else { return try make(false) }
+        do {
+            return try make(false)
+        } catch let error as DecodingError {
+            decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); read as empty")
+            return try make(true)
+        }
     }
 
     func superDecoder() throws -> any Decoder {
@@ -182,7 +248,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func superDecoder(at index: Int?, key: any CodingKey) throws -> any Decoder {
-        decoder.detached(at: index ?? -1, node: node.appending(key))
+        decoder.detached(at: index ?? -1, node: node.appending(key), rescue: rescue, step: RescueStep(key))
     }
 }
 
@@ -192,15 +258,18 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     let array: Int
     let count: Int?
     let node: CodingPathNode
+    /// `nil` while the value that made the container runs strictly.
+    let rescue: ContainerRescue?
     private(set) var currentIndex = 0
     /// The token of the next element.
     private var position: Int
 
-    init(decoder: TapeDecoder, array: Int, count: Int, node: CodingPathNode) {
+    init(decoder: TapeDecoder, array: Int, count: Int, node: CodingPathNode, rescue: ContainerRescue?) {
         self.decoder = decoder
         self.array = array
         self.count = count
         self.node = node
+        self.rescue = rescue
         position = array + 1
     }
 
@@ -227,34 +296,43 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         return false
     }
 
-    /// The next element: read, or in lenient mode replaced by the type's default when it doesn't fit (an unkeyed
-    /// container can't skip it; arrays decoded whole drop such elements instead).
+    /// The next element, read strictly (the container moves on only when it was read, as `JSONDecoder`'s); in
+    /// rescue mode, at a rescued place, read in rescue mode and replaced by the type's fallback when that fails.
     private mutating func element<T: Decodable>(
-        _: T.Type, _ read: (TapeDecoder, Int, CodingPathNode) throws -> T
+        _: T.Type, _ read: (TapeDecoder, Int, CodingPathNode, RescueRequest?) throws -> T
     ) throws -> T {
         guard !isAtEnd else { throw atEnd(T.self) }
         let here = node.appending(index: currentIndex)
-        do {
-            let value = try read(decoder, position, here)
+        guard let rescue, let request = rescue.route(.index(currentIndex)) else {
+            let value = try read(decoder, position, here, nil)
             advance()
             return value
-        } catch let error as DecodingError where !decoder.strict {
-            guard let value = decoder.fallback(T.self, property: nil, mapping: nil, node: here) else { throw error }
-            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); the default was used")
+        }
+        do {
+            let value = try read(decoder, position, here, request)
+            advance()
+            return value
+        } catch let error as DecodingError {
+            guard let value = decoder.fallback(T.self, key: nil, mapping: nil, defaults: nil, node: here) else {
+                throw error
+            }
+            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
             advance()
             return value
         }
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try element(type) { try $0.decodeBool(at: $1, node: $2) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        try element(type) { try $0.decodeBool(at: $1, node: $2, convert: $3 != nil) }
+    }
     mutating func decode(_ type: String.Type) throws -> String {
-        try element(type) { try $0.decodeString(at: $1, node: $2) }
+        try element(type) { try $0.decodeString(at: $1, node: $2, convert: $3 != nil) }
     }
     mutating func decode(_ type: Double.Type) throws -> Double {
-        try element(type) { try $0.decodeDouble(at: $1, node: $2) }
+        try element(type) { try $0.decodeDouble(at: $1, node: $2, convert: $3 != nil) }
     }
     mutating func decode(_ type: Float.Type) throws -> Float {
-        try element(type) { try $0.decodeFloat(at: $1, node: $2) }
+        try element(type) { try $0.decodeFloat(at: $1, node: $2, convert: $3 != nil) }
     }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
@@ -267,34 +345,61 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try element(type) { try $0.decode(T.self, at: $1, node: $2) }
+        try element(type) { try $0.decode(T.self, at: $1, node: $2, rescue: $3) }
     }
 
     @inline(__always)
     private mutating func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I {
-        try element(type) { try $0.decodeInteger(I.self, at: $1, node: $2) }
+        try element(type) { try $0.decodeInteger(I.self, at: $1, node: $2, convert: $3 != nil) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         guard !isAtEnd else { throw atEnd(KeyedDecodingContainer<NestedKey>.self) }
-        let container = try decoder.keyedContainer(
-            NestedKey.self, at: position, node: node.appending(index: currentIndex), mapping: nil)
+        let inner = nestedRescue()
+        let here = node.appending(index: currentIndex)
+        let position = self.position
+        let container = try nested(inner) {
+            try decoder.keyedContainer(
+                NestedKey.self, at: $0 ? -1 : position, node: here, mapping: nil, rescue: inner, absentAllowed: $0)
+        }
         advance()
         return KeyedDecodingContainer(container)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard !isAtEnd else { throw atEnd((any UnkeyedDecodingContainer).self) }
-        let container = try decoder.unkeyed(at: position, node: node.appending(index: currentIndex))
+        let inner = nestedRescue()
+        let here = node.appending(index: currentIndex)
+        let position = self.position
+        let container = try nested(inner) {
+            try decoder.unkeyed(at: $0 ? -1 : position, node: here, rescue: inner, absentAllowed: $0)
+        }
         advance()
         return container
     }
 
+    private func nestedRescue() -> ContainerRescue? {
+        guard let rescue else { return nil }
+        return ContainerRescue(scope: rescue.scope, path: rescue.path + [.index(currentIndex)])
+    }
+
+    private func nested<Container>(_ inner: ContainerRescue?, _ make: (Bool) throws -> Container) throws -> Container {
+        guard let inner, inner.route(nil) != nil else { return try make(false) }
+        do {
+            return try make(false)
+        } catch let error as DecodingError {
+            decoder.context.report(
+                decoder.pathPrefix, node.appending(index: currentIndex), "\(error.summary); read as empty")
+            return try make(true)
+        }
+    }
+
     mutating func superDecoder() throws -> any Decoder {
         guard !isAtEnd else { throw atEnd((any Decoder).self) }
-        let child = decoder.detached(at: position, node: node.appending(index: currentIndex))
+        let child = decoder.detached(
+            at: position, node: node.appending(index: currentIndex), rescue: rescue, step: .index(currentIndex))
         advance()
         return child
     }
@@ -302,28 +407,62 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
 struct TapeSingleValueContainer: SingleValueDecodingContainer {
     let decoder: TapeDecoder
-    /// The value's token, or -1 (absent: lenient mode reads the type's zero or empty value).
+    /// The value's token, or -1 (absent: a value made from nothing).
     let index: Int
     let node: CodingPathNode
+    /// `nil` while the value that made the container runs strictly.
+    let rescue: ContainerRescue?
 
     var codingPath: [any CodingKey] { node.path }
 
     func decodeNil() -> Bool { decoder.kind(at: index) == .null }
-    func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool(at: index, node: node) }
-    func decode(_ type: String.Type) throws -> String { try decoder.decodeString(at: index, node: node) }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeDouble(at: index, node: node) }
-    func decode(_ type: Float.Type) throws -> Float { try decoder.decodeFloat(at: index, node: node) }
-    func decode(_ type: Int.Type) throws -> Int { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(type, at: index, node: node) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(T.self, at: index, node: node) }
+
+    /// The value, read strictly; in rescue mode, on the way to a rescued place, read in rescue mode and replaced by
+    /// the type's fallback when that fails.
+    @inline(__always)
+    private func value<T: Decodable>(_: T.Type, _ read: (RescueRequest?) throws -> T) throws -> T {
+        guard let rescue, let request = rescue.route(nil) else { return try read(nil) }
+        do {
+            return try read(request)
+        } catch let error as DecodingError {
+            guard let value = decoder.fallback(T.self, key: nil, mapping: nil, defaults: nil, node: node) else {
+                throw error
+            }
+            decoder.context.report(decoder.pathPrefix, node, "\(error.summary); \(TapeDecoder.replaced(T.self))")
+            return value
+        }
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        try value(type) { try decoder.decodeBool(at: index, node: node, convert: $0 != nil) }
+    }
+    func decode(_ type: String.Type) throws -> String {
+        try value(type) { try decoder.decodeString(at: index, node: node, convert: $0 != nil) }
+    }
+    func decode(_ type: Double.Type) throws -> Double {
+        try value(type) { try decoder.decodeDouble(at: index, node: node, convert: $0 != nil) }
+    }
+    func decode(_ type: Float.Type) throws -> Float {
+        try value(type) { try decoder.decodeFloat(at: index, node: node, convert: $0 != nil) }
+    }
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try value(type) { try decoder.decode(T.self, at: index, node: node, rescue: $0) }
+    }
+
+    @inline(__always)
+    private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I {
+        try value(type) { try decoder.decodeInteger(I.self, at: index, node: node, convert: $0 != nil) }
+    }
 }
 
 // MARK: - Arrays and dictionaries, decoded whole
@@ -342,13 +481,13 @@ struct LazyCodingPath {
     }
 }
 
-/// `[Element]`, decoded by the decoder itself: in lenient mode an element that doesn't fit is dropped, or becomes
-/// `nil` when `Element` is an optional.
+/// `[Element]`, decoded by the decoder itself: strictly as `JSONDecoder`; in rescue mode every element is decoded in
+/// rescue mode, and one that can't be rescued is dropped (or `nil` when `Element` is an optional).
 protocol LenientArray {
     /// The array at `index` as `Result`, which is `Self` (a generic caller names it so that no `Any` is made).
     /// `node` is asked for only when an element needs its coding path.
     static func decodeElements<Result>(
-        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, as: Result.Type
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result
 }
 
@@ -359,38 +498,53 @@ protocol OptionalNone {
 
 extension Optional: OptionalNone {}
 
+extension TapeDecoder {
+    /// The header of the container at `index` of kind `kind`; `nil` for a value made from nothing (-1, in rescue
+    /// mode: an empty container).
+    func containerHeader(
+        _ type: Any.Type, _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?
+    ) throws -> Tape.Token? {
+        guard index >= 0 else {
+            if rescue != nil { return nil }
+            throw DecodingError.valueNotFound(type, .init(codingPath: node().path, debugDescription: "No value to decode"))
+        }
+        let header = tape.pointee.tokens[index]
+        guard header.kind == kind else { throw mismatch(type, at: index, node: node(), found: header.kind) }
+        return header
+    }
+
+    /// The words a diagnostic ends with when a value of type `T` was replaced by its fallback.
+    static func replaced<T>(_: T.Type) -> String {
+        T.self is any OptionalNone.Type ? "the value became nil" : "the default was used"
+    }
+}
+
 extension Array: LenientArray where Element: Decodable {
     static func decodeElements<Result>(
-        _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, as: Result.Type
+        _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, rescue: RescueRequest?,
+        as: Result.Type
     ) throws -> Result {
         var path = LazyCodingPath()
         func node() -> CodingPathNode { path.node(makeNode) }
-        guard index >= 0 else {
-            if decoder.strict {
-                throw DecodingError.valueNotFound(
-                    [Element].self, .init(codingPath: node().path, debugDescription: "No value to decode"))
-            }
-            return _identityCast([Element](), to: Result.self)
-        }
-        let tape = decoder.tape
-        let header = tape.pointee.tokens[index]
-        guard header.kind == .array else {
-            throw decoder.mismatch([Element].self, at: index, node: node(), found: header.kind)
+        guard let header = try decoder.containerHeader([Element].self, .array, at: index, node: node, rescue: rescue)
+        else { return _identityCast([Element](), to: Result.self) }
+        if let rescue {
+            return _identityCast(try rescued(decoder, header, index, node, rescue), to: Result.self)
         }
         // The commonest element types are read straight into a concrete array: no generic code per element.
         switch ObjectIdentifier(Element.self) {
         case ObjectIdentifier(Double.self):
-            if let values = try scalars(decoder, header, index, {
+            return _identityCast(try scalars(decoder, header, index) {
                 try decoder.decodeDouble(at: $0, node: node().appending(index: $1))
-            }) { return _identityCast(values, to: Result.self) }
+            }, to: Result.self)
         case ObjectIdentifier(Int.self):
-            if let values = try scalars(decoder, header, index, {
+            return _identityCast(try scalars(decoder, header, index) {
                 try decoder.decodeInteger(Int.self, at: $0, node: node().appending(index: $1))
-            }) { return _identityCast(values, to: Result.self) }
+            }, to: Result.self)
         case ObjectIdentifier(String.self):
-            if let values = try scalars(decoder, header, index, {
+            return _identityCast(try scalars(decoder, header, index) {
                 try decoder.decodeString(at: $0, node: node().appending(index: $1))
-            }) { return _identityCast(values, to: Result.self) }
+            }, to: Result.self)
         default:
             break
         }
@@ -400,100 +554,172 @@ extension Array: LenientArray where Element: Decodable {
         var position = index + 1
         var count = 0
         while position < end {
-            let next = tape.pointee.next(after: position)
-            do {
-                result.append(try decoder.decode(Element.self, at: position, node: node().appending(index: count)))
-            } catch let error as DecodingError where !decoder.strict {
-                unfitElement(error, decoder: decoder, node: node().appending(index: count), into: &result)
-            }
+            let next = decoder.tape.pointee.next(after: position)
+            result.append(try decoder.decode(Element.self, at: position, node: node().appending(index: count)))
             position = next
             count += 1
         }
         return _identityCast(result, to: Result.self)
     }
+
+    /// The elements in rescue mode: each in rescue mode, those that can't be rescued dropped (`nil` in `[T?]`).
+    @inline(never)
+    static func rescued(
+        _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ node: () -> CodingPathNode,
+        _ rescue: RescueRequest
+    ) throws -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(Int(header.start))
+        let end = Int(header.length)
+        var position = index + 1
+        var count = 0
+        while position < end {
+            let next = decoder.tape.pointee.next(after: position)
+            let here = node().appending(index: count)
+            do {
+                result.append(try decoder.decode(
+                    Element.self, at: position, node: here, rescue: rescue.inside(.index(count))))
+            } catch let error as DecodingError {
+                if let none = (Element.self as? any OptionalNone.Type)?.none as? Element {
+                    result.append(none)
+                    decoder.context.report(decoder.pathPrefix, here, "\(error.summary); the element became nil")
+                } else {
+                    decoder.context.report(decoder.pathPrefix, here, "\(error.summary); the element was dropped")
+                }
+            }
+            position = next
+            count += 1
+        }
+        return result
+    }
 }
 
 extension Array where Element: Decodable {
     /// The elements of the array `header` (at `index`), each read by `read` (given its token and its index), into
-    /// a concrete array; `nil` when one doesn't fit in lenient mode, for the generic path to decode the array with
-    /// its fallbacks (dropping the element, or `nil`, and telling the diagnostics handler).
+    /// a concrete array.
     @inline(__always)
     static func scalars<Scalar>(
         _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ read: (Int, Int) throws -> Scalar
-    ) throws -> [Scalar]? {
+    ) throws -> [Scalar] {
         var values: [Scalar] = []
         values.reserveCapacity(Int(header.start))
         let end = Int(header.length)
         var position = index + 1
         var count = 0
         while position < end {
-            do {
-                values.append(try read(position, count))
-            } catch is DecodingError where !decoder.strict {
-                return nil
-            }
+            values.append(try read(position, count))
             position = decoder.tape.pointee.next(after: position)
             count += 1
         }
         return values
     }
-
-    /// An element that doesn't fit, in lenient mode: `nil` in `[T?]`, otherwise dropped; reported either way.
-    @inline(never)
-    static func unfitElement(
-        _ error: DecodingError, decoder: TapeDecoder, node: CodingPathNode, into result: inout [Element]
-    ) {
-        if let none = (Element.self as? any OptionalNone.Type)?.none as? Element {
-            result.append(none)
-            decoder.context.report(decoder.pathPrefix, node, "\(error.summary); the element became nil")
-        } else {
-            decoder.context.report(decoder.pathPrefix, node, "\(error.summary); the element was dropped")
-        }
-    }
 }
 
 /// `[String: Value]`, decoded by the decoder itself, its keys as they are (whatever the key strategy, as
-/// Foundation does); lenient mode drops the members that don't fit.
+/// Foundation does); the first of duplicate keys counts, as in `JSONDecoder`. In rescue mode the members that can't
+/// be rescued are dropped.
 protocol LenientStringDictionary {
     /// The object at `index` as `Result`, which is `Self`; `node` is asked for only when a member needs it.
     static func decodeMembers<Result>(
-        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, as: Result.Type
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result
 }
 
 extension Dictionary: LenientStringDictionary where Key == String, Value: Decodable {
     static func decodeMembers<Result>(
-        _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, as: Result.Type
+        _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, rescue: RescueRequest?,
+        as: Result.Type
     ) throws -> Result {
         var path = LazyCodingPath()
         func node() -> CodingPathNode { path.node(makeNode) }
-        guard index >= 0 else {
-            if decoder.strict {
-                throw DecodingError.valueNotFound(
-                    [String: Value].self, .init(codingPath: node().path, debugDescription: "No value to decode"))
-            }
-            return _identityCast([String: Value](), to: Result.self)
-        }
+        guard let header = try decoder.containerHeader(
+            [String: Value].self, .object, at: index, node: node, rescue: rescue)
+        else { return _identityCast([String: Value](), to: Result.self) }
         let tape = decoder.tape
-        let header = tape.pointee.tokens[index]
-        guard header.kind == .object else {
-            throw decoder.mismatch([String: Value].self, at: index, node: node(), found: header.kind)
-        }
         var result: [String: Value] = [:]
         result.reserveCapacity(Int(header.start))
+        var dropped: Set<String> = []
         let end = Int(header.length)
         var position = index + 1
         while position < end {
             let key = decoder.string(at: position)
             let next = tape.pointee.next(after: position + 1)
-            do {
-                let value = try decoder.decode(Value.self, at: position + 1, node: node().appending(NamedKey(key)))
-                if result[key] == nil { result[key] = value }
-            } catch let error as DecodingError where !decoder.strict {
-                decoder.context.report(
-                    decoder.pathPrefix, node().appending(NamedKey(key)), "\(error.summary); the member was dropped")
+            defer { position = next }
+            if result[key] != nil || dropped.contains(key) { continue }
+            let here = node().appending(NamedKey(key))
+            guard let rescue else {
+                result[key] = try decoder.decode(Value.self, at: position + 1, node: here)
+                continue
             }
-            position = next
+            do {
+                result[key] = try decoder.decode(
+                    Value.self, at: position + 1, node: here, rescue: rescue.inside(.key(key)))
+            } catch let error as DecodingError {
+                dropped.insert(key)
+                decoder.context.report(decoder.pathPrefix, here, "\(error.summary); the member was dropped")
+            }
+        }
+        return _identityCast(result, to: Result.self)
+    }
+}
+
+/// `Wrapped?`, decoded by the decoder itself as `Optional`'s `init(from:)` does (`null` is `nil`); in rescue mode a
+/// value that can't be rescued is `nil` too.
+protocol OptionalDecoding {
+    static func decodeOptional<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
+    ) throws -> Result
+}
+
+extension Optional: OptionalDecoding where Wrapped: Decodable {
+    static func decodeOptional<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
+    ) throws -> Result {
+        if decoder.kind(at: index) == .null { return _identityCast(Wrapped?.none, to: Result.self) }
+        guard let rescue else {
+            return _identityCast(Wrapped?.some(try decoder.decode(Wrapped.self, at: index, node: node())), to: Result.self)
+        }
+        do {
+            let value = try decoder.decode(Wrapped.self, at: index, node: node(), rescue: rescue)
+            return _identityCast(Wrapped?.some(value), to: Result.self)
+        } catch let error as DecodingError {
+            decoder.context.report(decoder.pathPrefix, node(), "\(error.summary); the value became nil")
+            return _identityCast(Wrapped?.none, to: Result.self)
+        }
+    }
+}
+
+/// A collection whose strict decoding is the standard library's own `init(from:)`, and which this library decodes in
+/// rescue mode, dropping the elements or entries that can't be rescued: `Set<Element>`, `[Int: Value]`.
+protocol RescuedCollection {
+    static func decodeRescued<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest, as: Result.Type
+    ) throws -> Result
+}
+
+extension Set: RescuedCollection where Element: Decodable {
+    static func decodeRescued<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest, as: Result.Type
+    ) throws -> Result {
+        let elements = try [Element].decodeElements(decoder, at: index, node: node, rescue: rescue, as: [Element].self)
+        return _identityCast(Set(elements), to: Result.self)
+    }
+}
+
+extension Dictionary: RescuedCollection where Key == Int, Value: Decodable {
+    static func decodeRescued<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest, as: Result.Type
+    ) throws -> Result {
+        let members = try [String: Value].decodeMembers(
+            decoder, at: index, node: node, rescue: rescue, as: [String: Value].self)
+        var result: [Int: Value] = [:]
+        for (key, value) in members {
+            guard let number = Int(key) else {
+                decoder.context.report(
+                    decoder.pathPrefix, node().appending(NamedKey(key)), "the key is not an integer; the entry was dropped")
+                continue
+            }
+            result[number] = value
         }
         return _identityCast(result, to: Result.self)
     }

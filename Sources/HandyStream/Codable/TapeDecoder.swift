@@ -38,6 +38,14 @@ final class TapeDecoder: Decoder {
     private var stackLimit: UInt = 0
     /// The coding paths of the keyed containers made since the root value started (see ``keep(_:)``).
     private var containerNodes: [CodingPathNode] = []
+    /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
+    var scope: RescueScope?
+    /// Where this decoder's value sits inside the scope's value (a decoder from `superDecoder()`).
+    var scopePath: RescuePath = []
+    /// How many values made from nothing are being made, one inside another (a type that contains itself would
+    /// never end).
+    private var fromNothingDepth = 0
+    static let fromNothingLimit = 32
 
     init(storage: TapeStorage, context: CodableContext) {
         self.storage = storage
@@ -67,96 +75,163 @@ final class TapeDecoder: Decoder {
 
     // MARK: - Decoder
 
+    /// The rescue state for a container this decoder's value makes, `nil` when the value runs strictly.
+    private var ownRescue: ContainerRescue? {
+        guard let scope else { return nil }
+        return ContainerRescue(scope: scope, path: scopePath)
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try KeyedDecodingContainer(keyedContainer(Key.self, at: current, node: node, mapping: mapping))
+        let rescue = ownRescue
+        return try KeyedDecodingContainer(keyedContainer(
+            Key.self, at: current, node: node, mapping: mapping, rescue: rescue,
+            absentAllowed: rescue?.route(nil) != nil))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try unkeyed(at: current, node: node)
+        let rescue = ownRescue
+        return try unkeyed(at: current, node: node, rescue: rescue, absentAllowed: rescue?.route(nil) != nil)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        TapeSingleValueContainer(decoder: self, index: current, node: node)
+        TapeSingleValueContainer(decoder: self, index: current, node: node, rescue: ownRescue)
     }
 
+    /// A keyed container over the object at `index`; -1 (absent) only when `absentAllowed` (a value made from
+    /// nothing, a rescued place): a container with no keys.
     func keyedContainer<Key: CodingKey>(
-        _: Key.Type, at index: Int, node: CodingPathNode, mapping: MappingTable?
+        _: Key.Type, at index: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?,
+        absentAllowed: Bool = false
     ) throws -> TapeKeyedContainer<Key> {
         if index >= 0 {
             let kind = tape.pointee.tokens[index].kind
             guard kind == .object else {
                 throw mismatch([String: Any].self, at: index, node: node, found: kind)
             }
-        } else if strict {
+        } else if !absentAllowed {
             throw DecodingError.valueNotFound(
                 [String: Any].self, .init(codingPath: node.path, debugDescription: "No value to decode"))
         }
-        return TapeKeyedContainer(decoder: self, object: index, node: node, mapping: mapping)
+        return TapeKeyedContainer(decoder: self, object: index, node: node, mapping: mapping, rescue: rescue)
     }
 
-    func unkeyed(at index: Int, node: CodingPathNode) throws -> TapeUnkeyedContainer {
+    /// An unkeyed container over the array at `index`; -1 as for ``keyedContainer(_:at:node:mapping:rescue:absentAllowed:)``.
+    func unkeyed(
+        at index: Int, node: CodingPathNode, rescue: ContainerRescue?, absentAllowed: Bool = false
+    ) throws -> TapeUnkeyedContainer {
         var count = 0
         if index >= 0 {
             let token = tape.pointee.tokens[index]
             guard token.kind == .array else { throw mismatch([Any].self, at: index, node: node, found: token.kind) }
             count = Int(token.start)
-        } else if strict {
+        } else if !absentAllowed {
             throw DecodingError.valueNotFound(
                 [Any].self, .init(codingPath: node.path, debugDescription: "No value to decode"))
         }
-        return TapeUnkeyedContainer(decoder: self, array: index, count: count, node: node)
+        return TapeUnkeyedContainer(decoder: self, array: index, count: count, node: node, rescue: rescue)
     }
 
     // MARK: - Values
 
-    /// Decodes the whole tape as a `T`.
+    /// Decodes the whole tape as a `T`: strictly, and in lenient mode, when that fails, again with the place that
+    /// failed rescued (see Rescue.swift). The diagnostics of the rescues that held are told when the value is done.
     func decodeRoot<T: Decodable>(_: T.Type, builder: Builder) throws -> T {
         self.builder = builder
         current = -1
         node = .root
         mapping = nil
+        scope = nil
+        scopePath = []
         errorToken = 0
         containerNodes.removeAll(keepingCapacity: true)
         stackLimit = StackGuard.limit
-        return try decode(T.self, at: 0, node: .root)
+        do {
+            return try decode(T.self, at: 0, node: .root)
+        } catch let error as DecodingError where !strict {
+            return try rescueRoot(T.self, after: error)
+        }
+    }
+
+    @inline(never)
+    private func rescueRoot<T: Decodable>(_: T.Type, after error: DecodingError) throws -> T {
+        let token = errorToken
+        containerNodes.removeAll(keepingCapacity: true)
+        let mark = context.pendingCount
+        do {
+            let place = error.place(below: 0) ?? []
+            let value = try decode(T.self, at: 0, node: .root, rescue: RescueRequest(places: [place]))
+            context.tellPending()
+            return value
+        } catch let rescueError as DecodingError {
+            _ = rescueError
+            context.dropPending(from: mark)
+            // The strict error is the one to report: it is what JSONDecoder says of the input.
+            errorToken = token
+            throw error
+        } catch {
+            context.dropPending(from: mark)
+            throw error
+        }
     }
 
     /// Decodes the value at `index` (or the absent value, -1) as a `T`: scalars and Foundation's special types
-    /// directly, models by their tables, containers element by element, anything else by its `init(from:)`.
-    /// `node` is made only when needed (an error, or a value with containers of its own).
-    func decode<T: Decodable>(_: T.Type, at index: Int, node: @autoclosure () -> CodingPathNode) throws -> T {
+    /// directly, containers element by element, anything else by its `init(from:)`. `rescue` is `nil` for a strict
+    /// decode, else the places to rescue inside the value (see Rescue.swift). `node` is made only when needed (an
+    /// error, or a value with containers of its own).
+    func decode<T: Decodable>(
+        _: T.Type, at index: Int, node: @autoclosure () -> CodingPathNode, rescue: RescueRequest? = nil
+    ) throws -> T {
         let traits = context.traits(of: T.self)
+        let convert = rescue != nil
         switch traits.kind {
         case .plain: break
         // The traits say `T` is exactly the type read, so the casts below are identities (no dynamic cast).
-        case .string: return _identityCast(try decodeString(at: index, node: node()), to: T.self)
-        case .int: return _identityCast(try decodeInteger(Int.self, at: index, node: node()), to: T.self)
-        case .double: return _identityCast(try decodeDouble(at: index, node: node()), to: T.self)
-        case .bool: return _identityCast(try decodeBool(at: index, node: node()), to: T.self)
-        case .float: return _identityCast(try decodeFloat(at: index, node: node()), to: T.self)
-        case .int64: return _identityCast(try decodeInteger(Int64.self, at: index, node: node()), to: T.self)
-        case .int32: return _identityCast(try decodeInteger(Int32.self, at: index, node: node()), to: T.self)
-        case .uint64: return _identityCast(try decodeInteger(UInt64.self, at: index, node: node()), to: T.self)
-        case .date: return _identityCast(try decodeDate(at: index, node: node()), to: T.self)
-        case .data: return _identityCast(try decodeData(at: index, node: node()), to: T.self)
-        case .url: return _identityCast(try decodeURL(at: index, node: node()), to: T.self)
-        case .decimal: return _identityCast(try decodeDecimal(at: index, node: node()), to: T.self)
-        case .model(let codec): return try decodeModel(T.self, codec: codec, at: index, node: node())
-        case .array(let array): return try array.decodeElements(self, at: index, node: node, as: T.self)
+        case .string: return _identityCast(try decodeString(at: index, node: node(), convert: convert), to: T.self)
+        case .int: return _identityCast(try decodeInteger(Int.self, at: index, node: node(), convert: convert), to: T.self)
+        case .double: return _identityCast(try decodeDouble(at: index, node: node(), convert: convert), to: T.self)
+        case .bool: return _identityCast(try decodeBool(at: index, node: node(), convert: convert), to: T.self)
+        case .float: return _identityCast(try decodeFloat(at: index, node: node(), convert: convert), to: T.self)
+        case .int64:
+            return _identityCast(try decodeInteger(Int64.self, at: index, node: node(), convert: convert), to: T.self)
+        case .int32:
+            return _identityCast(try decodeInteger(Int32.self, at: index, node: node(), convert: convert), to: T.self)
+        case .uint64:
+            return _identityCast(try decodeInteger(UInt64.self, at: index, node: node(), convert: convert), to: T.self)
+        case .date: return _identityCast(try decodeDate(at: index, node: node(), convert: convert), to: T.self)
+        case .data: return _identityCast(try decodeData(at: index, node: node(), convert: convert), to: T.self)
+        case .url: return _identityCast(try decodeURL(at: index, node: node(), convert: convert), to: T.self)
+        case .decimal: return _identityCast(try decodeDecimal(at: index, node: node(), convert: convert), to: T.self)
+        case .array(let array): return try array.decodeElements(self, at: index, node: node, rescue: rescue, as: T.self)
         case .stringDictionary(let dictionary):
-            return try dictionary.decodeMembers(self, at: index, node: node, as: T.self)
+            return try dictionary.decodeMembers(self, at: index, node: node, rescue: rescue, as: T.self)
+        case .optional(let optional):
+            return try optional.decodeOptional(self, at: index, node: node, rescue: rescue, as: T.self)
+        case .rescuedCollection(let collection):
+            // Decoded by the standard library's `init(from:)` when strict; by this library in rescue mode, so that
+            // an element that can't be rescued is dropped.
+            if let rescue { return try collection.decodeRescued(self, at: index, node: node, rescue: rescue, as: T.self) }
         }
         guard StackGuard.hasRoom(above: stackLimit) else {
             errorToken = index
             throw StackExhausted(codingPath: node().path, call: "init(from:)")
         }
-        let saved = (current, self.node, mapping)
+        let saved = (current, self.node, mapping, scope, scopePath)
         current = index
         self.node = node()
         mapping = traits.mapping
         errorToken = index
-        defer { (current, self.node, mapping) = saved }
-        var value = try T(from: self)
+        scopePath = []
+        defer { (current, self.node, mapping, scope, scopePath) = saved }
+        guard let rescue else {
+            scope = nil
+            return try finish(T(from: self), traits)
+        }
+        return try decodeRescuing(T.self, traits, rescue)
+    }
+
+    @inline(__always)
+    private func finish<T>(_ decoded: T, _ traits: TypeTraits) -> T {
+        var value = decoded
         if traits.hasHook, var mapped = value as? any DecodableMapping {
             mapped.didFinishDecoding()
             value = mapped as! T
@@ -164,38 +239,63 @@ final class TapeDecoder: Decoder {
         return value
     }
 
-    /// A value that doesn't fit lenient mode's way: the property's declared default, the type's default, or the
-    /// type decoded from nothing (empty containers, zero scalars); `nil` when none can be made.
-    func fallback<T: Decodable>(_: T.Type, property: String?, mapping: MappingTable?, node: CodingPathNode) -> T? {
-        if let property, let value = mapping?.defaults[property] as? T { return value }
+    /// Runs `T.init(from:)` in rescue mode: with the places asked for and those the type needed before; each time
+    /// it throws at a new place inside the value, again with that place rescued too.
+    @inline(never)
+    private func decodeRescuing<T: Decodable>(_: T.Type, _ traits: TypeTraits, _ rescue: RescueRequest) throws -> T {
+        let type = ObjectIdentifier(T.self)
+        var places = rescue.places
+        for known in context.rescuedPlaces(of: type) where !places.contains(known) { places.append(known) }
+        let depth = node.depth
+        let defaults = PropertyDefaults.of(T.self)
+        if rescue.everything {
+            guard fromNothingDepth < Self.fromNothingLimit else {
+                throw corrupted("No value to make a \(T.self) from.", at: current, node: node)
+            }
+            fromNothingDepth += 1
+        }
+        defer { if rescue.everything { fromNothingDepth -= 1 } }
+        var attempts = 0
+        while true {
+            scope = RescueScope(
+                places: places, everything: rescue.everything, mapping: traits.mapping, defaults: defaults)
+            let mark = context.pendingCount
+            do {
+                return try finish(T(from: self), traits)
+            } catch let error as DecodingError {
+                context.dropPending(from: mark)
+                attempts += 1
+                guard !rescue.everything, attempts < Self.rescueAttemptLimit,
+                    let place = error.place(below: depth), !places.contains(place)
+                else { throw error }
+                places.append(place)
+                context.remember(place, of: type)
+            }
+        }
+    }
+
+    /// How many places one value may rescue before it is given up: each new attempt rescues a place the last one
+    /// failed at, and a document has finitely many, but a user's `init(from:)` could make up new ones forever.
+    static let rescueAttemptLimit = 4096
+
+    /// What lenient mode puts in place of a value that can't be rescued at a call: `nil` for an optional, the
+    /// value declared for the key (``DecodableMapping``), what the owner's `init()` gives it
+    /// (``EmptyInitializable``), the type's default (``DecodableDefault``), or the type made from nothing (empty
+    /// containers, zero scalars, a type whose properties all take their defaults); `nil` when none can be made.
+    func fallback<T: Decodable>(
+        _: T.Type, key: (any CodingKey)?, mapping: MappingTable?, defaults: PropertyDefaults?, node: CodingPathNode
+    ) -> T? {
+        if let none = T.self as? any OptionalNone.Type { return none.none as? T }
+        if let key {
+            if let value = mapping?.defaults[key.stringValue] as? T { return value }
+            if let value = defaults?.value(for: key) as? T { return value }
+        }
         if let defaulted = T.self as? any DecodableDefault.Type, let value = defaulted.defaultValue as? T {
             return value
         }
-        return try? decode(T.self, at: -1, node: node)
-    }
-
-    /// Replays the events at `index` into a model's builder: a HandyJSON model takes its field tables' path.
-    private func decodeModel<T>(_: T.Type, codec: ValueCodec, at index: Int, node: CodingPathNode) throws -> T {
-        var options = context.options
-        options.diagnostics = nil
-        let root = RootFrame<T>(codec: codec)
-        let builder = Builder(root: root, options: options)
-        // The model's own `Decodable` properties find this builder, not the one whose value is being decoded.
-        CodableRun.with(builder) {
-            if index >= 0 {
-                _ = tape.pointee.replay(from: index, to: builder)
-            } else {
-                _ = builder.tokenStartMap() && builder.tokenEndMap()
-            }
-        }
-        if let value = root.take() { return value }
-        errorToken = index
-        if let failure = builder.failure {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: node.path + [NamedKey(String(failure.path.dropFirst(2)))],
-                debugDescription: failure.message))
-        }
-        throw mismatch(T.self, at: index, node: node, found: index >= 0 ? tape.pointee.tokens[index].kind : .null)
+        let saved = (scope, scopePath)
+        defer { (scope, scopePath) = saved }
+        return try? decode(T.self, at: -1, node: node, rescue: .everywhere)
     }
 
     // MARK: - Errors
@@ -230,18 +330,24 @@ final class TapeDecoder: Decoder {
     func kind(at index: Int) -> Tape.Kind { index < 0 ? .null : tape.pointee.tokens[index].kind }
 
     func string(at index: Int) -> String { tape.pointee.withBytes(of: index) { String(jsonBytes: $0) } }
+
+    /// The key at `index` as the type's coding keys see it: after the key strategy's conversion of document keys.
+    func documentKey(at index: Int) -> String {
+        let key = string(at: index)
+        return context.keysAreConverted ? context.options.keyDecodingStrategy.documentKey(key) : key
+    }
 }
 
 // MARK: - Scalars
 
 extension TapeDecoder {
-    /// Reads the scalar at `index`: `strictRead` in strict mode, lenient mode through the models' conversion table
-    /// (`Conversion`, with `lenientExtra` for what the table doesn't cover); `absent` for a missing value in lenient
-    /// mode. A number that `strictRead` refuses is `dataCorrupted` ("does not fit") when `numberMayNotFit`, a value of
-    /// another kind a type mismatch.
+    /// Reads the scalar at `index` with `strictRead` (what `JSONDecoder` accepts); when that fails and `convert` is
+    /// set (a rescued place), through the models' conversion table (`Conversion`, with `lenientExtra` for what the
+    /// table doesn't cover), and `absent` for a value made from nothing (-1). A number that `strictRead` refuses is
+    /// `dataCorrupted` ("does not fit") when `numberMayNotFit`, a value of another kind a type mismatch.
     @inline(__always)
     private func scalar<Conversion: ScalarConversion>(
-        _: Conversion.Type, at index: Int, node: () -> CodingPathNode,
+        _: Conversion.Type, at index: Int, node: () -> CodingPathNode, convert: Bool,
         strict strictRead: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value?,
         lenientExtra: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value? = { _, _ in nil },
         numberMayNotFit: Bool = false,
@@ -249,7 +355,7 @@ extension TapeDecoder {
     ) throws -> Conversion.Value {
         let type = Conversion.Value.self
         guard index >= 0 else {
-            if !strict { return absent }
+            if convert { return absent }
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: node().path, debugDescription: "No value to decode"))
         }
@@ -257,13 +363,13 @@ extension TapeDecoder {
         if kind == .object || kind == .array || kind == .null {
             throw mismatch(type, at: index, node: node(), found: kind)
         }
-        let strict = self.strict
         let outcome: Conversion.Value?? = tape.pointee.withBytes(of: index) { bytes -> Conversion.Value?? in
-            if strict { return .some(strictRead(kind, bytes)) }
-            return .some(Self.converted(Conversion.self, kind, bytes) ?? lenientExtra(kind, bytes))
+            if let value = strictRead(kind, bytes) { return .some(value) }
+            if convert { return .some(Self.converted(Conversion.self, kind, bytes) ?? lenientExtra(kind, bytes)) }
+            return .some(nil)
         }
         if let value = outcome ?? nil { return value }
-        if strict && numberMayNotFit && kind == .number {
+        if numberMayNotFit && kind == .number {
             let text = string(at: index)
             throw corrupted("Number \(text) does not fit in \(type).", at: index, node: node())
         }
@@ -284,16 +390,20 @@ extension TapeDecoder {
         }
     }
 
-    func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, at index: Int, node: @autoclosure () -> CodingPathNode) throws -> I {
+    func decodeInteger<I: FixedWidthInteger>(
+        _ type: I.Type, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> I {
         try scalar(
-            IntegerConversion<I>.self, at: index, node: node,
+            IntegerConversion<I>.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in kind == .number ? Self.foundationInteger(bytes, I.self) : nil },
             numberMayNotFit: true, absent: 0)
     }
 
-    func decodeDouble(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Double {
+    func decodeDouble(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> Double {
         try scalar(
-            DoubleConversion.self, at: index, node: node,
+            DoubleConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in
                 kind == .number ? Self.foundationDouble(bytes) : kind == .string ? self.nonConforming(bytes) : nil
             },
@@ -301,9 +411,11 @@ extension TapeDecoder {
             numberMayNotFit: true, absent: 0)
     }
 
-    func decodeFloat(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Float {
+    func decodeFloat(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> Float {
         try scalar(
-            FloatConversion.self, at: index, node: node,
+            FloatConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in
                 kind == .number ? Self.foundationFloat(bytes) : kind == .string ? self.nonConforming(bytes).map(Float.init) : nil
             },
@@ -351,56 +463,69 @@ extension TapeDecoder {
         return nil
     }
 
-    func decodeBool(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Bool {
+    func decodeBool(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> Bool {
         try scalar(
-            BoolConversion.self, at: index, node: node,
+            BoolConversion.self, at: index, node: node, convert: convert,
             strict: { kind, _ in kind == .true ? true : kind == .false ? false : nil },
             absent: false)
     }
 
-    func decodeString(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> String {
+    func decodeString(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> String {
         try scalar(
-            StringConversion.self, at: index, node: node,
+            StringConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in kind == .string ? String(jsonBytes: bytes) : nil },
             absent: "")
     }
 
     // MARK: Foundation's types
 
-    func decodeDecimal(at index: Int, node: @autoclosure () -> CodingPathNode) throws -> Decimal {
+    func decodeDecimal(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> Decimal {
         try scalar(
-            DecimalConversion.self, at: index, node: node,
+            DecimalConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in kind == .number ? DecimalConversion.value(number: bytes) : nil },
             absent: 0)
     }
 
-    func decodeURL(at index: Int, node: CodingPathNode) throws -> URL {
-        let text = try decodeString(at: index, node: node)
+    func decodeURL(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> URL {
+        let text = try decodeString(at: index, node: node, convert: convert)
         guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", at: index, node: node) }
         return url
     }
 
     /// A decoder of its own at `index` (-1: absent), for `superDecoder()` and for strategies that call user code
-    /// with a `Decoder`.
-    func detached(at index: Int, node: CodingPathNode) -> TapeDecoder {
+    /// with a `Decoder`. From a container in rescue mode (`rescue`, the container's, and `step` into it), its value
+    /// is found by the same scope.
+    func detached(
+        at index: Int, node: CodingPathNode, rescue: ContainerRescue? = nil, step: RescueStep? = nil
+    ) -> TapeDecoder {
         let decoder = TapeDecoder(storage: storage, context: context)
         decoder.current = index
         decoder.node = node
         decoder.builder = builder
         decoder.stackLimit = stackLimit
+        if let rescue {
+            decoder.scope = rescue.scope
+            decoder.scopePath = step.map { rescue.path + [$0] } ?? rescue.path
+        }
         return decoder
     }
 
-    func decodeDate(at index: Int, node: CodingPathNode) throws -> Date {
+    func decodeDate(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> Date {
         switch context.options.dateDecodingStrategy {
         case .deferredToDate:
-            return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, node: node))
+            return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, node: node, convert: convert))
         case .secondsSince1970:
-            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node))
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node, convert: convert))
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node) / 1000)
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node, convert: convert) / 1000)
         case .iso8601:
-            let text = try decodeString(at: index, node: node)
+            let text = try decodeString(at: index, node: node, convert: convert)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
                 throw corrupted("Expected date string to be ISO8601-formatted.", at: index, node: node)
             }
@@ -413,12 +538,12 @@ extension TapeDecoder {
         }
     }
 
-    func decodeData(at index: Int, node: CodingPathNode) throws -> Data {
+    func decodeData(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> Data {
         switch context.options.dataDecodingStrategy {
         case .deferredToData:
             return try Data(from: detached(at: index, node: node))
         case .base64:
-            let text = try decodeString(at: index, node: node)
+            let text = try decodeString(at: index, node: node, convert: convert)
             guard let data = Data(base64Encoded: text) else {
                 throw corrupted("Encountered Data is not valid Base64.", at: index, node: node)
             }

@@ -44,6 +44,25 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
 
     var isCaseInsensitive: Bool { kind == .caseInsensitive }
 
+    /// A document's key as a `Decodable` type's coding keys see it (`allKeys`): `convertFromSnakeCase` turns
+    /// `user_id` into `userId` with Foundation's algorithm; the other strategies leave it as it is.
+    func documentKey(_ key: String) -> String {
+        kind == .convertFromSnakeCase ? Self.camelCase(fromSnakeCase: key) : key
+    }
+
+    /// Foundation's `convertFromSnakeCase`: leading and trailing underscores kept, the words between joined with
+    /// each word after the first capitalized; a key without inner underscores is left as it is.
+    static func camelCase(fromSnakeCase key: String) -> String {
+        guard let first = key.firstIndex(where: { $0 != "_" }) else { return key }
+        var last = key.index(before: key.endIndex)
+        while last > first && key[last] == "_" { key.formIndex(before: &last) }
+        let words = key[first...last].split(separator: "_")
+        let joined = words.count == 1
+            ? String(key[first...last])
+            : ([words[0].lowercased()] + words.dropFirst().map { $0.capitalized }).joined()
+        return String(key[..<first]) + joined + String(key[key.index(after: last)...])
+    }
+
     public static func == (lhs: KeyDecodingStrategy, rhs: KeyDecodingStrategy) -> Bool { lhs.kind == rhs.kind }
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 

@@ -107,7 +107,8 @@ extension TrustTests {
         let log = DiagnosticLog()
         #expect(try ModelDecoder(options: log.options).decode(Int?.self, from: #""x""#) == nil)
         #expect(try ModelDecoder(options: log.options).decode(Owner?.self, from: "[1]") == nil)
-        #expect(log.all == ["$: expected an integer that fits Int, found a string; the value became nil",
+        // `Int?` is `Decodable` (JSONDecoder's messages); `Owner?` is a model's (the field tables' messages).
+        #expect(log.all == ["$: Expected to decode Int but found a string instead; the value became nil",
                             "$: expected an object, found an array; the value became nil"])
         #expect(decodingError(Int?.self, #""x""#, options: DecodingOptions(strict: true))?.kind == .typeMismatch)
         #expect(try ModelDecoder().decode(Int?.self, from: "null") == nil)

@@ -1,0 +1,225 @@
+import Foundation
+
+// Lenient mode for `Decodable` types never changes what `JSONDecoder` decodes; it only rescues what strict decoding
+// refuses, at the innermost value that can absorb the failure.
+//
+// So a value is always decoded strictly first. When its `init(from:)` throws a `DecodingError`, the error's coding
+// path says exactly where strict decoding failed; the value is decoded again with that place *rescued*, and again for
+// each further place that fails, until it decodes or a place can't be rescued (then the value itself fails, and its
+// parent rescues it one level up):
+//
+//     Root.init(from:) throws at  items · Index 3 · price          (strict: what JSONDecoder throws)
+//     Root again, the place [items, Index 3, price] rescued:
+//         the call at [items] decodes [Item] in rescue mode, routing [Index 3, price] to element 3,
+//         element 3's call at [price] reads the value strictly, then converts it ("12.5" → 12.5),
+//         then falls back to a default (the property's value in `init()`, a declared default, …)
+//
+// A call that is not on the way to a rescued place runs strictly, so a `try?` in a hand-written `init(from:)` sees
+// exactly the errors it sees under `JSONDecoder`. Containers this library decodes itself (`[T]`, `[String: T]`,
+// `Set<T>`, `[Int: T]`, `T?`) have no `try?` inside, so once one is on a rescue route all its elements are decoded in
+// rescue mode (an element that can't be rescued is dropped, or `nil` in `[T?]`). A type remembers, for the rest of
+// the run, the places that needed rescue, so the next value of that type met in rescue mode starts with them: an
+// array of ten thousand elements with the same bad field costs two passes, not ten thousand.
+
+/// One step of a coding path, as a rescue place names it.
+enum RescueStep: Hashable {
+    case key(String)
+    case index(Int)
+
+    init(_ key: any CodingKey) {
+        if let index = key as? IndexKey, let value = index.intValue {
+            self = .index(value)
+        } else {
+            self = .key(key.stringValue)
+        }
+    }
+}
+
+/// A coding path relative to the value whose `init(from:)` is running.
+typealias RescuePath = [RescueStep]
+
+/// How a value is decoded in rescue mode: the places inside it to rescue (relative to it), or every place (a value
+/// made from nothing, where every key is missing).
+struct RescueRequest {
+    var places: [RescuePath]
+    var everything = false
+
+    static let none = RescueRequest(places: [])
+    static let everywhere = RescueRequest(places: [], everything: true)
+
+    /// The places inside the element or member `step`, for a container this library decodes itself.
+    func inside(_ step: RescueStep) -> RescueRequest {
+        if everything || places.isEmpty { return self }
+        var inner: [RescuePath] = []
+        for place in places where place.first == step && place.count > 1 { inner.append(Array(place.dropFirst())) }
+        return RescueRequest(places: inner)
+    }
+}
+
+/// The rescue state of one value whose `init(from:)` runs in rescue mode, shared by the containers it makes.
+final class RescueScope {
+    let places: [RescuePath]
+    let everything: Bool
+    /// The type's own defaults: its mapping and, for a type that can be made empty, what `init()` gives.
+    let mapping: MappingTable?
+    let defaults: PropertyDefaults?
+
+    init(places: [RescuePath], everything: Bool, mapping: MappingTable?, defaults: PropertyDefaults?) {
+        self.places = places
+        self.everything = everything
+        self.mapping = mapping
+        self.defaults = defaults
+    }
+
+    /// What a call at `path` does: `nil` when it runs strictly, else the request for its value (the places below
+    /// it). A call is rescued when a rescued place is at it or below it.
+    func route(_ path: RescuePath) -> RescueRequest? {
+        if everything { return .everywhere }
+        var inner: [RescuePath] = []
+        var hit = false
+        for place in places where place.count >= path.count && place.starts(with: path) {
+            hit = true
+            if place.count > path.count { inner.append(Array(place.dropFirst(path.count))) }
+        }
+        return hit ? RescueRequest(places: inner) : nil
+    }
+}
+
+/// A container's place in a value decoded in rescue mode: the value's scope and the container's path inside it.
+final class ContainerRescue {
+    let scope: RescueScope
+    let path: RescuePath
+
+    init(scope: RescueScope, path: RescuePath) {
+        self.scope = scope
+        self.path = path
+    }
+
+    func route(_ step: RescueStep?) -> RescueRequest? {
+        guard let step else { return scope.route(path) }
+        return scope.route(path + [step])
+    }
+}
+
+extension DecodingError {
+    /// Where the error is, as a coding path; a missing key's path includes the key.
+    var fullCodingPath: [any CodingKey] {
+        switch self {
+        case .keyNotFound(let key, let context): context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath
+        @unknown default: []
+        }
+    }
+
+    /// The error's place relative to a value at depth `depth`, or `nil` when it is not inside that value.
+    func place(below depth: Int) -> RescuePath? {
+        let path = fullCodingPath
+        guard path.count > depth else { return nil }
+        return path.dropFirst(depth).map(RescueStep.init)
+    }
+}
+
+// MARK: - Defaults from init()
+
+/// A type that can be made empty: lenient decoding takes a missing or unfit property's value from what `init()`
+/// gives that property. Every ``HandyJSON`` model is one; a plain `Codable` type adopts it to get the same defaults.
+///
+///     struct Profile: Codable, EmptyInitializable {
+///         var name = "anon"
+///         var age = 18
+///     }
+///     try ModelDecoder().decode(Profile.self, from: #"{"age": "old"}"#)   // name "anon", age 18
+///
+/// The property is found through the type's own coding keys (custom raw values included): for an `Encodable` type,
+/// by encoding `init()`'s value once; otherwise by the stored property's name.
+public protocol EmptyInitializable {
+    init()
+}
+
+/// What `init()` gives each property of a type, by coding key, worked out once per type.
+final class PropertyDefaults: @unchecked Sendable {
+    private let byKey: [String: Any]
+    private let byProperty: [String: Any]
+
+    private init(byKey: [String: Any], byProperty: [String: Any]) {
+        self.byKey = byKey
+        self.byProperty = byProperty
+    }
+
+    /// The default for the property read with `key`.
+    func value(for key: some CodingKey) -> Any? {
+        let name = key.stringValue
+        return byKey[name] ?? byProperty[name] ?? byProperty["_" + name]
+    }
+
+    private static let known = Locked<[ObjectIdentifier: PropertyDefaults]>([:])
+
+    /// The defaults of `type`, or `nil` when it can't be made empty.
+    static func of(_ type: Any.Type) -> PropertyDefaults? {
+        guard let empty = type as? any EmptyInitializable.Type else { return nil }
+        if let defaults = known.withLock({ $0[ObjectIdentifier(type)] }) { return defaults }
+        let value = empty.init()
+        var byKey: [String: Any] = [:]
+        if let encodable = value as? any Encodable {
+            let capture = KeyCapture()
+            try? encodable.encode(to: capture)
+            byKey = capture.values
+        }
+        var byProperty: [String: Any] = [:]
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, byProperty[label] == nil { byProperty[label] = child.value }
+            }
+            mirror = current.superclassMirror
+        }
+        let defaults = PropertyDefaults(byKey: byKey, byProperty: byProperty)
+        known.withLock { $0[ObjectIdentifier(type)] = defaults }
+        return defaults
+    }
+}
+
+/// An `Encoder` that keeps the values a type encodes at its top level, by key: the values `init()` gives, named by
+/// the type's own coding keys.
+private final class KeyCapture: Encoder {
+    var values: [String: Any] = [:]
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(Keyed<Key>(capture: self))
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { Ignored() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { Ignored() }
+
+    private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let capture: KeyCapture
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil(forKey key: Key) {}
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { capture.values[key.stringValue] = value }
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type, forKey key: Key
+        ) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(Keyed<NestedKey>(capture: KeyCapture()))
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { Ignored() }
+        mutating func superEncoder() -> any Encoder { KeyCapture() }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { KeyCapture() }
+    }
+
+    /// Discards what is written into it.
+    private struct Ignored: UnkeyedEncodingContainer, SingleValueEncodingContainer {
+        var codingPath: [any CodingKey] { [] }
+        var count: Int { 0 }
+        mutating func encodeNil() {}
+        mutating func encode<T: Encodable>(_ value: T) {}
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type
+        ) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(Keyed<NestedKey>(capture: KeyCapture()))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { Ignored() }
+        mutating func superEncoder() -> any Encoder { KeyCapture() }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HandyStream
+import Testing
+
+// Lenient mode never changes what JSONDecoder decodes: it rescues only where strict decoding throws, at the innermost
+// value that can absorb the failure, with the defaults users declare.
+
+/// Decodes any value, whatever it is: what a hand-written loop uses to step over an element it can't read.
+struct AnyValue: Decodable {
+    init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            while !array.isAtEnd { _ = try array.decode(AnyValue.self) }
+        } else if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            for key in object.allKeys { _ = try object.decode(AnyValue.self, forKey: key) }
+        }
+    }
+}
+
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// A hand-written `init(from:)` that decides for itself what to do with values it can't read.
+struct TryingLoop: Decodable, Equatable {
+    var xs: [Int] = []
+    var maybe: Int?
+
+    enum CodingKeys: String, CodingKey { case xs, maybe }
+
+    init(xs: [Int], maybe: Int?) {
+        self.xs = xs
+        self.maybe = maybe
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        maybe = try? container.decode(Int.self, forKey: .maybe)
+        var elements = try container.nestedUnkeyedContainer(forKey: .xs)
+        while !elements.isAtEnd {
+            if let value = try? elements.decode(Int.self) {
+                xs.append(value)
+            } else {
+                _ = try? elements.decode(AnyValue.self)
+            }
+        }
+    }
+}
+
+struct InitDefaults: Codable, Equatable, EmptyInitializable {
+    var name = "anon"
+    var age = 18
+    var tags = ["new"]
+}
+
+struct RenamedDefaults: Codable, Equatable, EmptyInitializable {
+    var userId = 42
+    var label = "none"
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case label
+    }
+}
+
+struct OptionalNumbers: Codable, Equatable {
+    var float: Float?
+    var int8: Int8?
+    var uint8: UInt8?
+    var int32: Int32?
+    var uint64: UInt64?
+    var double: Double?
+}
+
+struct RescuedCollections: Codable, Equatable {
+    var set: Set<Int>
+    var byNumber: [Int: Int]
+}
+
+@Suite struct LenientRuleTests {
+    static func both<T: Decodable & Equatable>(_ type: T.Type, _ json: String) throws -> (lenient: T, foundation: T) {
+        (try ModelDecoder().decode(T.self, from: json), try JSONDecoder().decode(T.self, from: Data(json.utf8)))
+    }
+
+    @Test func tryInHandWrittenCodeSeesTheError() throws {
+        let json = #"{"xs":[1,null,"x",3], "maybe": "7"}"#
+        let (lenient, foundation) = try Self.both(TryingLoop.self, json)
+        #expect(foundation == TryingLoop(xs: [1, 3], maybe: nil))
+        #expect(lenient == foundation)
+    }
+
+    @Test func defaultsFromInit() throws {
+        let empty = try ModelDecoder().decode(InitDefaults.self, from: "{}")
+        #expect(empty == InitDefaults())
+        let unfit = try ModelDecoder().decode(InitDefaults.self, from: #"{"name": {}, "age": "old", "tags": 3}"#)
+        #expect(unfit == InitDefaults())
+        let converted = try ModelDecoder().decode(InitDefaults.self, from: #"{"name": 7, "age": "30"}"#)
+        #expect(converted == InitDefaults(name: "7", age: 30, tags: ["new"]))
+        // Through the type's own coding keys, custom raw values included.
+        let renamed = try ModelDecoder().decode(RenamedDefaults.self, from: #"{"label": "x"}"#)
+        #expect(renamed.userId == 42 && renamed.label == "x")
+        let read = try ModelDecoder().decode(RenamedDefaults.self, from: #"{"user_id": "7"}"#)
+        #expect(read.userId == 7 && read.label == "none")
+    }
+
+    @Test func optionalsThatDoNotFitAreNil() throws {
+        let json = #"{"float": "N/A", "int8": 300, "uint8": 300, "int32": 3e10, "uint64": -1, "double": {}}"#
+        let value = try ModelDecoder().decode(OptionalNumbers.self, from: json)
+        #expect(value == OptionalNumbers())
+        let converted = try ModelDecoder().decode(
+            OptionalNumbers.self, from: #"{"float": "1.5", "int8": "-3", "uint64": "18446744073709551615"}"#)
+        #expect(converted == OptionalNumbers(float: 1.5, int8: -3, uint64: .max))
+    }
+
+    @Test func setsAndIntegerKeyedDictionariesDropWhatDoesNotFit() throws {
+        let json = #"{"set": [1, "x", 3, "4"], "byNumber": {"1": 1, "2": "x", "three": 3, "4": "4"}}"#
+        let value = try ModelDecoder().decode(RescuedCollections.self, from: json)
+        #expect(value.set == [1, 3, 4])
+        #expect(value.byNumber == [1: 1, 4: 4])
+        let strict = ModelDecoder(options: DecodingOptions(strict: true))
+        #expect(throws: DecodingError.self) { try strict.decode(RescuedCollections.self, from: json) }
+    }
+
+    @Test func strictModeConvertsNothing() throws {
+        let strict = ModelDecoder(options: DecodingOptions(strict: true))
+        #expect(throws: DecodingError.self) { try strict.decode([Int].self, from: #"[1, "2"]"#) }
+        #expect(throws: DecodingError.self) { try strict.decode([Int].self, from: "[false, true]") }
+        #expect(throws: DecodingError.self) { try strict.decode([Bool].self, from: "[0, 1]") }
+        #expect(throws: DecodingError.self) { try strict.decode(String.self, from: "1") }
+        #expect(throws: DecodingError.self) { try strict.decode(Bool.self, from: #""true""#) }
+        #expect(throws: DecodingError.self) { try strict.decode(Double.self, from: #""1.5""#) }
+        #expect(throws: DecodingError.self) { try strict.decode([String: String].self, from: #"{"a": 1}"#) }
+        // Lenient mode converts where strict mode throws.
+        #expect(try ModelDecoder().decode([Int].self, from: #"[1, "2"]"#) == [1, 2])
+        #expect(try ModelDecoder().decode(String.self, from: "1") == "1")
+    }
+
+    @Test func oneBadFieldPerElement() throws {
+        struct Item: Codable, Equatable, EmptyInitializable {
+            var id = 0
+            var price = -1.0
+        }
+        let items = (0..<2000).map { #"{"id": \#($0), "price": "\#($0 % 3 == 0 ? "n/a" : "\($0).5")"}"# }
+        let json = "[" + items.joined(separator: ",") + "]"
+        let log = DiagnosticLog()
+        let decoded = try ModelDecoder(options: log.options).decode([Item].self, from: json)
+        #expect(decoded.count == 2000)
+        #expect(decoded[3] == Item(id: 3, price: -1))
+        #expect(decoded[4] == Item(id: 4, price: 4.5))
+        // Each fallback is told once: the conversions are not fallbacks; the defaults are.
+        #expect(log.all.count == 667)
+        #expect(log.all.first == "$[0].price: Expected to decode Double but found a string instead; the default was used")
+    }
+}
