@@ -234,15 +234,26 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// underlying error (unless it has one); another error is thrown as it is.
     static func locate(_ error: any Error, at location: JSONDecodingError) -> any Error {
         guard let decodingError = error as? DecodingError else { return error }
-        func located(_ context: DecodingError.Context) -> DecodingError.Context {
-            var location = location
-            location.path += CodingPathNode.jsonPath(of: context.codingPath)
-            let position = location.line > 0
+        func position(_ location: JSONDecodingError) -> String {
+            location.line > 0
                 ? "line \(location.line), column \(location.column), byte \(location.offset)"
                 : "byte \(location.offset)"
+        }
+        func located(_ context: DecodingError.Context) -> DecodingError.Context {
+            var location = location
+            // A number that doesn't fit is at the empty coding path, as JSONDecoder says; its place is its own.
+            if let number = context.underlyingError as? NumberNotRepresentable {
+                location.path += CodingPathNode.jsonPath(of: number.codingPath)
+                location.message = number.description
+                return DecodingError.Context(
+                    codingPath: context.codingPath,
+                    debugDescription: context.debugDescription + " \(number.description) (\(position(location)), at \(location.path))",
+                    underlyingError: location)
+            }
+            location.path += CodingPathNode.jsonPath(of: context.codingPath)
             return DecodingError.Context(
                 codingPath: context.codingPath,
-                debugDescription: context.debugDescription + " (\(position), at \(location.path))",
+                debugDescription: context.debugDescription + " (\(position(location)), at \(location.path))",
                 underlyingError: context.underlyingError ?? location)
         }
         switch decodingError {

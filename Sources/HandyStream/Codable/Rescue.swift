@@ -101,9 +101,26 @@ final class ContainerRescue {
     }
 }
 
-extension DecodingError {
-    /// Where the error is, as a coding path; a missing key's path includes the key.
-    var fullCodingPath: [any CodingKey] {
+/// A failure that lenient mode may rescue: a `DecodingError`, or a number that doesn't fit (which `JSONDecoder` throws
+/// as a JSON error, not a `DecodingError`). A depth or stack failure is neither, and is never rescued.
+protocol RescuableFailure: Error {
+    /// Where the failure is, as a coding path; a missing key's path includes the key.
+    var failurePath: [any CodingKey] { get }
+    /// The failure's sentence without its final period, for diagnostics.
+    var summary: String { get }
+}
+
+extension RescuableFailure {
+    /// The failure's place relative to a value at depth `depth`, or `nil` when it is not inside that value.
+    func place(below depth: Int) -> RescuePath? {
+        let path = failurePath
+        guard path.count > depth else { return nil }
+        return path.dropFirst(depth).map(RescueStep.init)
+    }
+}
+
+extension DecodingError: RescuableFailure {
+    var failurePath: [any CodingKey] {
         switch self {
         case .keyNotFound(let key, let context): context.codingPath + [key]
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
@@ -111,12 +128,22 @@ extension DecodingError {
         @unknown default: []
         }
     }
+}
 
-    /// The error's place relative to a value at depth `depth`, or `nil` when it is not inside that value.
-    func place(below depth: Int) -> RescuePath? {
-        let path = fullCodingPath
-        guard path.count > depth else { return nil }
-        return path.dropFirst(depth).map(RescueStep.init)
+/// A number that doesn't fit the type asked for (`300` as a `UInt8`, `1.5` as an `Int`, `1e400`). `JSONDecoder`
+/// throws it as a JSON error, which a `try?` in `init(from:)` catches and which, if nothing does, ends the decode as
+/// `dataCorrupted` at the empty coding path ("The given data was not valid JSON."); it is thrown the same way here,
+/// and keeps its real coding path for lenient mode and for the error's location.
+struct NumberNotRepresentable: RescuableFailure, CustomStringConvertible {
+    var codingPath: [any CodingKey]
+    var text: String
+    var failurePath: [any CodingKey] { codingPath }
+    var summary: String { "Number \(text) is not representable in Swift" }
+    var description: String { summary + "." }
+
+    /// What `JSONDecoder` throws for it at the top.
+    var decodingError: DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: self))
     }
 }
 

@@ -87,7 +87,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         do {
             guard let index else { throw keyNotFound(key) }
             return try read(index, request)
-        } catch let error as DecodingError {
+        } catch let error as any RescuableFailure {
             let here = node.appending(key)
             guard let value = decoder.fallback(
                 T.self, key: key, mapping: mapping, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
@@ -116,7 +116,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let request = rescue.route(RescueStep(key)) else { return try read(index, nil) }
         do {
             return try read(index, request)
-        } catch let error as DecodingError {
+        } catch let error as any RescuableFailure {
             decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); the value became nil")
             return nil
         }
@@ -233,7 +233,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let inner, inner.route(nil) != nil else { return try make(false) }
         do {
             return try make(false)
-        } catch let error as DecodingError {
+        } catch let error as any RescuableFailure {
             decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); read as empty")
             return try make(true)
         }
@@ -312,7 +312,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
             let value = try read(decoder, position, here, request)
             advance()
             return value
-        } catch let error as DecodingError {
+        } catch let error as any RescuableFailure {
             guard let value = decoder.fallback(T.self, key: nil, mapping: nil, defaults: nil, node: here) else {
                 throw error
             }
@@ -389,7 +389,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         guard let inner, inner.route(nil) != nil else { return try make(false) }
         do {
             return try make(false)
-        } catch let error as DecodingError {
+        } catch let error as any RescuableFailure {
             decoder.context.report(
                 decoder.pathPrefix, node.appending(index: currentIndex), "\(error.summary); read as empty")
             return try make(true)
@@ -424,7 +424,7 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
         guard let rescue, let request = rescue.route(nil) else { return try read(nil) }
         do {
             return try read(request)
-        } catch let error as DecodingError {
+        } catch let error as any RescuableFailure {
             guard let value = decoder.fallback(T.self, key: nil, mapping: nil, defaults: nil, node: node) else {
                 throw error
             }
@@ -579,7 +579,7 @@ extension Array: LenientArray where Element: Decodable {
             do {
                 result.append(try decoder.decode(
                     Element.self, at: position, node: here, rescue: rescue.inside(.index(count))))
-            } catch let error as DecodingError {
+            } catch let error as any RescuableFailure {
                 if let none = (Element.self as? any OptionalNone.Type)?.none as? Element {
                     result.append(none)
                     decoder.context.report(decoder.pathPrefix, here, "\(error.summary); the element became nil")
@@ -654,7 +654,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
             do {
                 result[key] = try decoder.decode(
                     Value.self, at: position + 1, node: here, rescue: rescue.inside(.key(key)))
-            } catch let error as DecodingError {
+            } catch let error as any RescuableFailure {
                 dropped.insert(key)
                 decoder.context.report(decoder.pathPrefix, here, "\(error.summary); the member was dropped")
             }
@@ -682,7 +682,7 @@ extension Optional: OptionalDecoding where Wrapped: Decodable {
         do {
             let value = try decoder.decode(Wrapped.self, at: index, node: node(), rescue: rescue)
             return _identityCast(Wrapped?.some(value), to: Result.self)
-        } catch let error as DecodingError {
+        } catch let error as any RescuableFailure {
             decoder.context.report(decoder.pathPrefix, node(), "\(error.summary); the value became nil")
             return _identityCast(Wrapped?.none, to: Result.self)
         }

@@ -147,13 +147,19 @@ final class TapeDecoder: Decoder {
         stackLimit = StackGuard.limit
         do {
             return try decode(T.self, at: 0, node: .root)
-        } catch let error as DecodingError where !strict {
+        } catch let error as any RescuableFailure {
+            if strict { throw Self.foundationError(error) }
             return try rescueRoot(T.self, after: error)
         }
     }
 
+    /// The error as `JSONDecoder` throws it: a number that doesn't fit is `dataCorrupted` at the empty path.
+    static func foundationError(_ error: any RescuableFailure) -> any Error {
+        (error as? NumberNotRepresentable)?.decodingError ?? error
+    }
+
     @inline(never)
-    private func rescueRoot<T: Decodable>(_: T.Type, after error: DecodingError) throws -> T {
+    private func rescueRoot<T: Decodable>(_: T.Type, after error: any RescuableFailure) throws -> T {
         let token = errorToken
         containerNodes.removeAll(keepingCapacity: true)
         let mark = context.pendingCount
@@ -162,12 +168,11 @@ final class TapeDecoder: Decoder {
             let value = try decode(T.self, at: 0, node: .root, rescue: RescueRequest(places: [place]))
             context.tellPending()
             return value
-        } catch let rescueError as DecodingError {
-            _ = rescueError
+        } catch is any RescuableFailure {
             context.dropPending(from: mark)
             // The strict error is the one to report: it is what JSONDecoder says of the input.
             errorToken = token
-            throw error
+            throw Self.foundationError(error)
         } catch {
             context.dropPending(from: mark)
             throw error
@@ -262,7 +267,7 @@ final class TapeDecoder: Decoder {
             let mark = context.pendingCount
             do {
                 return try finish(T(from: self), traits)
-            } catch let error as DecodingError {
+            } catch let error as any RescuableFailure {
                 context.dropPending(from: mark)
                 attempts += 1
                 guard !rescue.everything, attempts < Self.rescueAttemptLimit,
@@ -370,8 +375,8 @@ extension TapeDecoder {
         }
         if let value = outcome ?? nil { return value }
         if numberMayNotFit && kind == .number {
-            let text = string(at: index)
-            throw corrupted("Number \(text) does not fit in \(type).", at: index, node: node())
+            errorToken = index
+            throw NumberNotRepresentable(codingPath: node().path, text: string(at: index))
         }
         throw mismatch(type, at: index, node: node(), found: kind)
     }
@@ -425,16 +430,23 @@ extension TapeDecoder {
 
     // Strict mode reads numbers as Foundation's JSONDecoder does, which differs from the exact rules in two corners:
     // an integer written with a fraction or an exponent is read through `Double` (`1e-400` is 0, and
-    // `1.0000000000000000001` is 1), and a floating-point zero is refused when the text has a non-zero digit anywhere
-    // (`1e-400`, and also `0e5`: Foundation looks at every digit, the exponent's included).
+    // `1.0000000000000000001` is 1), and a floating-point zero is refused when the digits before the exponent are not
+    // all zeros (`1e-400` underflows; `0e5` and `-0.0e-7` are zeros).
 
     static func foundationInteger<I: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, _: I.Type) -> I? {
         guard let text = DecimalText(bytes) else { return nil }
         if let exact = text.integer(I.self) { return exact }
-        guard text.hasFractionOrExponent, let double = text.double(text: bytes), double == double.rounded() else {
+        guard text.hasFractionOrExponent, let double = text.double(text: bytes), let exact = I(exactly: double) else {
             return nil
         }
-        return I(exactly: double)
+        // Past 2^53 a `Double` may have rounded the text: JSONDecoder then reads it as a `Decimal`, truncated toward
+        // zero (`12345678901234567.5` is 12345678901234567).
+        if double.magnitude < 0x1p53 { return exact }
+        guard var decimal = Decimal(string: String(decoding: bytes, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX"))
+        else { return nil }
+        var truncated = Decimal()
+        NSDecimalRound(&truncated, &decimal, 0, decimal < 0 ? .up : .down)
+        return I("\(truncated)")
     }
 
     static func foundationDouble(_ bytes: UnsafeRawBufferPointer) -> Double? {
@@ -447,8 +459,13 @@ extension TapeDecoder {
         return value == 0 && hasNonZeroDigit(bytes) ? nil : value
     }
 
+    /// Whether the digits before the exponent are not all zeros (`0e5` and `0.0e-7` are true zeros).
     private static func hasNonZeroDigit(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
+        for byte in bytes {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return true }
+        }
+        return false
     }
 
     /// `"Infinity"`-style strings, as the non-conforming float strategy names them.

@@ -88,17 +88,31 @@ enum Outcome: Equatable, CustomStringConvertible {
         #expect(ours == foundation, "\(json)")
     }
 
-    /// Numbers that don't fit: Foundation says `dataCorrupted` without a coding path ("not valid JSON"); HandyStream
-    /// says `dataCorrupted` at the value's path.
+    /// Numbers that don't fit: `dataCorrupted` at the empty coding path ("not valid JSON"), as JSONDecoder says; the
+    /// underlying error names the number's own place.
     @Test(arguments: [
-        (#"{"name": "n", "points": [{"x": 1.5, "y": 1}], "tags": {}, "flag": true}"#, ["points", "Index 0", "x"]),
-        (#"{"name": "n", "points": [], "tags": {}, "flag": true, "small": 300}"#, ["small"]),
-        (#"{"name": "n", "points": [{"x": 1, "y": 1e400}], "tags": {}, "flag": true}"#, ["points", "Index 0", "y"]),
+        (#"{"name": "n", "points": [{"x": 1.5, "y": 1}], "tags": {}, "flag": true}"#, "$.points[0].x"),
+        (#"{"name": "n", "points": [], "tags": {}, "flag": true, "small": 300}"#, "$.small"),
+        (#"{"name": "n", "points": [{"x": 1, "y": 1e400}], "tags": {}, "flag": true}"#, "$.points[0].y"),
     ])
-    func numbersThatDoNotFit(json: String, path: [String]) {
+    func numbersThatDoNotFit(json: String, path: String) throws {
         let foundation = Outcome { try JSONDecoder().decode(StrictShape.self, from: Data(json.utf8)) }
         #expect(foundation == .error("dataCorrupted", []))
-        #expect(Outcome { try Self.strict.decode(StrictShape.self, from: json) } == .error("dataCorrupted", path))
+        #expect(Outcome { try Self.strict.decode(StrictShape.self, from: json) } == foundation)
+        let error = try #require(throws: DecodingError.self) { try Self.strict.decode(StrictShape.self, from: json) }
+        guard case .dataCorrupted(let context) = error else { return }
+        #expect(context.debugDescription.hasPrefix("The given data was not valid JSON."))
+        #expect((context.underlyingError as? JSONDecodingError)?.path == path)
+        // A `try?` around the decode of such a number catches it, as under JSONDecoder.
+        struct Tolerant: Decodable, Equatable {
+            var value: Int?
+            enum CodingKeys: CodingKey { case value }
+            init(from decoder: any Decoder) throws {
+                value = try? decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .value)
+            }
+        }
+        let tolerant = try Self.strict.decode(Tolerant.self, from: #"{"value": 1e400}"#)
+        #expect(tolerant == (try JSONDecoder().decode(Tolerant.self, from: Data(#"{"value": 1e400}"#.utf8))))
     }
 
     @Test func errorsCarryTheLocation() throws {
@@ -257,13 +271,21 @@ extension StrictCodableTests {
     @Test(arguments: ["0", "-0", "1.0", "1e2", "1E2", "100e-2", "1.5e1", "1.5", "-1", "255", "256", "1e-400",
                       "-1e-400", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
                       "18446744073709551615", "18446744073709551616", "1e400", "0.1", "1.7976931348623157e308",
-                      "5e-324", "123456789012345678901234567890", "1.0000000000000000001", "0e5", "-0.0", "1e-10",
+                      "5e-324", "123456789012345678901234567890", "1.0000000000000000001", "0e5", "-0.0", "1e-10", "0.0e5", "-0e5", "0e-5", "2.01e-1234",
+                      "12345678901234567.5", "-12345678901234567.5", "9007199254740993.0", "1.5e300",
                       "2.5e-1", "4.9406564584124654e-324", "3.4028235e38", "3.5e38"])
     func numbersAsFoundationReadsThem(text: String) {
         struct Box<T: Decodable & Equatable>: Decodable, Equatable { var v: T }
         func same<T: Decodable & Equatable>(_: T.Type) {
             let json = #"{"v": \#(text)}"#
-            let foundation = try? JSONDecoder().decode(Box<T>.self, from: Data(json.utf8))
+            var foundation = try? JSONDecoder().decode(Box<T>.self, from: Data(json.utf8))
+            // This toolchain's JSONDecoder refuses a zero with an exponent (`0e5`) as a floating-point number: it
+            // looks for a non-zero digit in the exponent too. swift-foundation fixed it (`isTrueZero` stops at the
+            // exponent); HandyStream reads such a zero as zero, as the fixed JSONDecoder does.
+            if text == "0e5", T.self == Double.self || T.self == Float.self {
+                #expect(foundation == nil, "the toolchain's JSONDecoder reads 0e5 now: drop this exception")
+                foundation = try? JSONDecoder().decode(Box<T>.self, from: Data(#"{"v": 0}"#.utf8))
+            }
             let ours = try? Self.strict.decode(Box<T>.self, from: json)
             #expect(foundation == ours, "\(text) as \(T.self): \(String(describing: foundation)) vs \(String(describing: ours))")
         }

@@ -1,0 +1,113 @@
+import Foundation
+import HandyStream
+import Testing
+
+// Differential tests against Foundation on this toolchain: seeded random documents, nearly fitting a set of models
+// (DifferentialModels.swift), decoded by JSONDecoder, by strict mode and by lenient mode. Strict mode must give
+// JSONDecoder's value or JSONDecoder's error (case and coding path); lenient mode must give JSONDecoder's value
+// whenever JSONDecoder decodes, and must never trap where it doesn't.
+
+/// A decode's outcome: the value, or the error's case and coding path.
+enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
+    case value(Value)
+    case error(String, [String])
+
+    init(_ body: () throws -> Value) {
+        do {
+            self = .value(try body())
+        } catch let error as DecodingError {
+            switch error {
+            case .typeMismatch(_, let context): self = .error("typeMismatch", context.codingPath.map(\.stringValue))
+            case .valueNotFound(_, let context): self = .error("valueNotFound", context.codingPath.map(\.stringValue))
+            case .keyNotFound(let key, let context):
+                self = .error("keyNotFound", context.codingPath.map(\.stringValue) + [key.stringValue])
+            case .dataCorrupted(let context): self = .error("dataCorrupted", context.codingPath.map(\.stringValue))
+            @unknown default: self = .error("unknown", [])
+            }
+        } catch {
+            self = .error("not a DecodingError: \(error)", [])
+        }
+    }
+
+    var isValue: Bool {
+        if case .value = self { return true }
+        return false
+    }
+
+    var description: String {
+        switch self {
+        case .value(let value): "\(value)"
+        case .error(let kind, let path): "\(kind) at \(path)"
+        }
+    }
+}
+
+@Suite struct DifferentialTests {
+    static let strict = ModelDecoder(options: DecodingOptions(strict: true))
+
+    /// How many documents each seed writes; `HANDYSTREAM_DIFFERENTIAL_CASES` sets more for a longer run.
+    static let casesPerSeed = Int(ProcessInfo.processInfo.environment["HANDYSTREAM_DIFFERENTIAL_CASES"] ?? "") ?? 400
+
+    /// Compares the three decoders on `count` documents of `schema` written from `seed`; returns how many documents
+    /// JSONDecoder decoded (so that a run shows it tested both sides).
+    @discardableResult
+    static func compare<T: Decodable & Equatable>(
+        _ type: T.Type, _ schema: Schema, seed: UInt64, mistakeRate: Double, count: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Int {
+        var documents = RandomDocuments(seed: seed, mistakeRate: mistakeRate)
+        var decoded = 0
+        var failures = 0
+        for _ in 0..<count {
+            let json = documents.document(schema)
+            let data = Data(json.utf8)
+            let foundation = DiffOutcome { try JSONDecoder().decode(T.self, from: data) }
+            let strict = DiffOutcome { try Self.strict.decode(T.self, from: data) }
+            let lenient = DiffOutcome { try ModelDecoder().decode(T.self, from: data) }
+            if foundation.isValue { decoded += 1 }
+            if strict != foundation {
+                failures += 1
+                if failures <= 5 {
+                    Issue.record(
+                        "strict mode: \(strict)\nJSONDecoder: \(foundation)\ndocument: \(json)",
+                        sourceLocation: sourceLocation)
+                }
+            }
+            if foundation.isValue && lenient != foundation {
+                failures += 1
+                if failures <= 5 {
+                    let message = "lenient mode changed a value JSONDecoder decodes: \(lenient)\n"
+                        + "JSONDecoder: \(foundation)\ndocument: \(json)"
+                    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+                }
+            }
+        }
+        return decoded
+    }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func randomDocumentsOfTheWholeModel(seed: UInt64) {
+        // Few mistakes, so that JSONDecoder decodes many; many, so that errors and rescues are exercised.
+        let decoded = Self.compare(DiffRoot.self, .root, seed: seed, mistakeRate: 0.01, count: Self.casesPerSeed)
+        #expect(decoded > Self.casesPerSeed / 10)
+        Self.compare(DiffRoot.self, .root, seed: seed &+ 100, mistakeRate: 0.08, count: Self.casesPerSeed)
+    }
+
+    @Test(arguments: [11, 12] as [UInt64])
+    func randomDocumentsOfEachPart(seed: UInt64) {
+        let count = Self.casesPerSeed
+        #expect(Self.compare(DiffTagged.self, .tagged, seed: seed, mistakeRate: 0.03, count: count) > 0)
+        #expect(Self.compare(DiffWrapped.self, .wrapped, seed: seed, mistakeRate: 0.1, count: count) > 0)
+        #expect(Self.compare(DiffDerived.self, .derived, seed: seed, mistakeRate: 0.1, count: count) > 0)
+        #expect(Self.compare(DiffSuper.self, .viaSuper, seed: seed, mistakeRate: 0.1, count: count) > 0)
+        #expect(Self.compare(DiffManual.self, .manual, seed: seed, mistakeRate: 0.1, count: count) > 0)
+        #expect(Self.compare(TryingLoop.self, .loop, seed: seed, mistakeRate: 0.15, count: count) > 0)
+        #expect(Self.compare([DiffPoint].self, .array(.point), seed: seed, mistakeRate: 0.05, count: count) > 0)
+        #expect(Self.compare([String: Int].self, .dictionary(.int), seed: seed, mistakeRate: 0.1, count: count) > 0)
+        #expect(Self.compare([Int: String].self, .intKeyed(.string), seed: seed, mistakeRate: 0.1, count: count) > 0)
+        #expect(Self.compare(Set<Int>.self, .set(.int), seed: seed, mistakeRate: 0.1, count: count) > 0)
+        #expect(Self.compare([DiffShape].self, .array(.shape), seed: seed, mistakeRate: 0.05, count: count) > 0)
+        #expect(Self.compare(Int?.self, .optional(.int), seed: seed, mistakeRate: 0.2, count: count) > 0)
+        #expect(Self.compare(Double.self, .double, seed: seed, mistakeRate: 0.2, count: count) > 0)
+    }
+}
