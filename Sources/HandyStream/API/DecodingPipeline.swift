@@ -48,9 +48,13 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private var state = State.reading
     /// Values completed since they were last collected (the streaming modes).
     private var completed: [T] = []
+    /// The values are `Decodable` (see ``Decoding/rootCodec(for:strategy:)``): every error is a `DecodingError`, as
+    /// `JSONDecoder`'s are, with this library's error as its underlying error.
+    private let throwsDecodingErrors: Bool
 
     init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil) {
         self.mode = mode
+        throwsDecodingErrors = codec is any DecodableRootCodec
         root = RootFrame<T>(codec: codec)
         builder = Builder(root: root, options: options)
         builder.seed = seed
@@ -161,7 +165,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         {
             let error = JSONDecodingError(
                 kind: failure.kind, message: failure.message, offset: 0, path: failure.path, input: nil)
-            throw failure.underlying.map { Self.locate($0, at: error) } ?? error
+            throw failure.underlying.map { Self.locate($0, at: error) } ?? asThrown(error)
         }
         return root.take()
     }
@@ -189,14 +193,26 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
                 kind: failure.kind, message: failure.message, offset: failure.offset ?? tokenizer.offset,
                 path: failure.path, chunk: chunk, chunkStart: chunkStart, lines: lines)
             if let underlying = failure.underlying { throw Self.locate(underlying, at: error) }
-            throw error
+            throw asThrown(error)
         case .malformed(let syntax):
             isClosed = true
             let (kind, message) = JSONDecodingError.translate(syntax)
-            throw JSONDecodingError(
+            throw asThrown(JSONDecodingError(
                 kind: kind, message: message, offset: syntax.offset, path: currentPath, chunk: chunk,
-                chunkStart: chunkStart, lines: lines)
+                chunkStart: chunkStart, lines: lines))
         }
+    }
+
+    /// The error as thrown to the caller: for `Decodable` values a `DecodingError.dataCorrupted` at the empty coding
+    /// path, as `JSONDecoder` throws for input that is not JSON, carrying `error` (line, column, offset and path).
+    private func asThrown(_ error: JSONDecodingError) -> any Error {
+        guard throwsDecodingErrors else { return error }
+        let description = switch error.kind {
+        case .malformed, .truncated, .invalidUTF8: "The given data was not valid JSON."
+        default: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."
+        }
+        return DecodingError.dataCorrupted(.init(
+            codingPath: [], debugDescription: description + " (\(error))", underlyingError: error))
     }
 
     /// Where decoding is: the filter's position before the value, the builder's inside it.
@@ -224,9 +240,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
                 path: builder.pathPrefix, input: input)
             throw Self.locate(decodable.error, at: error)
         }
-        throw JSONDecodingError(
+        throw asThrown(JSONDecodingError(
             kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)",
-            offset: root.mismatchOffset, path: builder.pathPrefix, input: input)
+            offset: root.mismatchOffset, path: builder.pathPrefix, input: input))
     }
 
     /// A `Decodable` value's error with HandyStream's location added: a `DecodingError` keeps its case and coding

@@ -30,6 +30,18 @@ struct Tape {
         var hint: Int32
         /// The byte offset in the document just past the token, for errors.
         var offset: Int
+        /// Objects: what ``Tape/keyTraits(ofObjectAt:)`` found of their keys, once asked.
+        var flags: UInt8 = 0
+    }
+
+    /// What an object's keys are like, worked out the first time a keyed container looks a member up in it.
+    struct KeyTraits: OptionSet {
+        let rawValue: UInt8
+        static let known = KeyTraits(rawValue: 1 << 0)
+        /// Some key appears twice or more: look-ups must find the first (as `JSONDecoder` does).
+        static let duplicates = KeyTraits(rawValue: 1 << 1)
+        /// Some key has non-ASCII bytes: a key not found by its bytes may still be equal as a `String`.
+        static let nonASCII = KeyTraits(rawValue: 1 << 2)
     }
 
     /// The tokens and bytes live in memory the tape manages itself (grown by doubling, kept across values, freed by
@@ -192,6 +204,63 @@ struct Tape {
         let count = Int(token.length)
         precondition(start >= 0 && count >= 0 && start + count <= byteCount, "Tape: byte range out of bounds")
         return try body(UnsafeRawBufferPointer(start: byteBase + start, count: count))
+    }
+
+    /// The key traits of the object at `index`, worked out once: duplicates are found by comparing key bytes,
+    /// pairwise in small objects and through a hash set in larger ones.
+    mutating func keyTraits(ofObjectAt index: Int) -> KeyTraits {
+        precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
+        let known = KeyTraits(rawValue: tokenBase[index].flags)
+        if known.contains(.known) { return known }
+        var traits: KeyTraits = .known
+        let end = Int(tokenBase[index].length)
+        precondition(end <= tokenCount, "Tape: object end out of range")
+        let count = Int(tokenBase[index].start)
+        var position = index + 1
+        while position < end {
+            if keyBytes(position).contains(where: { $0 >= 0x80 }) {
+                traits.insert(.nonASCII)
+                break
+            }
+            position = next(after: position + 1)
+        }
+        if count <= 16 {
+            // Pairwise, without allocating: most objects are small.
+            var first = index + 1
+            outer: while first < end {
+                let bytes = keyBytes(first)
+                var second = next(after: first + 1)
+                while second < end {
+                    if keyBytes(second).count == bytes.count && keyBytes(second).elementsEqual(bytes) {
+                        traits.insert(.duplicates)
+                        break outer
+                    }
+                    second = next(after: second + 1)
+                }
+                first = next(after: first + 1)
+            }
+        } else {
+            var seen = Set<[UInt8]>()
+            var key = index + 1
+            while key < end {
+                if !seen.insert(Array(keyBytes(key))).inserted {
+                    traits.insert(.duplicates)
+                    break
+                }
+                key = next(after: key + 1)
+            }
+        }
+        tokenBase[index].flags = traits.rawValue
+        return traits
+    }
+
+    /// The bytes of the key at `index`.
+    private func keyBytes(_ index: Int) -> UnsafeRawBufferPointer {
+        let token = tokens[index]
+        let start = Int(token.start)
+        let count = Int(token.length)
+        precondition(start >= 0 && count >= 0 && start + count <= byteCount, "Tape: byte range out of bounds")
+        return UnsafeRawBufferPointer(start: byteBase + start, count: count)
     }
 
     /// Sets the look-up hint of the object at `index`.

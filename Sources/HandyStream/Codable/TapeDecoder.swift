@@ -587,7 +587,9 @@ extension TapeDecoder {
         let end = Int(header.length)
         precondition(end <= tokens.count, "Tape: object end out of range")
         let first = object + 1
-        let hint = Int(header.hint)
+        let traits = tape.pointee.keyTraits(ofObjectAt: object)
+        // With duplicate keys the first one counts (as in JSONDecoder), so the search starts at the first member.
+        let hint = traits.contains(.duplicates) ? first : Int(header.hint)
         let start = hint > first && hint < end ? hint : first
         func matches(_ position: Int) -> Bool {
             let token = tokens[position]
@@ -623,9 +625,26 @@ extension TapeDecoder {
                 position = after
             }
         }
-        guard let found else { return nil }
+        guard let found else {
+            return traits.contains(.nonASCII) || key.contains(where: { $0 >= 0x80 })
+                ? _slowpath_member(equalTo: key, in: object) : nil
+        }
         tape.pointee.setHint(found.after, ofObjectAt: object)
         return found.value
+    }
+
+    /// A member whose key is equal to `key` as a `String` though its bytes differ (`"cafe\u{301}"` and `"café"`), as
+    /// `JSONDecoder`'s dictionary of keys finds it; the first such member.
+    @inline(never)
+    private func _slowpath_member(equalTo key: UnsafeRawBufferPointer, in object: Int) -> Int? {
+        let wanted = String(decoding: key, as: UTF8.self)
+        let end = Int(tape.pointee.tokens[object].length)
+        var position = object + 1
+        while position < end {
+            if string(at: position) == wanted { return position + 1 }
+            position = tape.pointee.next(after: position + 1)
+        }
+        return nil
     }
 
     private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {

@@ -279,7 +279,8 @@ extension CodableDecodingTests {
                     current = first
                 }
                 return "\(level) levels"
-            } catch let error as JSONDecodingError where error.kind == .tooDeep {
+            } catch let error as DecodingError
+                where (error.context?.underlyingError as? JSONDecodingError)?.kind == .tooDeep {
                 return "refused"
             } catch {
                 return "other: \(error)"

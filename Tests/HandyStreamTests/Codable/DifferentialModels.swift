@@ -241,6 +241,10 @@ struct RandomDocuments {
                 parts.append("\"\(member.key)\": \(value(member.value, depth: depth + 1))")
             }
             if chance(mistakeRate / 2) { parts.append("\"unexpected\": \(pick(Self.strays))") }
+            // A key twice: the first one counts.
+            if chance(mistakeRate), let member = members.randomElement(using: &self) {
+                parts.append("\"\(member.key)\": \(value(member.value, depth: depth + 1))")
+            }
             return "{" + parts.shuffled(using: &self).joined(separator: ", ") + "}"
         case .array(let element):
             let count = depth > 3 ? below(2) : below(4)

@@ -1,0 +1,102 @@
+import Foundation
+import HandyStream
+import Testing
+
+// Hand-picked cases of Foundation's behaviour, each decoded by JSONDecoder and by strict mode (and lenient mode,
+// which must keep every value JSONDecoder decodes): values, error cases and coding paths must be the same.
+
+struct ParityAB: Codable, Equatable {
+    var a: Int
+    var b: Int
+}
+
+struct ParityBA: Codable, Equatable {
+    var b: Int
+    var a: Int
+}
+
+struct ParityKeys: Decodable, Equatable {
+    var keys: [String]
+    init(from decoder: any Decoder) throws {
+        keys = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.map(\.stringValue).sorted()
+    }
+}
+
+struct ParityCafe: Codable, Equatable {
+    var café: Int
+}
+
+struct ParityNested: Codable, Equatable {
+    var nestedValue: [String: [String: ParityValue]]
+}
+
+struct ParityValue: Codable, Equatable {
+    var intValue: Int
+}
+
+/// One case: a type, an input, and how to compare.
+struct ParityCase: CustomStringConvertible, Sendable {
+    let name: String
+    let json: String
+    let check: @Sendable (String) -> (ours: String, foundation: String, lenient: String)
+
+    init<T: Decodable & Equatable>(_ type: T.Type, _ json: String, options: DecodingOptions = DecodingOptions(strict: true),
+                                   foundation configure: @escaping @Sendable (JSONDecoder) -> Void = { _ in }) {
+        name = "\(T.self) from \(json)"
+        self.json = json
+        check = { json in
+            let data = Data(json.utf8)
+            let decoder = JSONDecoder()
+            configure(decoder)
+            let foundation = DiffOutcome { try decoder.decode(T.self, from: data) }
+            let ours = DiffOutcome { try ModelDecoder(options: options).decode(T.self, from: data) }
+            var lenientOptions = options
+            lenientOptions.strict = false
+            let lenient = DiffOutcome { try ModelDecoder(options: lenientOptions).decode(T.self, from: data) }
+            return ("\(ours)", "\(foundation)", foundation.isValue ? "\(lenient)" : "\(foundation)")
+        }
+    }
+
+    var description: String { name }
+}
+
+@Suite struct FoundationParityTests {
+    static let cases: [ParityCase] = [
+        // Malformed and truncated JSON: dataCorrupted at the empty path.
+        ParityCase(ParityAB.self, #"{"a": 1,,"#),
+        ParityCase(Bool.self, "tru_"),
+        ParityCase(ParityAB.self, #"{"a": 1, "b": 2"#),
+        ParityCase([Int].self, "[1, 2"),
+        ParityCase(ParityAB.self, ""),
+        // Dictionary members and root arrays: the coding path includes the key or the index.
+        ParityCase([String: Int].self, #"{"a": 1, "b": "x"}"#),
+        ParityCase([StrictPoint].self, #"[{"x": 1, "y": 2}, {"x": "1", "y": 2}]"#),
+        ParityCase([StrictPoint].self, #"[{"x": 1, "y": 2}, {"x": 1}]"#),
+        ParityCase([String: StrictPoint].self, #"{"p": {"x": 1}}"#),
+        ParityCase(ParityNested.self, #"{"nestedValue": {"k1": {"k2": {"intValue": "x"}}}}"#),
+        ParityCase([[Int]].self, #"[[1], [2, "3"]]"#),
+        // Duplicate keys: the first one counts, whatever the declaration order.
+        ParityCase(ParityAB.self, #"{"a": 1, "b": 2, "a": 3}"#),
+        ParityCase(ParityBA.self, #"{"a": 1, "b": 2, "a": 3}"#),
+        ParityCase(ParityBA.self, #"{"a": 1, "b": 2, "a": "x"}"#),
+        ParityCase([String: Int].self, #"{"a": 1, "a": 2}"#),
+        ParityCase(ParityKeys.self, #"{"a": 1, "b": 2, "a": 3}"#),
+        // Keys match as Strings: a decomposed é is the key café.
+        ParityCase(ParityCafe.self, #"{"cafe\u0301": 1}"#),
+        ParityCase(ParityCafe.self, #"{"café": 2}"#),
+        // Root scalars and containers convert nothing in strict mode.
+        ParityCase([Int].self, "[false, true]"),
+        ParityCase([Bool].self, "[0, 1]"),
+        ParityCase(String.self, "1"),
+        ParityCase(Int?.self, "null"),
+        ParityCase([Int?].self, "[1, null]"),
+        ParityCase([String: String].self, #"{"a": 1}"#),
+    ]
+
+    @Test(arguments: cases)
+    func sameAsJSONDecoder(_ parity: ParityCase) {
+        let outcome = parity.check(parity.json)
+        #expect(outcome.ours == outcome.foundation, "strict mode, \(parity)")
+        #expect(outcome.lenient == outcome.foundation, "lenient mode, \(parity)")
+    }
+}
