@@ -65,11 +65,10 @@ final class EncodableTree {
     let options: EncodingOptions
     let userInfo: [CodingUserInfoKey: Any]
 
-    /// What the encoder must know of a type beyond its `encode(to:)`.
+    /// What the encoder must know of a type beyond its `encode(to:)`. (A HandyJSON model that is `Encodable` is
+    /// written by its `encode(to:)`, its coding keys included, as `JSONEncoder` writes it.)
     enum TypeKind {
         case plain
-        /// A HandyJSON model: written by its field tables.
-        case model
         /// `[String: Value]`: its keys are written as they are, whatever the key strategy (as Foundation does).
         case stringDictionary
     }
@@ -77,8 +76,7 @@ final class EncodableTree {
     /// The kind of `type`, worked out once per type and run.
     func kind<T>(of type: T.Type) -> TypeKind {
         if let known = typeKinds[ObjectIdentifier(type)] { return known }
-        let kind: TypeKind = type is any HandyJSON.Type ? .model
-            : type is any StringKeyedEncodable.Type ? .stringDictionary : .plain
+        let kind: TypeKind = type is any StringKeyedEncodable.Type ? .stringDictionary : .plain
         typeKinds[ObjectIdentifier(type)] = kind
         return kind
     }
@@ -219,7 +217,25 @@ final class EncodableTree {
         return keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]
     }
 
+    /// The member of the object `parent` under `key` (after the key strategy), the last one if several.
+    func member(of parent: Int, key: String) -> Int? {
+        var key = key
+        if options.keyEncodingStrategy != .useDefaultKeys { key = converted(key) }
+        let wanted = Array(key.utf8)
+        var found: Int?
+        var child = nodes[parent].first
+        while child >= 0 {
+            if nodes[Int(child)].keyLength == wanted.count && keyBytes(child).elementsEqual(wanted) { found = Int(child) }
+            child = nodes[Int(child)].next
+        }
+        return found
+    }
+
     /// Whether an object's members must be reordered: sorted keys, or a key encoded twice (the last value wins).
+    ///
+    /// Without sorted keys the members are written in the order `encode(to:)` encoded them. `JSONEncoder` writes
+    /// them in the order of a dictionary seeded per instance, which changes from one call to the next, so no order
+    /// could match it byte for byte; the encoding order is the one that stays the same.
     private func needsOrdering(_ index: Int) -> Bool {
         if options.sortedKeys { return nodes[index].first != nodes[index].last }
         var outer = nodes[index].first
@@ -325,20 +341,25 @@ final class TreeEncoder: Encoder {
 
     // MARK: Values
 
-    func encodeDouble(_ value: Double, into index: Int) throws {
-        try encodeFloatingPoint(value, into: index) { try $0.double(value) }
+    func encodeDouble(_ value: Double, into index: Int, node: @autoclosure () -> CodingPathNode) throws {
+        try encodeFloatingPoint(value, into: index, node: node) { try $0.double(value) }
     }
 
-    func encodeFloat(_ value: Float, into index: Int) throws {
-        try encodeFloatingPoint(value, into: index) { try $0.float(value) }
+    func encodeFloat(_ value: Float, into index: Int, node: @autoclosure () -> CodingPathNode) throws {
+        try encodeFloatingPoint(value, into: index, node: node) { try $0.float(value) }
     }
 
     /// A floating-point number by `write`, or infinity and NaN as the strings the non-conforming float strategy
     /// names (with `.throw`, ``EncodingOptions/nonFiniteNumbers`` decides, in `write`).
     @inline(__always)
     private func encodeFloatingPoint<F: BinaryFloatingPoint>(
-        _ value: F, into index: Int, _ write: (inout JSONWriter) throws -> Void
+        _ value: F, into index: Int, node: () -> CodingPathNode, _ write: (inout JSONWriter) throws -> Void
     ) throws {
+        if !value.isFinite, tree.options.nonFiniteNumbers == .throwError,
+            case .throw = tree.options.nonConformingFloatEncodingStrategy
+        {
+            throw Self.nonFinite(value, at: node().path)
+        }
         try tree.setText(index) { text in
             if !value.isFinite, case .convertToString(let positive, let negative, let nan) =
                 tree.options.nonConformingFloatEncodingStrategy
@@ -348,6 +369,17 @@ final class TreeEncoder: Encoder {
                 try write(&text)
             }
         }
+    }
+
+    /// What `JSONEncoder` throws for infinity or NaN without a strategy for them.
+    @inline(never)
+    static func nonFinite<F: BinaryFloatingPoint>(_ value: F, at path: [any CodingKey]) -> EncodingError {
+        let name = value.isNaN ? "\(F.self).nan" : value < 0 ? "-\(F.self).infinity" : "\(F.self).infinity"
+        return .invalidValue(value, .init(
+            codingPath: path,
+            debugDescription: "Unable to encode \(name) directly in JSON. Use "
+                + "JSONEncoder.NonConformingFloatEncodingStrategy.convertToString to specify how the value should be "
+                + "encoded."))
     }
 
     func encodeString(_ value: String, into index: Int) { tree.setText(index) { $0.string(value) } }
@@ -362,7 +394,10 @@ final class TreeEncoder: Encoder {
         switch ObjectIdentifier(T.self) {
         case ObjectIdentifier(String.self): return encodeString(_identityCast(value, to: String.self), into: index)
         case ObjectIdentifier(Int.self): return encodeInteger(_identityCast(value, to: Int.self), into: index)
-        case ObjectIdentifier(Double.self): return try encodeDouble(_identityCast(value, to: Double.self), into: index)
+        case ObjectIdentifier(Double.self):
+            return try encodeDouble(_identityCast(value, to: Double.self), into: index, node: node())
+        case ObjectIdentifier(Float.self):
+            return try encodeFloat(_identityCast(value, to: Float.self), into: index, node: node())
         case ObjectIdentifier(Bool.self): return encodeBool(_identityCast(value, to: Bool.self), into: index)
         case ObjectIdentifier(Int64.self): return encodeInteger(_identityCast(value, to: Int64.self), into: index)
         case ObjectIdentifier(UInt64.self): return encodeInteger(_identityCast(value, to: UInt64.self), into: index)
@@ -378,8 +413,6 @@ final class TreeEncoder: Encoder {
         }
         switch tree.kind(of: T.self) {
         case .plain: break
-        case .model:
-            if let model = value as? any HandyJSON { return try encodeModel(model, into: index) }
         case .stringDictionary:
             if let dictionary = value as? any StringKeyedEncodable {
                 return try nested(index, node()) { try dictionary.encodeMembers(into: index, with: self) }
@@ -407,19 +440,11 @@ final class TreeEncoder: Encoder {
         try body()
     }
 
-    /// A HandyJSON model inside an `Encodable` value: written by its field tables, as its own text.
-    private func encodeModel(_ model: any HandyJSON, into index: Int) throws {
-        var options = tree.options
-        options.maximumDepth = max(1, options.maximumDepth - depth)
-        let bytes = try ModelEncoder(options: options).encode(model)
-        tree.setText(index) { $0.rawJSON(bytes) }
-    }
-
     private func encodeDate(_ date: Date, into index: Int, node: CodingPathNode) throws {
         switch tree.options.dateEncodingStrategy {
         case .deferredToDate: try nested(index, node) { try date.encode(to: self) }
-        case .secondsSince1970: try encodeDouble(date.timeIntervalSince1970, into: index)
-        case .millisecondsSince1970: try encodeDouble(date.timeIntervalSince1970 * 1000, into: index)
+        case .secondsSince1970: try encodeDouble(date.timeIntervalSince1970, into: index, node: node)
+        case .millisecondsSince1970: try encodeDouble(date.timeIntervalSince1970 * 1000, into: index, node: node)
         case .iso8601: encodeString(date.formatted(.iso8601), into: index)
         case .custom(let closure): try nested(index, node) { try closure(date, self) }
         @unknown default: try nested(index, node) { try date.encode(to: self) }
@@ -462,8 +487,12 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
     mutating func encode(_ value: String, forKey key: Key) throws { encoder.encodeString(value, into: member(key)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try encoder.encodeDouble(value, into: member(key)) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try encoder.encodeFloat(value, into: member(key)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try encoder.encodeDouble(value, into: member(key), node: node.appending(key))
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        try encoder.encodeFloat(value, into: member(key), node: node.appending(key))
+    }
     mutating func encode(_ value: Int, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
@@ -481,16 +510,35 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let index = member(key)
-        encoder.tree.makeContainer(index, object: true)
+        let index = nested(key, object: true)
         return KeyedEncodingContainer(
             TreeKeyedContainer<NestedKey>(encoder: encoder, object: index, node: node.appending(key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let index = member(key)
-        encoder.tree.makeContainer(index, object: false)
+        let index = nested(key, object: false)
         return TreeUnkeyedContainer(encoder: encoder, array: index, node: node.appending(key))
+    }
+
+    /// The node of a nested container: the one already made for `key` when there is one of the same kind (a
+    /// subclass adding to its parent's container, as `JSONEncoder` does), else a new one. Asking for a keyed and an
+    /// unkeyed container under the same key is a programmer error, which stops the program as in `JSONEncoder`.
+    private func nested(_ key: Key, object: Bool) -> Int {
+        if let existing = encoder.tree.member(of: self.object, key: key.stringValue) {
+            switch encoder.tree.nodes[existing].kind {
+            case .object where object, .array where !object:
+                return existing
+            case .object:
+                preconditionFailure("For key \"\(key.stringValue)\" a keyed container has already been created.")
+            case .array:
+                preconditionFailure("For key \"\(key.stringValue)\" a unkeyed container has already been created.")
+            case .pending, .text:
+                break
+            }
+        }
+        let index = member(key)
+        encoder.tree.makeContainer(index, object: object)
+        return index
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -525,8 +573,12 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { encoder.encodeNull(into: element()) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: element()) }
-    mutating func encode(_ value: Double) throws { try encoder.encodeDouble(value, into: element()) }
-    mutating func encode(_ value: Float) throws { try encoder.encodeFloat(value, into: element()) }
+    mutating func encode(_ value: Double) throws {
+        try encoder.encodeDouble(value, into: element(), node: node.appending(index: count - 1))
+    }
+    mutating func encode(_ value: Float) throws {
+        try encoder.encodeFloat(value, into: element(), node: node.appending(index: count - 1))
+    }
     mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int16) throws { encoder.encodeInteger(value, into: element()) }
@@ -575,8 +627,8 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { encoder.encodeNull(into: slot) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: slot) }
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: slot) }
-    mutating func encode(_ value: Double) throws { try encoder.encodeDouble(value, into: slot) }
-    mutating func encode(_ value: Float) throws { try encoder.encodeFloat(value, into: slot) }
+    mutating func encode(_ value: Double) throws { try encoder.encodeDouble(value, into: slot, node: node) }
+    mutating func encode(_ value: Float) throws { try encoder.encodeFloat(value, into: slot, node: node) }
     mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: Int16) throws { encoder.encodeInteger(value, into: slot) }
@@ -592,11 +644,17 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
 
 extension EncodingRun {
     /// Writes an `Encodable` value at the writer's position, whole.
-    mutating func writeEncodable(_ value: any Encodable) throws {
+    /// Writes an `Encodable` value; `isTopLevel` for the value a caller asked to encode, which must encode something
+    /// (as `JSONEncoder` requires; a nested value that encodes nothing is an empty object).
+    mutating func writeEncodable(_ value: any Encodable, isTopLevel: Bool = false) throws {
         let tree = EncodableTree(options: writer.options)
         let root = tree.add(to: -1, key: nil)
         let encoder = TreeEncoder(tree: tree, slot: root)
         try encoder.encode(value, into: root, node: .root)
+        if isTopLevel && tree.nodes[root].kind == .pending {
+            throw EncodingError.invalidValue(value, .init(
+                codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
+        }
         let style = writer.foundationStyle
         writer.foundationStyle = true
         defer { writer.foundationStyle = style }

@@ -42,13 +42,18 @@ public struct EncodingOptions: Sendable {
     public var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
     /// `Encodable` values: what `Encoder.userInfo` gives their `encode(to:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// `Encodable` values: `/` is written as `\/`, as `JSONEncoder` writes it unless its output formatting has
+    /// `.withoutEscapingSlashes` (models' text never escapes it, as HandyJSON didn't).
+    public var escapesSlashes = true
 
     /// Options for an encoder; the defaults write compact text in declaration order and leave `nil` out, as HandyJSON
     /// did.
     public init(
         prettyPrinted: Bool = false, sortedKeys: Bool = false, keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys,
-        nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError, maximumDepth: Int = 512
+        nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError, maximumDepth: Int = 512,
+        escapesSlashes: Bool = true
     ) {
+        self.escapesSlashes = escapesSlashes
         self.prettyPrinted = prettyPrinted
         self.sortedKeys = sortedKeys
         self.keyEncodingStrategy = keyEncodingStrategy

@@ -171,6 +171,8 @@ struct JSONWriter {
 
     /// A `Decimal`, written as its exact text.
     mutating func decimal(_ value: Decimal) throws(JSONEncodingError) {
+        // JSONEncoder writes a NaN Decimal as its description, `NaN` (not JSON, but what it writes).
+        if value.isNaN && foundationStyle && !buildsValues { return raw("NaN") }
         if value.isNaN { return try nonFinite("nan") }
         if buildsValues { return _slowpath_add(value) }
         raw(value.description)
@@ -247,7 +249,7 @@ struct JSONWriter {
             for index in 0..<utf8.count {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                    || (byte == UInt8(ascii: "/") && foundationStyle)
+                    || (byte == UInt8(ascii: "/") && foundationStyle && options.escapesSlashes)
                 else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 escape(byte)

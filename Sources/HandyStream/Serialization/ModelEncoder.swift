@@ -17,8 +17,21 @@ public struct ModelEncoder: Sendable {
         self.options = options
     }
 
-    /// The JSON bytes of `value`.
+    /// The JSON bytes of `value`: an `Encodable` value by its `encode(to:)`, byte for byte as `JSONEncoder` writes
+    /// it (even when it is also a ``HandyJSON`` model: HandyJSON's own calls, `toJSONString()` and `toJSON()`,
+    /// follow the field tables); any other value by its type's field tables, or as `Any`.
     public func encode<T>(_ value: T) throws -> [UInt8] {
+        var run = EncodingRun(options: options)
+        if let encodable = value as? any Encodable {
+            try run.writeEncodable(encodable, isTopLevel: true)
+        } else {
+            try Self.encode(value, with: &run)
+        }
+        return run.writer.bytes
+    }
+
+    /// The JSON bytes of `value` by its type's field tables first (HandyJSON's calls).
+    func encodeByTables<T>(_ value: T) throws -> [UInt8] {
         var run = EncodingRun(options: options)
         try Self.encode(value, with: &run)
         return run.writer.bytes
@@ -62,12 +75,13 @@ extension HandyJSON {
 
     /// The model's JSON text, compact or pretty printed.
     public func toJSONString(prettyPrint: Bool = false) -> String? {
-        try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeToString(self)
+        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(self))
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The model's JSON bytes.
     public func toJSONData(prettyPrint: Bool = false) -> Data? {
-        try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeToData(self)
+        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(self)).map { Data($0) }
     }
 }
 
@@ -77,11 +91,13 @@ extension Collection where Element: HandyJSON {
 
     /// The models as one JSON array.
     public func toJSONString(prettyPrint: Bool = false) -> String? {
-        try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeToString(Array(self))
+        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(Array(self)))
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The models as one JSON array, as `Data`; `nil` when a value can't be written.
     public func toJSONData(prettyPrint: Bool = false) -> Data? {
-        try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeToData(Array(self))
+        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(Array(self)))
+            .map { Data($0) }
     }
 }

@@ -1,0 +1,138 @@
+import Foundation
+import HandyStream
+import Testing
+
+// ModelEncoder against JSONEncoder on hand-picked values, with and without sorted keys, compact and pretty: the
+// same bytes, or the same error.
+
+struct ParityMeta: Encodable {
+    var created = 1
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        var meta = container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(stringValue: "meta"))
+        try meta.encode(created, forKey: AnyCodingKey(stringValue: "created"))
+        var list = container.nestedUnkeyedContainer(forKey: AnyCodingKey(stringValue: "list"))
+        try list.encode(1)
+    }
+}
+
+/// A subclass adding to its parent's nested containers.
+final class ParityEdited: Encodable {
+    var parent = ParityMeta()
+    func encode(to encoder: any Encoder) throws {
+        try parent.encode(to: encoder)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        var meta = container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(stringValue: "meta"))
+        try meta.encode(2, forKey: AnyCodingKey(stringValue: "edited"))
+        var list = container.nestedUnkeyedContainer(forKey: AnyCodingKey(stringValue: "list"))
+        try list.encode(2)
+    }
+}
+
+struct ParityNothing: Encodable {
+    func encode(to encoder: any Encoder) throws {}
+}
+
+struct ParityMembers: Codable {
+    var zeta = 1
+    var alpha = "a/b"
+    var mid: [Double] = [1.0, 2.5]
+    var empty: [Int] = []
+    var emptyObject: [String: Int] = [:]
+    var nested = ["k/ey": ["x": 1, "y": 2, "z": 3, "w": 4, "v": 5]]
+    var optional: Int? = nil
+    var url = URL(string: "https://example.com/a/b")!
+}
+
+struct ParityFloat: Encodable {
+    var value: Double
+}
+
+struct EncodingParityCase: CustomStringConvertible, Sendable {
+    let name: String
+    let run: @Sendable (JSONEncoder.OutputFormatting) -> (ours: String, foundation: String)
+
+    init<T: Encodable>(_ name: String, _ make: @escaping @Sendable () -> T) {
+        self.name = name
+        run = { formatting in
+            func outcome(_ body: () throws -> Data) -> String {
+                do {
+                    return String(decoding: try body(), as: UTF8.self)
+                } catch let error as EncodingError {
+                    guard case .invalidValue(_, let context) = error else { return "EncodingError" }
+                    return "invalidValue at \(context.codingPath.map(\.stringValue))"
+                } catch {
+                    return "not an EncodingError: \(error)"
+                }
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = formatting
+            let foundation = outcome { try encoder.encode(make()) }
+            let options = EncodingOptions(
+                prettyPrinted: formatting.contains(.prettyPrinted), sortedKeys: formatting.contains(.sortedKeys),
+                escapesSlashes: !formatting.contains(.withoutEscapingSlashes))
+            let ours = outcome { try ModelEncoder(options: options).encodeToData(make()) }
+            return (ours, foundation)
+        }
+    }
+
+    var description: String { name }
+}
+
+@Suite struct EncodingParityTests {
+    static let cases: [EncodingParityCase] = [
+        EncodingParityCase("doubles") { [1.0, 2.5] },
+        EncodingParityCase("a dictionary of doubles") { ["k": 2.0] },
+        EncodingParityCase("a string with slashes") { "a/b" },
+        EncodingParityCase("keys with slashes") { ["a/b": 1, "c": 2] },
+        EncodingParityCase("members") { ParityMembers() },
+        EncodingParityCase("an empty array") { [Int]() },
+        EncodingParityCase("an empty object") { [String: Int]() },
+        EncodingParityCase("nested empty containers") { [[Int](), []] },
+        EncodingParityCase("a double") { 2.0 },
+        EncodingParityCase("a float") { Float(0.1) },
+        EncodingParityCase("an optional") { Int?.some(3) },
+        EncodingParityCase("nil") { Int?.none },
+        EncodingParityCase("a nested container asked for twice") { ParityEdited() },
+        EncodingParityCase("NaN") { ParityFloat(value: .nan) },
+        EncodingParityCase("a top-level NaN") { Double.nan },
+        EncodingParityCase("infinity in an array") { [1.0, .infinity] },
+        EncodingParityCase("a value that encodes nothing") { ParityNothing() },
+        EncodingParityCase("Decimal NaN") { [Decimal.nan] },
+        EncodingParityCase("many keys") { Dictionary(uniqueKeysWithValues: (0..<40).map { ("key\($0)", $0) }) },
+        EncodingParityCase("an integer-keyed dictionary") { [3: "c", 1: "a", 2: "b"] },
+    ]
+
+    static let formattings: [JSONEncoder.OutputFormatting] = [
+        [], [.sortedKeys], [.prettyPrinted], [.prettyPrinted, .sortedKeys], [.withoutEscapingSlashes, .sortedKeys],
+    ]
+
+    /// With sorted keys, the same bytes; without, the same JSON (JSONEncoder's member order then changes from call
+    /// to call: ``jsonEncodersOwnOrderChanges()``), and the same text otherwise.
+    @Test(arguments: cases)
+    func sameBytesAsJSONEncoder(_ parity: EncodingParityCase) throws {
+        for formatting in Self.formattings {
+            let (ours, foundation) = parity.run(formatting)
+            if formatting.contains(.sortedKeys) || !ours.hasPrefix("{") {
+                #expect(ours == foundation, "\(parity) with \(formatting.rawValue)")
+            } else {
+                let read = { (text: String) in
+                    try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) as? NSDictionary
+                }
+                #expect(try read(ours) == read(foundation), "\(parity) with \(formatting.rawValue)")
+                #expect(ours.count == foundation.count, "\(parity) with \(formatting.rawValue)")
+            }
+        }
+    }
+
+    /// Why ModelEncoder keeps the encoding order without sorted keys: JSONEncoder's order is that of a dictionary
+    /// seeded per instance, so the same value encoded twice by the same JSONEncoder may come out in two orders.
+    @Test func jsonEncodersOwnOrderChanges() throws {
+        let encoder = JSONEncoder()
+        let value = Dictionary(uniqueKeysWithValues: (0..<12).map { ("key\($0)", $0) })
+        let texts = Set(try (0..<50).map { _ in try encoder.encode(value) })
+        #expect(texts.count > 1)
+        let ours = Set(try (0..<50).map { _ in try ModelEncoder().encode(ParityMembers()) })
+        #expect(ours.count == 1)
+    }
+}
