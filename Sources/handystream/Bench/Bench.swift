@@ -196,7 +196,9 @@ struct Bench: ParsableCommand {
         let comparisons: [(String, Contender, Contender)] = [
             ("twitter.json, partial model: HandyStream vs Foundation",
              Contender(name: "HandyStream") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count },
-             Contender(name: "Foundation") { try JSONDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count }),
+             Contender(name: "Foundation") {
+                 try JSONDecoder().decode(PlainCodable.TwitterSearchPartial.self, from: $0).statuses.count
+             }),
             ("twitter.json, partial model with mappings vs without",
              Contender(name: "mapped") { try ModelDecoder().decode(TwitterSearchMapped.self, from: $0).tweets.count },
              Contender(name: "plain") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count }),
@@ -208,16 +210,18 @@ struct Bench: ParsableCommand {
              Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }),
         ]
         let search = try ModelDecoder().decode(TwitterSearch.self, from: twitter)
+        let plainSearch = try JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)
         let citm = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("citm_catalog.json"))
         let catalog = try ModelDecoder().decode(Catalog.self, from: citm)
+        let plainCatalog = try JSONDecoder().decode(PlainCodable.Catalog.self, from: citm)
         // Each row's MB/s are of its own source document.
         let encodings: [(String, Contender, Contender, Data)] = [
             ("twitter.json models to JSON: HandyStream vs JSONEncoder",
              Contender(name: "HandyStream") { _ in try ModelEncoder().encode(search).count },
-             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(search).count }, twitter),
+             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(plainSearch).count }, twitter),
             ("citm_catalog.json models to JSON: HandyStream vs JSONEncoder",
              Contender(name: "HandyStream") { _ in try ModelEncoder().encode(catalog).count },
-             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(catalog).count }, citm),
+             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(plainCatalog).count }, citm),
         ]
         // Codable elements streamed from a generated document in memory, against JSONDecoder on the whole array.
         let generated = Data((#"{"data": {"items": ["# + (0..<20_000).map {
@@ -309,7 +313,9 @@ struct BenchDocument {
                 return "\(search.statuses.count) statuses (\(retweets) retweets) by \(users) users, "
                     + "\(hashtags) hashtags"
             },
-            contenders: standardContenders(TwitterSearch.self) { $0.statuses.count },
+            contenders: standardContenders(TwitterSearch.self, PlainCodable.TwitterSearch.self, { $0.statuses.count }) {
+                $0.statuses.count
+            },
             encoding: encoding(TwitterSearch.self)),
         BenchDocument(
             file: "citm_catalog.json",
@@ -318,7 +324,9 @@ struct BenchDocument {
                 let prices = catalog.performances.reduce(0) { $0 + $1.prices.count }
                 return "\(catalog.events.count) events, \(catalog.performances.count) performances, \(prices) prices"
             },
-            contenders: standardContenders(Catalog.self) { $0.performances.count },
+            contenders: standardContenders(Catalog.self, PlainCodable.Catalog.self, { $0.performances.count }) {
+                $0.performances.count
+            },
             encoding: encoding(Catalog.self)),
         BenchDocument(
             file: "canada.json",
@@ -328,7 +336,9 @@ struct BenchDocument {
                 let points = collection.features.reduce(0) { $0 + $1.geometry.coordinates.reduce(0) { $0 + $1.count } }
                 return "\(collection.features.count) feature, \(rings) rings, \(points.formatted()) points"
             },
-            contenders: standardContenders(FeatureCollection.self) { $0.features.count },
+            contenders: standardContenders(FeatureCollection.self, PlainCodable.FeatureCollection.self, {
+                $0.features.count
+            }) { $0.features.count },
             encoding: encoding(FeatureCollection.self)),
     ] }
 
@@ -366,12 +376,13 @@ struct BenchDocument {
         }
     }
 
-    static func standardContenders<Model: HandyJSON & Decodable>(
-        _: Model.Type, count: @escaping (Model) -> Int
+    /// The model by its field tables, and Foundation's JSONDecoder on its plain Codable twin (the same fields).
+    static func standardContenders<Model: HandyJSON, Twin: Decodable>(
+        _: Model.Type, _: Twin.Type, _ count: @escaping (Model) -> Int, twinCount: @escaping (Twin) -> Int
     ) -> [Contender] {
         [
             Contender(name: "HandyStream") { count(try ModelDecoder().decode(Model.self, from: $0)) },
-            Contender(name: "Foundation") { count(try JSONDecoder().decode(Model.self, from: $0)) },
+            Contender(name: "Foundation") { twinCount(try JSONDecoder().decode(Twin.self, from: $0)) },
             Contender(name: "yajl bare") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } },
         ]
     }

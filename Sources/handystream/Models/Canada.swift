@@ -2,23 +2,23 @@ import HandyStream
 
 // canada.json: GeoJSON, almost only floating-point numbers.
 
-struct FeatureCollection: HandyJSON, Codable {
+struct FeatureCollection: HandyJSON {
     var type = ""
     var features: [Feature] = []
 }
 
-struct Feature: HandyJSON, Codable {
+struct Feature: HandyJSON {
     var type = ""
     var properties: [String: String] = [:]
     var geometry = Geometry()
 }
 
-struct Geometry: HandyJSON, Codable {
+struct Geometry: HandyJSON {
     var type = ""
     var coordinates: [[[Double]]] = []
 }
 
-struct FeatureCollectionPartial: HandyJSON, Codable {
+struct FeatureCollectionPartial: HandyJSON {
     var type = ""
 }
 

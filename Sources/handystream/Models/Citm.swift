@@ -2,7 +2,7 @@ import HandyStream
 
 // citm_catalog.json: an event catalogue, large objects keyed by ids and arrays of integers.
 
-struct Catalog: HandyJSON, Codable {
+struct Catalog: HandyJSON {
     var areaNames: [String: String] = [:]
     var audienceSubCategoryNames: [String: String] = [:]
     var blockNames: [String: String] = [:]
@@ -16,7 +16,7 @@ struct Catalog: HandyJSON, Codable {
     var venueNames: [String: String] = [:]
 }
 
-struct Event: HandyJSON, Codable {
+struct Event: HandyJSON {
     var description: String?
     var id = 0
     var logo: String?
@@ -27,7 +27,7 @@ struct Event: HandyJSON, Codable {
     var topicIds: [Int] = []
 }
 
-struct Performance: HandyJSON, Codable {
+struct Performance: HandyJSON {
     var eventId = 0
     var id = 0
     var logo: String?
@@ -39,22 +39,22 @@ struct Performance: HandyJSON, Codable {
     var venueCode = ""
 }
 
-struct Price: HandyJSON, Codable {
+struct Price: HandyJSON {
     var amount = 0
     var audienceSubCategoryId = 0
     var seatCategoryId = 0
 }
 
-struct SeatCategory: HandyJSON, Codable {
+struct SeatCategory: HandyJSON {
     var areas: [Area] = []
     var seatCategoryId = 0
 }
 
-struct Area: HandyJSON, Codable {
+struct Area: HandyJSON {
     var areaId = 0
     var blockIds: [Int] = []
 }
 
-struct CatalogPartial: HandyJSON, Codable {
+struct CatalogPartial: HandyJSON {
     var venueNames: [String: String] = [:]
 }

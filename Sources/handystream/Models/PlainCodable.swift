@@ -239,4 +239,28 @@ enum PlainCodable {
         var name = ""
         var email = ""
     }
+
+    // The partial models (Twitter.swift, Citm.swift, Canada.swift).
+
+    struct TwitterSearchPartial: Codable {
+        var statuses: [StatusPartial] = []
+    }
+
+    struct StatusPartial: Codable {
+        var id: UInt64 = 0
+        var text = ""
+        var user = UserPartial()
+    }
+
+    struct UserPartial: Codable {
+        var screen_name = ""
+    }
+
+    struct CatalogPartial: Codable {
+        var venueNames: [String: String] = [:]
+    }
+
+    struct FeatureCollectionPartial: Codable {
+        var type = ""
+    }
 }

@@ -1,14 +1,16 @@
 import HandyStream
 
-// twitter.json (a search API response). Each type is both a HandyStream model and a Codable twin, so that HandyStream
-// and Foundation's JSONDecoder fill exactly the same properties.
+// twitter.json (a search API response) as HandyStream models, decoded by their field tables. Their plain Codable
+// twins (PlainCodable.swift) have the same properties, so that the model path, the Codable path and Foundation's
+// JSONDecoder fill exactly the same fields. (A type that is both would be read by its Codable declarations by
+// ModelDecoder, so the bench keeps the two apart.)
 
-struct TwitterSearch: HandyJSON, Codable {
+struct TwitterSearch: HandyJSON {
     var statuses: [Status] = []
     var search_metadata = SearchMetadata()
 }
 
-struct SearchMetadata: HandyJSON, Codable {
+struct SearchMetadata: HandyJSON {
     var completed_in = 0.0
     var max_id: UInt64 = 0
     var max_id_str = ""
@@ -20,7 +22,7 @@ struct SearchMetadata: HandyJSON, Codable {
     var since_id_str = ""
 }
 
-final class Status: HandyJSON, Codable {
+final class Status: HandyJSON {
     var metadata = StatusMetadata()
     var created_at = ""
     var id: UInt64 = 0
@@ -45,12 +47,12 @@ final class Status: HandyJSON, Codable {
     required init() {}
 }
 
-struct StatusMetadata: HandyJSON, Codable {
+struct StatusMetadata: HandyJSON {
     var result_type = ""
     var iso_language_code = ""
 }
 
-struct TwitterUser: HandyJSON, Codable {
+struct TwitterUser: HandyJSON {
     var id: UInt64 = 0
     var id_str = ""
     var name = ""
@@ -93,16 +95,16 @@ struct TwitterUser: HandyJSON, Codable {
     var notifications = false
 }
 
-struct UserEntities: HandyJSON, Codable {
+struct UserEntities: HandyJSON {
     var url: URLList?
     var description = URLList()
 }
 
-struct URLList: HandyJSON, Codable {
+struct URLList: HandyJSON {
     var urls: [URLEntity] = []
 }
 
-struct Entities: HandyJSON, Codable {
+struct Entities: HandyJSON {
     var hashtags: [Hashtag] = []
     var symbols: [Hashtag] = []
     var urls: [URLEntity] = []
@@ -110,19 +112,19 @@ struct Entities: HandyJSON, Codable {
     var media: [Media]?
 }
 
-struct Hashtag: HandyJSON, Codable {
+struct Hashtag: HandyJSON {
     var text = ""
     var indices: [Int] = []
 }
 
-struct URLEntity: HandyJSON, Codable {
+struct URLEntity: HandyJSON {
     var url = ""
     var expanded_url = ""
     var display_url = ""
     var indices: [Int] = []
 }
 
-struct Mention: HandyJSON, Codable {
+struct Mention: HandyJSON {
     var screen_name = ""
     var name = ""
     var id: UInt64 = 0
@@ -130,7 +132,7 @@ struct Mention: HandyJSON, Codable {
     var indices: [Int] = []
 }
 
-struct Media: HandyJSON, Codable {
+struct Media: HandyJSON {
     var id: UInt64 = 0
     var id_str = ""
     var indices: [Int] = []
@@ -145,24 +147,24 @@ struct Media: HandyJSON, Codable {
     var source_status_id_str: String?
 }
 
-struct MediaSize: HandyJSON, Codable {
+struct MediaSize: HandyJSON {
     var w = 0
     var h = 0
     var resize = ""
 }
 
 /// A few fields only: what a client that shows a timeline needs.
-struct TwitterSearchPartial: HandyJSON, Codable {
+struct TwitterSearchPartial: HandyJSON {
     var statuses: [StatusPartial] = []
 }
 
-struct StatusPartial: HandyJSON, Codable {
+struct StatusPartial: HandyJSON {
     var id: UInt64 = 0
     var text = ""
     var user = UserPartial()
 }
 
-struct UserPartial: HandyJSON, Codable {
+struct UserPartial: HandyJSON {
     var screen_name = ""
 }
 
