@@ -33,6 +33,11 @@ fails "error" "$work/doc.json:1:72: path 'data.missing' not found: no key 'missi
 printf '{"a":1}\n{"a":[2,3]}\n{"a":{"b":4}}\n' > "$work/lines.jsonl"
 expect "lines" $'1\n[2,3]\n{"b":4}' "$("$tool" extract a "$work/lines.jsonl")"
 expect "lines, empty path" $'{"a":1}\n{"a":[2,3]}\n{"a":{"b":4}}' "$("$tool" extract '' "$work/lines.jsonl")"
+# A bad line after good ones: the good lines are printed first, then the error, and the status is 1.
+printf '{"a":1}\n{"a":2}\n{"a":,}\n{"a":4}\n' > "$work/badline.jsonl"
+status=0; out="$("$tool" extract a "$work/badline.jsonl" 2>/dev/null)" || status=$?
+expect "good lines before a bad one" $'1\n2' "$out"
+expect "bad line status" 1 "$status"
 # Input and output that fail: an error and a non-zero status, never a silent success.
 fails "directory" "$work: cannot read $work: Is a directory" "$tool" extract a "$work"
 if [ -w /dev/full ]; then

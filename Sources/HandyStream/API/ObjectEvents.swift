@@ -6,23 +6,81 @@ import Foundation
 enum ObjectEvents {
     /// Sends `value`'s events to `sink`; returns `false` when the sink stopped.
     ///
-    /// Recursion follows the nesting of values already in memory; the builder's depth cap stops it as it stops
-    /// deep JSON text.
+    /// Containers are walked with an explicit stack, never by recursion: a deeply nested value in memory uses no
+    /// machine stack in proportion to its depth, and the builder's depth cap stops it as it stops deep JSON text.
     static func emit(_ value: Any, to sink: TokenSink) -> Bool {
-        switch value {
-        case let dictionary as [String: Any]:
-            guard sink.tokenStartMap() else { return false }
-            for (key, member) in dictionary {
-                var key = key
-                guard key.withUTF8({ sink.tokenKey(UnsafeRawBufferPointer($0)) }), emit(member, to: sink) else {
-                    return false
+        enum Open {
+            case object([(key: String, value: Any)], next: Int)
+            case array([Any], next: Int)
+        }
+        var stack: [Open] = []
+        var pending: Any? = value
+        while true {
+            if let value = pending {
+                pending = nil
+                switch shape(of: value) {
+                case .object(let members):
+                    guard sink.tokenStartMap() else { return false }
+                    stack.append(.object(members, next: 0))
+                case .array(let elements):
+                    guard sink.tokenStartArray() else { return false }
+                    stack.append(.array(elements, next: 0))
+                case .scalar(let scalar):
+                    guard emitScalar(scalar, to: sink) else { return false }
                 }
             }
-            return sink.tokenEndMap()
+            guard let top = stack.popLast() else { return true }
+            switch top {
+            case .object(let members, let next):
+                guard next < members.count else {
+                    guard sink.tokenEndMap() else { return false }
+                    continue
+                }
+                var key = members[next].key
+                guard key.withUTF8({ sink.tokenKey(UnsafeRawBufferPointer($0)) }) else { return false }
+                stack.append(.object(members, next: next + 1))
+                pending = members[next].value
+            case .array(let elements, let next):
+                guard next < elements.count else {
+                    guard sink.tokenEndArray() else { return false }
+                    continue
+                }
+                stack.append(.array(elements, next: next + 1))
+                pending = elements[next]
+            }
+        }
+    }
+
+    private enum Shape {
+        case object([(key: String, value: Any)])
+        case array([Any])
+        case scalar(Any)
+    }
+
+    /// What `value` is: an object, an array (Swift's or Foundation's), or a scalar; optionals are looked into.
+    private static func shape(of value: Any) -> Shape {
+        var value = value
+        while let optional = value as? OptionalMarkerValue {
+            guard let wrapped = optional.wrappedValue else { return .scalar(NSNull()) }
+            value = wrapped
+        }
+        switch value {
+        case let dictionary as [String: Any]:
+            return .object(dictionary.map { (key: $0.key, value: $0.value) })
         case let array as [Any]:
-            guard sink.tokenStartArray() else { return false }
-            for element in array where !emit(element, to: sink) { return false }
-            return sink.tokenEndArray()
+            return .array(array)
+        case _ where type(of: value) is NSDictionary.Type:
+            return .object((value as! NSDictionary).map { (key: "\($0.key)", value: $0.value) })
+        case _ where type(of: value) is NSArray.Type:
+            return .array((value as! NSArray).map { $0 })
+        default:
+            return .scalar(value)
+        }
+    }
+
+    /// A value that is not a container.
+    private static func emitScalar(_ value: Any, to sink: TokenSink) -> Bool {
+        switch value {
         case let string as String:
             var string = string
             return string.withUTF8 { sink.tokenString(UnsafeRawBufferPointer($0)) }
@@ -37,15 +95,6 @@ enum ObjectEvents {
             return text.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
         case is NSNull:
             return sink.tokenNull()
-        case let optional as OptionalMarkerValue:
-            guard let wrapped = optional.wrappedValue else { return sink.tokenNull() }
-            return emit(wrapped, to: sink)
-        case _ where type(of: value) is NSDictionary.Type:
-            var members: [String: Any] = [:]
-            for (key, member) in value as! NSDictionary { members["\(key)"] = member }
-            return emit(members, to: sink)
-        case _ where type(of: value) is NSArray.Type:
-            return emit((value as! NSArray).map { $0 } as [Any], to: sink)
         default:
             if var number = numberText(value) {
                 return number.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }

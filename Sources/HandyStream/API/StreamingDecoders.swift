@@ -47,10 +47,18 @@ public final class ElementDecoder<T> {
 
     init(engine: DecodingPipeline<T>) { self.engine = engine }
 
-    /// Feeds the next chunk and returns the elements it completed. After bad input, this and every later call throw
-    /// the same error; after ``finish()``, a ``DecoderMisuseError``.
+    /// Feeds the next chunk and returns the elements it completed. When the chunk holds bad input, the elements it
+    /// completed before it are returned first, and the next call throws the error; after that every call throws the
+    /// same error; after ``finish()``, a ``DecoderMisuseError``.
     public func feed(_ chunk: some ContiguousBytes) throws -> [T] {
-        try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
+        do {
+            try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
+        } catch {
+            // The pipeline keeps the error: the next call throws it.
+            let completed = engine.takeElements()
+            if completed.isEmpty { throw error }
+            return completed
+        }
         return engine.takeElements()
     }
 
@@ -61,7 +69,17 @@ public final class ElementDecoder<T> {
         return engine.takeElements()
     }
 
-    /// Bytes fed so far.
+    /// Ends the input: the last elements, and the error that ended the input if any (elements completed before bad
+    /// input come first, as with ``feed(_:)``).
+    func finishDeliveringFirst() -> (elements: [T], error: (any Error)?) {
+        do {
+            try engine.finish()
+            return (engine.takeElements(), nil)
+        } catch {
+            return (engine.takeElements(), error)
+        }
+    }
+
     public var bytesRead: Int { engine.bytesFed }
 }
 
@@ -136,7 +154,14 @@ extension ModelDecoder {
             for element in try decoder.feed(chunk) { try body(element) }
             return true
         }
-        for element in try decoder.finish() { try body(element) }
+        try Self.finish(decoder, body)
+    }
+
+    /// The last elements, each handed to `body`, then the error that ended the input if any.
+    private static func finish<T>(_ decoder: ElementDecoder<T>, _ body: (T) throws -> Void) throws {
+        let (elements, error) = decoder.finishDeliveringFirst()
+        for element in elements { try body(element) }
+        if let error { throw error }
     }
 
     /// The same, from an open file handle (standard input, a pipe).
@@ -149,7 +174,7 @@ extension ModelDecoder {
             for element in try decoder.feed(chunk) { try body(element) }
             return true
         }
-        for element in try decoder.finish() { try body(element) }
+        try Self.finish(decoder, body)
     }
 }
 
@@ -172,6 +197,8 @@ public struct AsyncElementSequence<T, Chunks: AsyncSequence>: AsyncSequence wher
         var buffered: [T] = []
         var index = 0
         var ended = false
+        /// The error that ended the input, thrown once the elements completed before it are handed over.
+        var failure: (any Error)?
 
         init(chunks: Chunks.AsyncIterator, start: @escaping () throws -> ElementDecoder<T>) {
             self.chunks = chunks
@@ -180,6 +207,10 @@ public struct AsyncElementSequence<T, Chunks: AsyncSequence>: AsyncSequence wher
 
         public mutating func next() async throws -> T? {
             while index == buffered.count {
+                if let failure {
+                    self.failure = nil
+                    throw failure
+                }
                 if ended { return nil }
                 try Task.checkCancellation()
                 if decoder == nil { decoder = try start() }
@@ -188,7 +219,7 @@ public struct AsyncElementSequence<T, Chunks: AsyncSequence>: AsyncSequence wher
                 if let chunk = try await chunks.next() {
                     buffered = try decoder!.feed(chunk)
                 } else {
-                    buffered = try decoder!.finish()
+                    (buffered, failure) = decoder!.finishDeliveringFirst()
                     ended = true
                 }
             }

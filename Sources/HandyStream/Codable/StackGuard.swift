@@ -5,41 +5,71 @@ import Glibc
 
 /// `Codable` values nest by recursion (each level is a call of its `init(from:)` or `encode(to:)`, user code that
 /// can't be made iterative), so on a small thread stack a deep value could overflow it. Before each nested value the
-/// coders compare the stack pointer with this thread's limit and throw instead.
+/// coders ask a ``StackBudget`` whether the stack has room for it, and throw instead.
 enum StackGuard {
-    /// What is left below the stack pointer when a nested value is refused: room for one more level of user code,
-    /// the error path, and unoptimized builds' larger frames.
-    static let margin: UInt = 48 << 10
-
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
     }()
 
-    /// The lowest address nested values may reach on this thread (its stack's low end plus ``margin``), worked out
-    /// once per thread; 0 when the thread's stack can't be known.
-    static var limit: UInt {
-        if let known = pthread_getspecific(key) { return UInt(bitPattern: known) }
+    /// The low end of this thread's stack, worked out once per thread (`pthread_getattr_np` is not cheap); 0 when
+    /// it can't be known (then nothing is refused).
+    static var lowEnd: UInt {
+        if let known = pthread_getspecific(key) { return UInt(bitPattern: known) &- 1 }
         var attributes = pthread_attr_t()
-        var low: UInt = 1
+        var low: UInt = 0
         if pthread_getattr_np(pthread_self(), &attributes) == 0 {
             var base: UnsafeMutableRawPointer?
             var size = 0
-            if pthread_attr_getstack(&attributes, &base, &size) == 0, let base {
-                low = UInt(bitPattern: base) + margin
-            }
+            if pthread_attr_getstack(&attributes, &base, &size) == 0, let base { low = UInt(bitPattern: base) }
             pthread_attr_destroy(&attributes)
         }
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: low))
+        // Stored plus one, so that an unknown low end (0) is told apart from no entry.
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: low &+ 1))
         return low
     }
 
-    /// Whether the stack has room for another nested value. (The frame address, not a local's: under
-    /// AddressSanitizer locals may live on a separate fake stack.)
+    /// The frame address of the caller's caller. (The frame address, not a local's: under AddressSanitizer locals
+    /// may live on a separate fake stack.)
     @inline(__always)
-    static func hasRoom(above limit: UInt) -> Bool {
-        UInt(cyajl_frame_address()) > limit
+    static var frameAddress: UInt { UInt(cyajl_frame_address()) }
+}
+
+/// What a value being decoded or encoded may still use of the thread's stack, estimated from what its levels have
+/// used so far: a nested value is refused when what is left is less than two levels' worth plus ``reserve``. A
+/// flat value is never refused on a small stack, and a deep one is refused before the stack runs out, whatever
+/// each level costs (debug builds' frames are several times larger than optimized ones).
+struct StackBudget {
+    /// Room kept for the error path and for the first levels, before any was measured.
+    static let reserve: UInt = 16 << 10
+
+    /// The thread's stack low end (0: unknown, nothing is refused).
+    let low: UInt
+    /// The frame address where the root value started.
+    let top: UInt
+
+    /// A budget for a root value starting in the caller's frame.
+    init() {
+        low = StackGuard.lowEnd
+        top = StackGuard.frameAddress
+    }
+
+    /// No budget: nothing is refused (a decoder that was never started).
+    init(unlimited: Void) {
+        low = 0
+        top = 0
+    }
+
+    /// Whether one more level fits, `nesting` levels being open.
+    @inline(__always)
+    func hasRoom(nesting: Int) -> Bool {
+        guard low != 0 else { return true }
+        let here = StackGuard.frameAddress
+        guard here > low else { return false }
+        let used = top > here ? top - here : 0
+        let perLevel = nesting > 0 ? used / UInt(nesting) : 0
+        return here - low > perLevel * 2 + Self.reserve
     }
 }
 

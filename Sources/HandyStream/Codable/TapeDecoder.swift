@@ -34,8 +34,10 @@ final class TapeDecoder: Decoder {
     var pathPrefix: String { builder?.currentPath() ?? "$" }
     /// The token the last error is about, for its line and column.
     var errorToken = -1
-    /// This thread's stack limit for nested values (``StackGuard``), read when a root value starts.
-    private var stackLimit: UInt = 0
+    /// What the thread's stack has room for (``StackBudget``), set when a root value starts, and how many
+    /// `init(from:)` calls are open.
+    private var stackBudget = StackBudget(unlimited: ())
+    private var nesting = 0
     /// The coding paths of the keyed containers made since the root value started (see ``keep(_:)``).
     private var containerNodes: [CodingPathNode] = []
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
@@ -144,7 +146,8 @@ final class TapeDecoder: Decoder {
         scopePath = []
         errorToken = 0
         containerNodes.removeAll(keepingCapacity: true)
-        stackLimit = StackGuard.limit
+        stackBudget = StackBudget()
+        nesting = 0
         do {
             return try decode(T.self, at: 0, node: .root)
         } catch let error as any RescuableFailure {
@@ -216,7 +219,7 @@ final class TapeDecoder: Decoder {
             // an element that can't be rescued is dropped.
             if let rescue { return try collection.decodeRescued(self, at: index, node: node, rescue: rescue, as: T.self) }
         }
-        guard StackGuard.hasRoom(above: stackLimit) else {
+        guard stackBudget.hasRoom(nesting: nesting) else {
             errorToken = index
             throw StackExhausted(codingPath: node().path, call: "init(from:)")
         }
@@ -226,7 +229,11 @@ final class TapeDecoder: Decoder {
         mapping = traits.mapping
         errorToken = index
         scopePath = []
-        defer { (current, self.node, mapping, scope, scopePath) = saved }
+        nesting += 1
+        defer {
+            (current, self.node, mapping, scope, scopePath) = saved
+            nesting -= 1
+        }
         guard let rescue else {
             scope = nil
             return try finish(T(from: self), traits)
@@ -525,7 +532,8 @@ extension TapeDecoder {
         decoder.current = index
         decoder.node = node
         decoder.builder = builder
-        decoder.stackLimit = stackLimit
+        decoder.stackBudget = stackBudget
+        decoder.nesting = nesting
         if let rescue {
             decoder.scope = rescue.scope
             decoder.scopePath = step.map { rescue.path + [$0] } ?? rescue.path

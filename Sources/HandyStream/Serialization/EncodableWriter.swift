@@ -313,8 +313,8 @@ final class TreeEncoder: Encoder {
     var node: CodingPathNode
     /// Values being encoded inside one another: capped by the options' depth (a cyclic class graph ends there).
     private var depth = 0
-    /// This thread's stack limit for nested values (``StackGuard``).
-    private let stackLimit = StackGuard.limit
+    /// What the thread's stack has room for (``StackBudget``), from where the encoder was made.
+    private let stackBudget = StackBudget()
 
     init(tree: EncodableTree, slot: Int, node: CodingPathNode = .root) {
         self.tree = tree
@@ -425,7 +425,7 @@ final class TreeEncoder: Encoder {
     private func nested(_ index: Int, _ node: CodingPathNode, _ body: () throws -> Void) throws {
         depth += 1
         defer { depth -= 1 }
-        guard StackGuard.hasRoom(above: stackLimit) else {
+        guard stackBudget.hasRoom(nesting: depth - 1) else {
             throw JSONEncodingError(message: StackExhausted(codingPath: node.path, call: "encode(to:)").description)
         }
         guard depth <= tree.options.maximumDepth else {

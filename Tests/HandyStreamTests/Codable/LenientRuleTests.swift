@@ -153,3 +153,42 @@ struct RescuedCollections: Codable, Equatable {
         #expect(log.all.first == "$[0].price: Expected to decode Double but found a string instead; the default was used")
     }
 }
+
+// MARK: - Nothing lost before a syntax error
+
+@Suite struct DeliveredBeforeErrorTests {
+    static let items = (0..<1000).map { #"{"x": \#($0), "y": 1}"# }
+    static let document = #"{"items": ["# + items.joined(separator: ",") + #", {"x": 1,, "y": 2}]}"#
+
+    @Test func pushDecoderReturnsThemThenThrows() throws {
+        let decoder = try ModelDecoder().elements(of: StreamedPoint.self, at: "items")
+        let received = try decoder.feed(Array(Self.document.utf8))
+        #expect(received.count == 1000 && received.last == StreamedPoint(x: 999, y: 1))
+        #expect(throws: DecodingError.self) { try decoder.feed(Array("]".utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.finish() }
+    }
+
+    @Test func forEachElementCallsItsBodyForThem() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("handystream-bad-\(UUID()).json")
+        try Data(Self.document.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var count = 0
+        #expect(throws: DecodingError.self) {
+            try ModelDecoder().forEachElement(of: StreamedPoint.self, at: "items", inFileAt: file.path) { _ in count += 1 }
+        }
+        #expect(count == 1000)
+    }
+
+    @Test func asyncSequenceYieldsThemThenThrows() async throws {
+        let chunks = AsyncStream<[UInt8]> { continuation in
+            continuation.yield(Array(Self.document.utf8))
+            continuation.finish()
+        }
+        var count = 0
+        do {
+            for try await _ in ModelDecoder().elements(of: StreamedPoint.self, at: "items", from: chunks) { count += 1 }
+            Issue.record("expected an error")
+        } catch is DecodingError {}
+        #expect(count == 1000)
+    }
+}

@@ -150,3 +150,89 @@ struct EncodingSafetyTests {
         #expect(ExactNumbers().toJSONString()?.contains(#""decimal":123456789012345678901234567890"#) == true)
     }
 }
+
+@Suite struct DictionaryInputDepthTests {
+    /// `[Any]` nested 300 deep, replayed as events on a 128 KiB thread: the replay walks it with a stack of its
+    /// own, as JSON text is read (it recursed, and crashed there).
+    @Test func deepFoundationValuesOnASmallStack() {
+        let outcome = onThread(stackSize: 128 << 10) { () -> String in
+            var value: Any = 1
+            for _ in 0..<300 { value = [value] }
+            let object: [String: Any] = ["deep": value]
+            let decoded = try? ModelDecoder().decode([String: Any].self, fromJSONObject: object)
+            var depth = 0
+            var current: Any? = decoded?["deep"]
+            while let array = current as? [Any] {
+                depth += 1
+                current = array.first
+            }
+            return "\(depth) \(String(describing: current))"
+        }
+        #expect(outcome == "300 Optional(1)")
+    }
+}
+
+/// A model and a Codable type that contain each other.
+struct MutualModel: HandyJSON, Codable {
+    var inner: MutualInner?
+    var level = 0
+}
+
+final class MutualInner: Codable {
+    var model: MutualModel?
+}
+
+@Suite struct StackBudgetTests {
+    static func mutual(_ depth: Int) -> String {
+        var json = #"{"level": 0}"#
+        for level in 1...depth { json = #"{"level": \#(level), "inner": {"model": \#(json)}}"# }
+        return json
+    }
+
+    static func levels(_ model: MutualModel?) -> Int {
+        var count = 0
+        var current = model
+        while let next = current?.inner?.model {
+            count += 1
+            current = next
+        }
+        return count
+    }
+
+    /// 200 levels of a model and a Codable type inside each other on a 256 KiB thread: decoded whole or refused as
+    /// too deep, never cut short by a lenient fallback, in both APIs and both modes.
+    @Test func mutualNestingIsWholeOrRefused() {
+        let json = Self.mutual(200)
+        let outcomes = onSmallStack { () -> [String] in
+            var outcomes: [String] = []
+            let handy = MutualModel.deserialize(from: json)
+            outcomes.append(handy.map { "\(Self.levels($0)) levels" } ?? "nil")
+            for strict in [false, true] {
+                do {
+                    let model = try ModelDecoder(options: DecodingOptions(strict: strict)).decode(MutualModel.self, from: json)
+                    outcomes.append("\(Self.levels(model)) levels")
+                } catch let error as DecodingError {
+                    let kind = (error.context?.underlyingError as? JSONDecodingError)?.kind
+                    outcomes.append(kind == .tooDeep ? "refused" : "other: \(error)")
+                } catch {
+                    outcomes.append("other: \(error)")
+                }
+            }
+            return outcomes
+        }
+        for outcome in outcomes { #expect(outcome == "200 levels" || outcome == "refused" || outcome == "nil", "\(outcomes)") }
+        #expect(!outcomes.contains { $0.hasSuffix("levels") && $0 != "200 levels" })
+    }
+
+    /// A flat value on a 48 KiB thread decodes, as with JSONDecoder: the guard estimates from the stack used.
+    @Test func flatValueOnATinyStack() {
+        let outcome = onThread(stackSize: 48 << 10) { () -> String in
+            let json = #"{"x": 1, "y": 2}"#
+            let foundation = try? JSONDecoder().decode(StreamedPoint.self, from: Data(json.utf8))
+            let ours = try? ModelDecoder().decode(StreamedPoint.self, from: json)
+            let encoded = try? ModelEncoder().encode(StreamedPoint(x: 1, y: 2))
+            return "\(String(describing: foundation)) \(String(describing: ours)) \(encoded?.count ?? -1)"
+        }
+        #expect(outcome == "Optional(HandyStreamTests.StreamedPoint(x: 1, y: 2)) Optional(HandyStreamTests.StreamedPoint(x: 1, y: 2)) 13")
+    }
+}
