@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,7 @@ import Glibc
 /// snippet of the input with a caret. Line and column are worked out only when an error is made.
 ///
 ///     3:17: expected ',' or '}' after an object member at $.data.items[3]
-public struct JSONDecodingError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {
     /// What is wrong with the input.
     ///
     /// A struct with a static member per kind rather than an enum, so that kinds can be added without breaking
@@ -197,7 +198,7 @@ extension JSONDecodingError {
 
 /// A designated path that is not well formed: a mistake in the calling code, not in the input, thrown before any
 /// input is read.
-public struct InvalidPathError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct InvalidPathError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {
     /// The path as given.
     public var path: String
     /// Why it is not a path.
@@ -208,7 +209,7 @@ public struct InvalidPathError: Error, CustomStringConvertible, Equatable, Senda
 
 /// A mistake in a model's declaration, found when its field table is built: a property whose type can't be decoded
 /// and isn't excluded. Reported by the throwing API; the HandyJSON-compatible calls leave such properties alone.
-public struct ModelDeclarationError: Error, CustomStringConvertible, Sendable {
+public struct ModelDeclarationError: Error, CustomStringConvertible, LocalizedError, Sendable {
     /// The type that was asked for.
     public var typeName: String
     /// One line per problem: `Model.property: …`.
@@ -228,4 +229,21 @@ public struct DecodingDiagnostic: Sendable, CustomStringConvertible {
     public var message: String
 
     public var description: String { "\(path): \(message)" }
+}
+
+// Every error prints what it means, also through `localizedDescription` (which code that only knows `Error` calls).
+
+extension JSONDecodingError {
+    /// The description: position, problem and path.
+    public var errorDescription: String? { description }
+}
+
+extension InvalidPathError {
+    /// The description: what is wrong with the path.
+    public var errorDescription: String? { description }
+}
+
+extension ModelDeclarationError {
+    /// The description: the type and its problems.
+    public var errorDescription: String? { description }
 }

@@ -231,10 +231,12 @@ public struct AsyncElementSequence<T, Chunks: AsyncSequence>: AsyncSequence wher
 
 /// A push decoder used after it has ended: `feed` or `finish` after `finish`. A mistake in the calling code, not in
 /// the input.
-public struct DecoderMisuseError: Error, CustomStringConvertible, Sendable {
+public struct DecoderMisuseError: Error, CustomStringConvertible, LocalizedError, Sendable {
     /// What was done wrong: `IncrementalDecoder.finish() was called twice: the decoder has ended`.
     public var message: String
     public var description: String { message }
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { message }
 }
 
 /// A file that could not be opened or read: its path and the system's reason (`Is a directory`, `No such file or

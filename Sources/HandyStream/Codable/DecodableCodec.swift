@@ -167,6 +167,11 @@ final class DecodableFrame<T: Decodable>: Frame {
         return value
     }
 
+    /// The frame stands for every level of its value: the position inside it, from the tape.
+    override func appendPosition(to path: inout String) {
+        path += tape.pointee.openPath()
+    }
+
     override func discard() { value = nil }
 }
 

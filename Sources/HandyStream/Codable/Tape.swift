@@ -183,6 +183,38 @@ struct Tape {
             hint: 0, offset: offset))
     }
 
+    /// Where recording is, as a JSON path relative to the tape's value (`.items[2].name`): the open containers, and
+    /// in each the current element or the last key. Worked out only for an error.
+    func openPath() -> String {
+        var path = ""
+        for container in open {
+            let index = Int(container)
+            guard index < tokenCount else { break }
+            let token = tokenBase[index]
+            if token.kind == .array {
+                path += "[\(max(Int(token.start) - 1, 0))]"
+                continue
+            }
+            var lastKey: Int?
+            var position = index + 1
+            while position < tokenCount {
+                guard tokenBase[position].kind == .key else { break }
+                lastKey = position
+                let value = position + 1
+                guard value < tokenCount else { break }
+                let valueToken = tokenBase[value]
+                if valueToken.kind == .object || valueToken.kind == .array {
+                    guard valueToken.length > 0 else { break }
+                    position = Int(valueToken.length)
+                } else {
+                    position = value + 1
+                }
+            }
+            if let lastKey { path += "." + String(decoding: keyBytes(lastKey), as: UTF8.self) }
+        }
+        return path
+    }
+
     // MARK: - Reading
 
     /// The index of the token after the value at `index`.

@@ -25,6 +25,8 @@ final class EncodableTree {
     }
 
     private struct State {
+        /// Scalars in their own types, by node, when the tree is written into Foundation-style values.
+        var typed: [Int32: Any] = [:]
         var nodes: [Node] = []
         var keys: [UInt8] = []
         var text: JSONWriter
@@ -64,6 +66,14 @@ final class EncodableTree {
     }
     let options: EncodingOptions
     let userInfo: [CodingUserInfoKey: Any]
+    /// The tree is written into Foundation-style values (`toJSON()`): scalars are kept in their own types too.
+    let keepsValues: Bool
+
+    /// Keeps `value`, the scalar of node `index`, in its own type (when ``keepsValues``).
+    @inline(__always)
+    func keep(_ value: @autoclosure () -> Any, for index: Int) {
+        if keepsValues { state.pointee.typed[Int32(truncatingIfNeeded: index)] = value() }
+    }
 
     /// What the encoder must know of a type beyond its `encode(to:)`. (A HandyJSON model that is `Encodable` is
     /// written by its `encode(to:)`, its coding keys included, as `JSONEncoder` writes it.)
@@ -91,8 +101,9 @@ final class EncodableTree {
         return index
     }
 
-    init(options: EncodingOptions) {
+    init(options: EncodingOptions, keepsValues: Bool = false) {
         self.options = options
+        self.keepsValues = keepsValues
         userInfo = options.userInfo
         var scalars = JSONWriter(options: options)
         scalars.foundationStyle = true
@@ -167,6 +178,10 @@ final class EncodableTree {
             let node = nodes[index]
             switch node.kind {
             case .text:
+                if writer.buildsValues, let value = state.pointee.typed[Int32(truncatingIfNeeded: index)] {
+                    writer.builtScalar(value)
+                    return
+                }
                 text.bytes.withUnsafeBytes { all in
                     writer.rawJSON(bytes: UnsafeRawBufferPointer(
                         rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))
@@ -343,10 +358,12 @@ final class TreeEncoder: Encoder {
 
     func encodeDouble(_ value: Double, into index: Int, node: @autoclosure () -> CodingPathNode) throws {
         try encodeFloatingPoint(value, into: index, node: node) { try $0.double(value) }
+        if value.isFinite { tree.keep(value, for: index) }
     }
 
     func encodeFloat(_ value: Float, into index: Int, node: @autoclosure () -> CodingPathNode) throws {
         try encodeFloatingPoint(value, into: index, node: node) { try $0.float(value) }
+        if value.isFinite { tree.keep(value, for: index) }
     }
 
     /// A floating-point number by `write`, or infinity and NaN as the strings the non-conforming float strategy
@@ -384,7 +401,10 @@ final class TreeEncoder: Encoder {
 
     func encodeString(_ value: String, into index: Int) { tree.setText(index) { $0.string(value) } }
     func encodeBool(_ value: Bool, into index: Int) { tree.setText(index) { $0.bool(value) } }
-    func encodeInteger<I: BinaryInteger>(_ value: I, into index: Int) { tree.setText(index) { $0.integer(value) } }
+    func encodeInteger<I: BinaryInteger>(_ value: I, into index: Int) {
+        tree.setText(index) { $0.integer(value) }
+        tree.keep(value, for: index)
+    }
     func encodeNull(into index: Int) { tree.setText(index) { $0.null() } }
 
     /// Encodes `value` into the node `index`: scalars and Foundation's types directly (with the options'
@@ -408,7 +428,8 @@ final class TreeEncoder: Encoder {
         case ObjectIdentifier(URL.self): return encodeString(_identityCast(value, to: URL.self).absoluteString, into: index)
         case ObjectIdentifier(Decimal.self):
             let decimal = _identityCast(value, to: Decimal.self)
-            return try tree.setText(index) { try $0.decimal(decimal) }
+            try tree.setText(index) { try $0.decimal(decimal) }
+            return tree.keep(decimal, for: index)
         default: break
         }
         switch tree.kind(of: T.self) {
@@ -647,7 +668,7 @@ extension EncodingRun {
     /// Writes an `Encodable` value; `isTopLevel` for the value a caller asked to encode, which must encode something
     /// (as `JSONEncoder` requires; a nested value that encodes nothing is an empty object).
     mutating func writeEncodable(_ value: any Encodable, isTopLevel: Bool = false) throws {
-        let tree = EncodableTree(options: writer.options)
+        let tree = EncodableTree(options: writer.options, keepsValues: writer.buildsValues)
         let root = tree.add(to: -1, key: nil)
         let encoder = TreeEncoder(tree: tree, slot: root)
         try encoder.encode(value, into: root, node: .root)

@@ -15,7 +15,7 @@ struct JSONWriter {
     private var needsComma = false
     /// Whether the writer builds values rather than text (a plain flag: testing an optional `ValueTree` for `nil`
     /// on every call would go through its value witness).
-    private let buildsValues: Bool
+    let buildsValues: Bool
     /// The values being built, when ``buildsValues``.
     private var values = ValueTree()
     /// Write as Foundation's `JSONEncoder` does (for `Encodable` values): `/` escaped, integral floating-point
@@ -186,6 +186,12 @@ struct JSONWriter {
         raw(text)
     }
 
+    /// A scalar already in the type it is stored as, for a writer that builds values (an `Encodable` value's
+    /// numbers keep their types, as a model's do).
+    mutating func builtScalar(_ value: Any) {
+        _slowpath_add(value)
+    }
+
     /// JSON text written by the caller, given as bytes.
     mutating func rawJSON(bytes text: UnsafeRawBufferPointer) {
         if buildsValues { return _slowpath_add((try? ModelDecoder().decode(Any.self, from: Array(text))) ?? NSNull()) }
@@ -323,8 +329,10 @@ private struct ValueTree {
 
 /// A value that can't be written as JSON: a non-finite number (unless an option says how), or an object graph
 /// deeper than the cap (a cycle).
-public struct JSONEncodingError: Error, CustomStringConvertible, Sendable {
+public struct JSONEncodingError: Error, CustomStringConvertible, LocalizedError, Sendable {
     /// What can't be written, and why.
     public var message: String
     public var description: String { message }
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { message }
 }

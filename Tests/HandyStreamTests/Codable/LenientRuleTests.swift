@@ -192,3 +192,82 @@ struct RescuedCollections: Codable, Equatable {
         #expect(count == 1000)
     }
 }
+
+// MARK: - Exact numbers, errors that say what they mean
+
+struct WideNumbers: Codable, Equatable {
+    var big = UInt64.max
+    var two = 2.0
+    var half: Float = 0.5
+    var small: Int8 = -3
+}
+
+struct HoldsWideNumbers: HandyJSON {
+    var wide = WideNumbers()
+}
+
+/// A type both HandyJSON and Codable: each API follows its own declarations.
+struct BothDeclared: HandyJSON, Codable, Equatable {
+    var userId = 0
+    var label = "none"
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case label
+    }
+    mutating func mapping(mapper: HelpingMapper) { mapper <<< label <-- "title" }
+}
+
+@Suite struct ExactnessTests {
+    @Test func toJSONKeepsNumbersOfCodableProperties() throws {
+        let json = try #require(HoldsWideNumbers().toJSON())
+        let wide = try #require(json["wide"] as? [String: Any])
+        #expect(wide["big"] as? UInt64 == UInt64.max)
+        #expect(wide["two"] as? Double == 2.0)
+        #expect(wide["half"] as? Float == 0.5)
+        #expect(wide["small"] as? Int8 == -3)
+    }
+
+    @Test func bothKindsFollowTheirOwnDeclarations() throws {
+        // ModelDecoder and ModelEncoder: the coding keys, init() for defaults.
+        let decoded = try ModelDecoder().decode(BothDeclared.self, from: #"{"user_id": 7, "title": "t"}"#)
+        #expect(decoded == BothDeclared(userId: 7, label: "none"))
+        #expect(try ModelEncoder(options: EncodingOptions(sortedKeys: true)).encodeToString(decoded)
+            == #"{"label":"none","user_id":7}"#)
+        // HandyJSON's calls: the field tables and mapping(mapper:).
+        let handy = try #require(BothDeclared.deserialize(from: #"{"userId": 8, "title": "t", "user_id": 9}"#))
+        #expect(handy == BothDeclared(userId: 8, label: "t"))
+        #expect(handy.toJSONString() == #"{"userId":8,"title":"t"}"#)
+    }
+
+    @Test func diagnosticsInsideAModelInsideCodable() throws {
+        struct Outer: Codable { var inner: BothDeclared }
+        let log = DiagnosticLog()
+        let outer = try ModelDecoder(options: log.options).decode(Outer.self, from: #"{"inner": {"user_id": "x"}}"#)
+        #expect(outer.inner.userId == 0)
+        #expect(log.all.contains { $0.hasPrefix("$.inner.user_id: ") })
+    }
+
+    @Test func errorsSayWhatTheyMean() throws {
+        let path = try #require(throws: InvalidPathError.self) { _ = try ModelDecoder().decode(Int.self, from: "1", at: "a[") }
+        #expect(path.localizedDescription == path.description)
+        #expect(!path.localizedDescription.contains("operation could not be completed"))
+        let json = try #require(throws: JSONDecodingError.self) { try ModelDecoder().decode(Owner.self, from: "{,") }
+        #expect(json.localizedDescription == json.description)
+        let decoder = try ModelDecoder().incremental(Int.self)
+        _ = try decoder.feed(Array("1".utf8))
+        _ = try decoder.finish()
+        let misuse = try #require(throws: DecoderMisuseError.self) { _ = try decoder.finish() }
+        #expect(misuse.localizedDescription == misuse.description)
+        let encoding = try #require(throws: JSONEncodingError.self) { _ = try ModelEncoder().encode(["x": Double.nan] as [String: Any]) }
+        #expect(encoding.localizedDescription == encoding.description)
+    }
+
+    @Test func codableSyntaxErrorsNameTheirPath() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try ModelDecoder().decode([StreamedPoint].self, from: #"[{"x": 1, "y": 2}, {"x": 1,, "y": 2}]"#)
+        }
+        let location = try #require(error.context?.underlyingError as? JSONDecodingError)
+        #expect(location.path.hasPrefix("$[1]"))
+        #expect(location.kind == .malformed)
+    }
+}
