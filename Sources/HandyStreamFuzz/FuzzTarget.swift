@@ -1,7 +1,8 @@
 import Foundation
 import HandyStream
 
-// The fuzz target: arbitrary bytes decoded into a model with every property kind, and into a Codable type with a
+// The fuzz target: arbitrary bytes decoded into a model with every property kind, into plain Codable types (where
+// JSONDecoder decodes, strict and lenient mode must give its value), and into a Codable type with a
 // mapping, defaults and nested Codable, optional and container values (lenient and strict, against JSONDecoder's
 // verdict), whole and in random chunks, with and without a designated path, as elements and as untyped values; what
 // decodes is written back and decoded again. Built with `-sanitize=fuzzer,address -DFUZZING` (`make fuzz`), libFuzzer drives `LLVMFuzzerTestOneInput`;
@@ -106,9 +107,55 @@ struct FuzzModelInCodable: HandyJSON, Codable {
     var list: [Int] = []
 }
 
+/// Plain Codable types, no mapping: lenient and strict mode must give JSONDecoder's value whenever it decodes.
+struct FuzzPlain: Decodable, Equatable {
+    enum Shape: Codable, Equatable {
+        case circle(r: Double)
+        case square(side: Int)
+    }
+
+    /// A hand-written `init(from:)` that decides for itself what to do with what it can't read.
+    struct Loose: Decodable, Equatable {
+        var xs: [Int] = []
+        var maybe: Int?
+        enum CodingKeys: CodingKey { case xs, maybe }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            maybe = try? container.decode(Int.self, forKey: .maybe)
+            if var elements = try? container.nestedUnkeyedContainer(forKey: .xs) {
+                while !elements.isAtEnd {
+                    if let value = try? elements.decode(Int.self) {
+                        xs.append(value)
+                    } else if (try? elements.decode(String.self)) == nil, (try? elements.decodeNil()) != true {
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    var a: Int
+    var b: String?
+    var c: [Double]
+    var d: [String: Int]?
+    var e: Set<Int>?
+    var f: UInt8?
+    var shape: Shape?
+    var loose: Loose?
+    var nested: [FuzzPlain]?
+}
+
 enum Fuzz {
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = Array(input)
+        // The lenient rule: where JSONDecoder decodes, strict and lenient mode give its value.
+        if let foundation = try? JSONDecoder().decode(FuzzPlain.self, from: Data(bytes)), !foundationIsLaxer(bytes) {
+            let strictValue = try? ModelDecoder(options: DecodingOptions(strict: true)).decode(FuzzPlain.self, from: bytes)
+            let lenientValue = try? ModelDecoder().decode(FuzzPlain.self, from: bytes)
+            if strictValue != foundation || lenientValue != foundation {
+                fatalError("not JSONDecoder's value: \(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
         let lenient = ModelDecoder()
         let strict = ModelDecoder(options: DecodingOptions(strict: true, maximumDepth: 64))
         if let model = try? lenient.decode(FuzzModel.self, from: bytes) {
