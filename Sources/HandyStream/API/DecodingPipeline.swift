@@ -51,6 +51,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// The values are `Decodable` (see ``Decoding/rootCodec(for:strategy:)``): every error is a `DecodingError`, as
     /// `JSONDecoder`'s are, with this library's error as its underlying error.
     private let throwsDecodingErrors: Bool
+    /// The input's encoding, told by its first bytes; UTF-16 and UTF-32 are converted to UTF-8.
+    private var encoding = InputEncoding()
 
     init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil) {
         self.mode = mode
@@ -117,15 +119,32 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private func feed(_ chunk: UnsafeRawBufferPointer, tracksLines: Bool) throws {
         try checkState("feed(_:) was called after finish()")
         guard !isClosed else { return }
-        let start = tokenizer.bytesFed
         do {
-            let outcome = CodableRun.with(builder) { tokenizer.parse(chunk) }
-            try handle(outcome, chunk: chunk, chunkStart: start)
+            try encoding.convert(chunk, isLast: false) { text in try tokenize(text, tracksLines: tracksLines) }
+        } catch let invalid as InputEncoding.Invalid {
+            let error = encodingError(invalid)
+            state = .failed(error)
+            throw error
         } catch {
             state = .failed(error)
             throw error
         }
-        if tracksLines { lines.advance(over: chunk, startingAt: start) }
+    }
+
+    /// Hands UTF-8 text to the tokenizer.
+    private func tokenize(_ text: UnsafeRawBufferPointer, tracksLines: Bool) throws {
+        guard !isClosed else { return }
+        let start = tokenizer.bytesFed
+        let outcome = CodableRun.with(builder) { tokenizer.parse(text) }
+        try handle(outcome, chunk: text, chunkStart: start)
+        if tracksLines { lines.advance(over: text, startingAt: start) }
+    }
+
+    /// Input that is not valid in the encoding its first bytes announced.
+    private func encodingError(_ invalid: InputEncoding.Invalid) -> any Error {
+        isClosed = true
+        return asThrown(JSONDecodingError(
+            kind: .invalidUTF8, message: invalid.message, offset: tokenizer.bytesFed, path: currentPath, input: nil))
     }
 
     /// Ends the input: a document cut short, or a path that never appeared, is reported here. `input`, when the
@@ -134,8 +153,24 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         try checkState("finish() was called twice")
         state = .finished
         guard !isClosed else { return }
+        do {
+            // The last bytes held back to decide or convert the encoding.
+            try encoding.convert(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) { text in
+                try tokenize(text, tracksLines: input == nil)
+            }
+        } catch let invalid as InputEncoding.Invalid {
+            let error = encodingError(invalid)
+            state = .failed(error)
+            throw error
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+        guard !isClosed else { return }
         isClosed = true
         let start = tokenizer.bytesFed
+        // A document read through a conversion (a byte order mark, UTF-16 or UTF-32) is located in the text read.
+        let input = encoding.kind == .utf8 && !encoding.droppedMark ? input : nil
         do {
             let outcome = CodableRun.with(builder) { tokenizer.complete() }
             if let input {
