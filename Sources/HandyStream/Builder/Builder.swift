@@ -80,6 +80,12 @@ final class Builder: TokenSink {
         scalarDecoder = decoder
         return decoder
     }
+
+    /// Lets go of the scalar decoder when a value's `init(from:)` kept it (or one of its containers): the next
+    /// scalar gets a new one, and the kept one keeps reading its own tape.
+    func releaseScalarDecoderIfKept() {
+        if scalarDecoder != nil, !isKnownUniquelyReferenced(&scalarDecoder!) { scalarDecoder = nil }
+    }
     /// Whether the value being finished (a container closing now, or a scalar arriving) is the root value itself.
     var atRootValue: Bool { height == 0 }
     /// The builder has received its first event.

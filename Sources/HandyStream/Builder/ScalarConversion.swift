@@ -144,10 +144,16 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
 struct IntegerConversion<Value: FixedWidthInteger>: ScalarConversion {
     static func write(_ value: Value, to writer: inout JSONWriter) { writer.integer(value) }
 
-    static func value(number text: UnsafeRawBufferPointer) -> Value? { DecimalText(text)?.integer(Value.self) }
-    static func value(string bytes: UnsafeRawBufferPointer) -> Value? {
-        DecimalText(bytes, fromString: true)?.integer(Value.self)
+    static func value(number text: UnsafeRawBufferPointer) -> Value? {
+        if Value.bitWidth > 64, let wide = wide(text) { return wide }
+        return DecimalText(text)?.integer(Value.self)
     }
+    static func value(string bytes: UnsafeRawBufferPointer) -> Value? {
+        if Value.bitWidth > 64, let wide = wide(bytes) { return wide }
+        return DecimalText(bytes, fromString: true)?.integer(Value.self)
+    }
+    /// `Int128` and `UInt128`: digits beyond what ``DecimalText`` holds (64 bits), read by the standard library.
+    static func wide(_ text: UnsafeRawBufferPointer) -> Value? { Value(String(decoding: text, as: UTF8.self)) }
     static func value(bool: Bool) -> Value? { bool ? 1 : 0 }
     static var expectation: String { "an integer that fits \(Value.self)" }
 }
@@ -286,6 +292,8 @@ enum ScalarCodecs {
         case ObjectIdentifier(UInt16.self): ScalarCodec.make(IntegerConversion<UInt16>.self)
         case ObjectIdentifier(UInt32.self): ScalarCodec.make(IntegerConversion<UInt32>.self)
         case ObjectIdentifier(UInt64.self): ScalarCodec.make(IntegerConversion<UInt64>.self)
+        case ObjectIdentifier(Int128.self): ScalarCodec.make(IntegerConversion<Int128>.self)
+        case ObjectIdentifier(UInt128.self): ScalarCodec.make(IntegerConversion<UInt128>.self)
         case ObjectIdentifier(Double.self): ScalarCodec.make(DoubleConversion.self)
         case ObjectIdentifier(Float.self): ScalarCodec.make(FloatConversion.self)
         case ObjectIdentifier(Bool.self): ScalarCodec.make(BoolConversion.self)
@@ -303,6 +311,8 @@ enum ScalarCodecs {
         case ObjectIdentifier(UInt16?.self): ScalarCodec.makeOptional(IntegerConversion<UInt16>.self)
         case ObjectIdentifier(UInt32?.self): ScalarCodec.makeOptional(IntegerConversion<UInt32>.self)
         case ObjectIdentifier(UInt64?.self): ScalarCodec.makeOptional(IntegerConversion<UInt64>.self)
+        case ObjectIdentifier(Int128?.self): ScalarCodec.makeOptional(IntegerConversion<Int128>.self)
+        case ObjectIdentifier(UInt128?.self): ScalarCodec.makeOptional(IntegerConversion<UInt128>.self)
         case ObjectIdentifier(Double?.self): ScalarCodec.makeOptional(DoubleConversion.self)
         case ObjectIdentifier(Float?.self): ScalarCodec.makeOptional(FloatConversion.self)
         case ObjectIdentifier(Bool?.self): ScalarCodec.makeOptional(BoolConversion.self)

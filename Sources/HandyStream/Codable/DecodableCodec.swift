@@ -16,6 +16,7 @@ final class DecodableCodec<T: Decodable>: ValueCodec, DecodableRootCodec, @unche
         at target: UnsafeMutableRawPointer, mode: StoreMode, _ record: (inout Tape) -> Void
     ) -> Bool {
         guard let builder = CodableRun.current else { return false }
+        builder.releaseScalarDecoderIfKept()
         let decoder = builder.codableScalarDecoder
         decoder.storage.tape.pointee.reset()
         record(&decoder.storage.tape.pointee)
@@ -83,13 +84,14 @@ protocol DecodableRootCodec {}
 
 /// Records a `Decodable` value's events on a tape, then decodes it when its outermost container ends.
 final class DecodableFrame<T: Decodable>: Frame {
-    private let storage = TapeStorage()
+    private var storage = TapeStorage()
     private var decoder: TapeDecoder?
     private var value: T?
 
     private var tape: UnsafeMutablePointer<Tape> { storage.tape }
 
     override func begin(_ builder: Builder) {
+        releaseDecoderIfKept()
         value = nil
         tape.pointee.reset()
         tape.pointee.beginContainer(isObject: isObject, offset: builder.currentOffset)
@@ -160,6 +162,14 @@ final class DecodableFrame<T: Decodable>: Frame {
             if builder.atRootValue { context.lastFailure = (error, decoder.errorOffset) }
             return true
         }
+    }
+
+    /// A value's `init(from:)` may keep its `Decoder` (or a container) and read it later: then the next value gets
+    /// a new tape and decoder, and the kept one keeps its own.
+    private func releaseDecoderIfKept() {
+        guard decoder != nil, !isKnownUniquelyReferenced(&decoder!) else { return }
+        decoder = nil
+        storage = TapeStorage()
     }
 
     func take() -> T? {

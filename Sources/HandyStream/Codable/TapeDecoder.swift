@@ -148,6 +148,12 @@ final class TapeDecoder: Decoder {
         containerNodes.removeAll(keepingCapacity: true)
         stackBudget = StackBudget()
         nesting = 0
+        // A `Decoder` that the root value's `init(from:)` keeps still reads the root value afterwards, as with
+        // JSONDecoder (the frame gives the next value a new tape when this decoder is kept).
+        defer {
+            current = 0
+            node = .root
+        }
         do {
             return try decode(T.self, at: 0, node: .root)
         } catch let error as any RescuableFailure {
@@ -441,6 +447,7 @@ extension TapeDecoder {
     // all zeros (`1e-400` underflows; `0e5` and `-0.0e-7` are zeros).
 
     static func foundationInteger<I: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, _: I.Type) -> I? {
+        if I.bitWidth > 64, let wide = IntegerConversion<I>.wide(bytes) { return wide }
         guard let text = DecimalText(bytes) else { return nil }
         if let exact = text.integer(I.self) { return exact }
         guard text.hasFractionOrExponent, let double = text.double(text: bytes), let exact = I(exactly: double) else {

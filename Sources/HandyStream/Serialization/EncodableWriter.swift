@@ -524,6 +524,8 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try encoder.encode(value, into: member(key), node: node.appending(key))
     }
@@ -610,6 +612,8 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: UInt32) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: UInt64) throws { encoder.encodeInteger(value, into: element()) }
+    mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: element()) }
+    mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let position = count
         try encoder.encode(value, into: element(), node: node.appending(index: position))
@@ -660,6 +664,8 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: UInt32) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: UInt64) throws { encoder.encodeInteger(value, into: slot) }
+    mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: slot) }
+    mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encode(value, into: slot, node: node) }
 }
 

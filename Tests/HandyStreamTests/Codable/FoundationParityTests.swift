@@ -100,3 +100,32 @@ struct ParityCase: CustomStringConvertible, Sendable {
         #expect(outcome.lenient == outcome.foundation, "lenient mode, \(parity)")
     }
 }
+
+struct WideIntegers: Codable, Equatable {
+    var signed: Int128
+    var unsigned: UInt128
+    var maybe: Int128?
+    var list: [UInt128]
+}
+
+struct WideModel: HandyJSON {
+    var signed: Int128 = 0
+    var unsigned: UInt128?
+}
+
+extension FoundationParityTests {
+    @Test func int128AndUInt128() throws {
+        let json = #"{"signed": -170141183460469231731687303715884105728, "unsigned": 340282366920938463463374607431768211455, "maybe": 18446744073709551616, "list": [0, 1e3]}"#
+        let foundation = try JSONDecoder().decode(WideIntegers.self, from: Data(json.utf8))
+        #expect(try ModelDecoder(options: DecodingOptions(strict: true)).decode(WideIntegers.self, from: json) == foundation)
+        #expect(try ModelDecoder().decode(WideIntegers.self, from: json) == foundation)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try ModelEncoder(options: EncodingOptions(sortedKeys: true)).encode(foundation)
+            == Array(try encoder.encode(foundation)))
+        // As model properties, and converted from strings in lenient mode.
+        let model = try #require(WideModel.deserialize(from: #"{"signed": "-170141183460469231731687303715884105728", "unsigned": 340282366920938463463374607431768211455}"#))
+        #expect(model.signed == .min && model.unsigned == .max)
+        #expect(model.toJSONString() == #"{"signed":-170141183460469231731687303715884105728,"unsigned":340282366920938463463374607431768211455}"#)
+    }
+}

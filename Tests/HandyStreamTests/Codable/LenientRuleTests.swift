@@ -271,3 +271,32 @@ struct BothDeclared: HandyJSON, Codable, Equatable {
         #expect(location.kind == .malformed)
     }
 }
+
+/// Keeps its decoder, to read it after decoding returned.
+final class KeepsItsDecoder: Decodable, @unchecked Sendable {
+    let decoder: any Decoder
+    init(from decoder: any Decoder) throws { self.decoder = decoder }
+    func name() throws -> String {
+        try decoder.container(keyedBy: AnyCodingKey.self).decode(String.self, forKey: AnyCodingKey(stringValue: "name"))
+    }
+}
+
+@Suite struct KeptDecoderTests {
+    /// The root value's decoder, kept and read later, reads the root value (as with JSONDecoder); so does each
+    /// streamed element's. (A value nested in another reads nothing afterwards, with JSONDecoder too.)
+    @Test func aKeptDecoderReadsItsOwnValue() throws {
+        let one = try ModelDecoder().decode(KeepsItsDecoder.self, from: #"{"name": "x"}"#)
+        #expect(try one.name() == "x")
+        let again = try ModelDecoder().decode(KeepsItsDecoder.self, from: #"{"name": "y"}"#)
+        #expect(try one.name() == "x" && again.name() == "y")
+        let json = #"[{"name": "a"}, {"name": "b"}, {"name": "c"}]"#
+        var streamed: [KeepsItsDecoder] = []
+        let elements = try ModelDecoder().elements(of: KeepsItsDecoder.self, at: "[*]")
+        streamed += try elements.feed(Array(json.utf8))
+        streamed += try elements.finish()
+        #expect(try streamed.map { try $0.name() } == ["a", "b", "c"])
+        let nested = try ModelDecoder().decode([KeepsItsDecoder].self, from: json)
+        let foundation = try JSONDecoder().decode([KeepsItsDecoder].self, from: Data(json.utf8))
+        #expect(nested.map { (try? $0.name()) == nil } == foundation.map { (try? $0.name()) == nil })
+    }
+}
