@@ -129,3 +129,28 @@ extension FoundationParityTests {
         #expect(model.toJSONString() == #"{"signed":-170141183460469231731687303715884105728,"unsigned":340282366920938463463374607431768211455}"#)
     }
 }
+
+/// A value that needs a configuration: a unit to scale by.
+struct Scaled: DecodableWithConfiguration, EncodableWithConfiguration, Equatable {
+    var amount: Double
+    enum CodingKeys: CodingKey { case amount }
+    init(amount: Double) { self.amount = amount }
+    init(from decoder: any Decoder, configuration: Double) throws {
+        amount = try decoder.container(keyedBy: CodingKeys.self).decode(Double.self, forKey: .amount) * configuration
+    }
+    func encode(to encoder: any Encoder, configuration: Double) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(amount / configuration, forKey: .amount)
+    }
+}
+
+extension FoundationParityTests {
+    @Test func valuesWithAConfiguration() throws {
+        let json = Data(#"{"amount": 1.5}"#.utf8)
+        let foundation = try JSONDecoder().decode(Scaled.self, from: json, configuration: 10)
+        #expect(try ModelDecoder().decode(Scaled.self, from: json, configuration: 10.0) == foundation)
+        #expect(try ModelDecoder(options: DecodingOptions(strict: true)).decode(Scaled.self, from: json, configuration: 10.0) == foundation)
+        #expect(try ModelEncoder().encode(Scaled(amount: 15), configuration: 10.0)
+            == Array(try JSONEncoder().encode(Scaled(amount: 15), configuration: 10)))
+    }
+}
