@@ -10,6 +10,9 @@ final class CodableContext {
     let caseInsensitive: Bool
     /// Coding keys go through the key strategy (one that converts names).
     let keysAreConverted: Bool
+    /// `Decodable` types read document keys through the key strategy (Foundation's meaning of
+    /// `convertFromSnakeCase` and of its custom strategy).
+    let documentKeysAreConverted: Bool
     /// Key strategies other than `useDefaultKeys`: coding keys' string values to the keys they are read from.
     private var convertedKeys: [String: [UInt8]] = [:]
     /// The traits of the types met so far, and the last one asked for (an array's elements ask for the same type
@@ -31,6 +34,7 @@ final class CodableContext {
         userInfo = options.userInfo
         caseInsensitive = options.keyDecodingStrategy.isCaseInsensitive
         traitsCache.initialize(to: TraitsCache())
+        documentKeysAreConverted = options.keyDecodingStrategy.convertsDocumentKeys
         switch options.keyDecodingStrategy.kind {
         case .useDefaultKeys, .caseInsensitive: keysAreConverted = false
         default: keysAreConverted = true

@@ -39,17 +39,17 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let end = Int(tape.pointee.tokens[object].length)
         var position = object + 1
         while position < end {
-            let name = decoder.documentKey(at: position)
+            let name = decoder.documentKey(at: position, path: node.path)
             if seen.insert(name).inserted, let key = Key(stringValue: name) { keys.append(key) }
             position = tape.pointee.next(after: position + 1)
         }
         return keys
     }
 
-    func contains(_ key: Key) -> Bool { decoder.lookUp(key, in: object, mapping: mapping) != nil }
+    func contains(_ key: Key) -> Bool { decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping) else {
+        guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) else {
             if let rescue, rescue.route(RescueStep(key)) != nil { return true }
             throw keyNotFound(key)
         }
@@ -68,7 +68,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func member<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws -> T {
         if let rescue { return try rescuedMember(T.self, key, rescue, read) }
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping) else { throw keyNotFound(key) }
+        guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) else { throw keyNotFound(key) }
         return try read(index, nil)
     }
 
@@ -79,7 +79,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func rescuedMember<T: Decodable>(
         _: T.Type, _ key: Key, _ rescue: ContainerRescue, _ read: (Int, RescueRequest?) throws -> T
     ) throws -> T {
-        let index = decoder.lookUp(key, in: object, mapping: mapping)
+        let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path })
         guard let request = rescue.route(RescueStep(key)) else {
             guard let index else { throw keyNotFound(key) }
             return try read(index, nil)
@@ -102,7 +102,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// be rescued.
     @inline(__always)
     private func optionalMember<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws -> T? {
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping),
+        guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }),
             decoder.kind(at: index) != .null
         else { return nil }
         if let rescue { return try rescuedOptionalMember(T.self, key, index, rescue, read) }
@@ -224,7 +224,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The value of a nested container; -1 when it is missing at a rescued place.
     private func nestedIndex(_ key: Key, _ inner: ContainerRescue?) throws -> Int {
-        if let index = decoder.lookUp(key, in: object, mapping: mapping) { return index }
+        if let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) { return index }
         guard let inner, inner.route(nil) != nil else { throw keyNotFound(key) }
         return -1
     }
@@ -248,7 +248,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        try superDecoder(at: decoder.lookUp(key, in: object, mapping: mapping), key: key)
+        try superDecoder(at: decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }), key: key)
     }
 
     private func superDecoder(at index: Int?, key: any CodingKey) throws -> any Decoder {

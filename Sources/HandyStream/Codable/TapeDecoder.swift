@@ -350,9 +350,10 @@ final class TapeDecoder: Decoder {
     func string(at index: Int) -> String { tape.pointee.withBytes(of: index) { String(jsonBytes: $0) } }
 
     /// The key at `index` as the type's coding keys see it: after the key strategy's conversion of document keys.
-    func documentKey(at index: Int) -> String {
+    func documentKey(at index: Int, path: @autoclosure () -> [any CodingKey] = []) -> String {
         let key = string(at: index)
-        return context.keysAreConverted ? context.options.keyDecodingStrategy.documentKey(key) : key
+        guard context.documentKeysAreConverted else { return key }
+        return context.options.keyDecodingStrategy.documentKey(key, path: path())
     }
 }
 
@@ -675,7 +676,22 @@ extension TapeDecoder {
 
     /// The value token for a coding key in the object at `object`: the mapping's candidates (the first present
     /// wins; a dotted candidate descends through nested objects), else the key under the key strategy.
-    func lookUp(_ key: some CodingKey, in object: Int, mapping: MappingTable?) -> Int? {
+    /// The first member whose document key, converted by the key strategy, is `name` (as JSONDecoder's dictionary
+    /// of converted keys keeps the first).
+    @inline(never)
+    private func _slowpath_member(convertedTo name: String, in object: Int, path: () -> [any CodingKey]) -> Int? {
+        let end = Int(tape.pointee.tokens[object].length)
+        var position = object + 1
+        while position < end {
+            if documentKey(at: position, path: path()) == name { return position + 1 }
+            position = tape.pointee.next(after: position + 1)
+        }
+        return nil
+    }
+
+    func lookUp(
+        _ key: some CodingKey, in object: Int, mapping: MappingTable?, path: () -> [any CodingKey] = { [] }
+    ) -> Int? {
         guard object >= 0 else { return nil }
         var name = key.stringValue
         if let candidates = mapping?.keys[name] {
@@ -695,6 +711,7 @@ extension TapeDecoder {
             }
             return nil
         }
+        if context.documentKeysAreConverted { return _slowpath_member(convertedTo: name, in: object, path: path) }
         if context.keysAreConverted {
             return context.convertedKey(name).withUnsafeBytes { member($0, in: object) }
         }

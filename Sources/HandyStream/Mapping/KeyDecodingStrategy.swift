@@ -10,16 +10,23 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
         case convertFromSnakeCase
         case caseInsensitive
         case custom(ObjectIdentifier)
+        case customFromDocument(ObjectIdentifier)
     }
 
     let kind: Kind
     private let keyForProperty: (@Sendable (String) -> String)?
     private let box: CustomKeyBox?
+    /// Foundation's custom strategy: a document key (with the path to it) to the coding key it stands for.
+    let documentKeyConverter: (@Sendable ([any CodingKey]) -> any CodingKey)?
 
-    private init(kind: Kind, keyForProperty: (@Sendable (String) -> String)?, box: CustomKeyBox? = nil) {
+    private init(
+        kind: Kind, keyForProperty: (@Sendable (String) -> String)?, box: CustomKeyBox? = nil,
+        documentKeyConverter: (@Sendable ([any CodingKey]) -> any CodingKey)? = nil
+    ) {
         self.kind = kind
         self.keyForProperty = keyForProperty
         self.box = box
+        self.documentKeyConverter = documentKeyConverter
     }
 
     /// Each property is read from the key that is its name.
@@ -39,16 +46,41 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
         return KeyDecodingStrategy(kind: .custom(ObjectIdentifier(box)), keyForProperty: keyForProperty, box: box)
     }
 
+    /// Foundation's custom strategy, for `Decodable` types: each document key, with the coding path to it, becomes
+    /// the key `convert` returns, and a coding key reads the member whose converted key equals it, as with
+    /// `JSONDecoder.KeyDecodingStrategy.custom`. (Models' field tables read property names as they are under it.)
+    public static func custom(
+        _ convert: @escaping @Sendable (_ codingPath: [any CodingKey]) -> any CodingKey
+    ) -> KeyDecodingStrategy {
+        let box = CustomKeyBox()
+        return KeyDecodingStrategy(
+            kind: .customFromDocument(ObjectIdentifier(box)), keyForProperty: nil, box: box,
+            documentKeyConverter: convert)
+    }
+
     /// The JSON key of a property.
     func key(forProperty name: String) -> String { keyForProperty?(name) ?? name }
 
+    /// `Decodable` types read document keys through a conversion (Foundation's meaning): `convertFromSnakeCase`,
+    /// and Foundation's custom strategy.
+    var convertsDocumentKeys: Bool {
+        switch kind {
+        case .convertFromSnakeCase, .customFromDocument: true
+        default: false
+        }
+    }
+
+    /// A document key as a `Decodable` type's coding keys see it, `path` being the coding path of its object.
+    func documentKey(_ key: String, path: @autoclosure () -> [any CodingKey]) -> String {
+        switch kind {
+        case .convertFromSnakeCase: Self.camelCase(fromSnakeCase: key)
+        case .customFromDocument: documentKeyConverter?(path() + [DocumentKey(stringValue: key)]).stringValue ?? key
+        default: key
+        }
+    }
+
     var isCaseInsensitive: Bool { kind == .caseInsensitive }
 
-    /// A document's key as a `Decodable` type's coding keys see it (`allKeys`): `convertFromSnakeCase` turns
-    /// `user_id` into `userId` with Foundation's algorithm; the other strategies leave it as it is.
-    func documentKey(_ key: String) -> String {
-        kind == .convertFromSnakeCase ? Self.camelCase(fromSnakeCase: key) : key
-    }
 
     /// Foundation's `convertFromSnakeCase`: leading and trailing underscores kept, the words between joined with
     /// each word after the first capitalized; a key without inner underscores is left as it is.
@@ -82,6 +114,14 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
         }
         return result
     }
+}
+
+/// A document key handed to a custom key strategy.
+struct DocumentKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 /// Gives a custom strategy an identity, so that tables built for it can be cached.

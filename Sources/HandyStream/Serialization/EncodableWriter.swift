@@ -121,7 +121,7 @@ final class EncodableTree {
         let index = nodes.count
         var node = Node()
         if var key {
-            if options.keyEncodingStrategy != .useDefaultKeys { key = converted(key) }
+            if !options.keyEncodingStrategy.isDefault { key = converted(key) }
             node.keyStart = Int32(truncatingIfNeeded: keys.count)
             key.withUTF8 { keys.append(contentsOf: $0) }
             node.keyLength = Int32(truncatingIfNeeded: keys.count) - node.keyStart
@@ -138,9 +138,11 @@ final class EncodableTree {
         return index
     }
 
-    private func converted(_ key: String) -> String {
+    /// `key` under the key strategy, `path` being the coding path to the member (a custom strategy gets it).
+    func converted(_ key: String, path: () -> [any CodingKey] = { [] }) -> String {
+        if case .custom = options.keyEncodingStrategy { return options.keyEncodingStrategy.codableKey(key, path: path) }
         if let known = convertedKeys[key] { return known }
-        let made = options.keyEncodingStrategy.key(key, mapped: false)
+        let made = options.keyEncodingStrategy.codableKey(key, path: path)
         convertedKeys[key] = made
         return made
     }
@@ -232,10 +234,8 @@ final class EncodableTree {
         return keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]
     }
 
-    /// The member of the object `parent` under `key` (after the key strategy), the last one if several.
+    /// The member of the object `parent` under `key` (already converted by the key strategy), the last if several.
     func member(of parent: Int, key: String) -> Int? {
-        var key = key
-        if options.keyEncodingStrategy != .useDefaultKeys { key = converted(key) }
         let wanted = Array(key.utf8)
         var found: Int?
         var child = nodes[parent].first
@@ -503,7 +503,13 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     var codingPath: [any CodingKey] { node.path }
 
-    private func member(_ key: Key) -> Int { encoder.tree.add(to: object, key: key.stringValue) }
+    private func member(_ key: Key) -> Int { encoder.tree.addVerbatim(to: object, key: keyName(key)) }
+
+    /// The key as written: under the key strategy, which a custom one applies to the path to the member.
+    private func keyName(_ key: Key) -> String {
+        if encoder.tree.options.keyEncodingStrategy.isDefault { return key.stringValue }
+        return encoder.tree.converted(key.stringValue) { node.path + [key] }
+    }
 
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
@@ -547,7 +553,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// subclass adding to its parent's container, as `JSONEncoder` does), else a new one. Asking for a keyed and an
     /// unkeyed container under the same key is a programmer error, which stops the program as in `JSONEncoder`.
     private func nested(_ key: Key, object: Bool) -> Int {
-        if let existing = encoder.tree.member(of: self.object, key: key.stringValue) {
+        if let existing = encoder.tree.member(of: self.object, key: keyName(key)) {
             switch encoder.tree.nodes[existing].kind {
             case .object where object, .array where !object:
                 return existing

@@ -152,7 +152,7 @@ final class ObjectCursor: EncodeCursor {
     /// Decided once per object rather than per member.
     func start(_ table: FieldTable, base: UnsafeRawPointer, options: EncodingOptions) {
         start(table, base: base, sorted: options.sortedKeys)
-        plainKeys = options.keyEncodingStrategy == .useDefaultKeys
+        plainKeys = options.keyEncodingStrategy.isDefault
     }
 
     override func next(_ writer: inout JSONWriter) -> EncodeChild? {

@@ -53,7 +53,9 @@ struct ParityCase: CustomStringConvertible, Sendable {
             var lenientOptions = options
             lenientOptions.strict = false
             let lenient = DiffOutcome { try ModelDecoder(options: lenientOptions).decode(T.self, from: data) }
-            return ("\(ours)", "\(foundation)", foundation.isValue ? "\(lenient)" : "\(foundation)")
+            // Compared as values (a dictionary's description has no fixed order), shown as text.
+            let text = "\(foundation)"
+            return (ours == foundation ? text : "\(ours)", text, !foundation.isValue || lenient == foundation ? text : "\(lenient)")
         }
     }
 
@@ -152,5 +154,83 @@ extension FoundationParityTests {
         #expect(try ModelDecoder(options: DecodingOptions(strict: true)).decode(Scaled.self, from: json, configuration: 10.0) == foundation)
         #expect(try ModelEncoder().encode(Scaled(amount: 15), configuration: 10.0)
             == Array(try JSONEncoder().encode(Scaled(amount: 15), configuration: 10)))
+    }
+}
+
+struct SnakeKeys: Codable, Equatable {
+    var roundedRect: Int
+    var myURLProperty: String?
+    var URLString: String?
+    var plain: Int?
+}
+
+/// Reads every key it finds (allKeys, then decode).
+struct AllKeysThenDecode: Decodable, Equatable {
+    var values: [String: Int]
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        var values: [String: Int] = [:]
+        for key in container.allKeys { values[key.stringValue] = try container.decode(Int.self, forKey: key) }
+        self.values = values
+    }
+}
+
+enum ShapeCase: Codable, Equatable {
+    case roundedRect(cornerRadius: Double)
+    case plainCircle
+}
+
+extension FoundationParityTests {
+    static let snakeCases: [ParityCase] = [
+        ParityCase(SnakeKeys.self, #"{"rounded_rect": 1, "my_url_property": "a", "url_string": "b", "plain": 2}"#,
+                   options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+                   foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        ParityCase(SnakeKeys.self, #"{"rounded_rect": 1, "rounded_rect": 2, "roundedRect": 3}"#,
+                   options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+                   foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        ParityCase(AllKeysThenDecode.self, #"{"first_value": 1, "_second__value_": 2, "third": 3}"#,
+                   options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+                   foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        ParityCase([ShapeCase].self, #"[{"rounded_rect": {"corner_radius": 2}}, {"plain_circle": {}}]"#,
+                   options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+                   foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        ParityCase(SnakeKeys.self, #"{"ROUNDEDRECT": 1, "PLAIN": 2}"#,
+                   options: DecodingOptions(strict: true, keyDecodingStrategy: .custom { path in
+                       AnyCodingKey(stringValue: path.last!.stringValue == "ROUNDEDRECT" ? "roundedRect" : path.last!.stringValue.lowercased())
+                   }),
+                   foundation: { $0.keyDecodingStrategy = .custom { path in
+                       AnyCodingKey(stringValue: path.last!.stringValue == "ROUNDEDRECT" ? "roundedRect" : path.last!.stringValue.lowercased())
+                   } }),
+    ]
+
+    @Test(arguments: snakeCases)
+    func keyStrategiesAsJSONDecoder(_ parity: ParityCase) {
+        let outcome = parity.check(parity.json)
+        #expect(outcome.ours == outcome.foundation, "strict mode, \(parity)")
+        #expect(outcome.lenient == outcome.foundation, "lenient mode, \(parity)")
+    }
+
+    @Test func keyEncodingStrategiesAsJSONEncoder() throws {
+        struct Keys: Encodable {
+            var roundedRect = 1
+            var myURLProperty = 2
+            var URLString = 3
+            var caféAuLait = 4
+            var étude = 5
+            var nested = ["innerKey": 6]
+        }
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = .sortedKeys
+        foundation.keyEncodingStrategy = .convertToSnakeCase
+        let ours = ModelEncoder(options: EncodingOptions(sortedKeys: true, keyEncodingStrategy: .convertToSnakeCase))
+        #expect(String(decoding: try ours.encode(Keys()), as: UTF8.self)
+            == String(decoding: try foundation.encode(Keys()), as: UTF8.self))
+        let custom: @Sendable ([any CodingKey]) -> any CodingKey = { path in
+            AnyCodingKey(stringValue: "\(path.count)-" + path.last!.stringValue.uppercased())
+        }
+        foundation.keyEncodingStrategy = .custom(custom)
+        let customOurs = ModelEncoder(options: EncodingOptions(sortedKeys: true, keyEncodingStrategy: .custom(custom)))
+        #expect(String(decoding: try customOurs.encode(Keys()), as: UTF8.self)
+            == String(decoding: try foundation.encode(Keys()), as: UTF8.self))
     }
 }
