@@ -1,3 +1,5 @@
+import Foundation
+
 /// The events of one JSON value, held so that `init(from:)` can pull them in its own order.
 ///
 /// The builder is push-driven, while a `Decodable` type asks for keys in the order its `init(from:)` names them. So
@@ -40,6 +42,8 @@ struct Tape {
         static let known = KeyTraits(rawValue: 1 << 0)
         /// Some key appears twice or more: look-ups must find the first (as `JSONDecoder` does).
         static let duplicates = KeyTraits(rawValue: 1 << 1)
+        /// Whether some key has non-ASCII bytes is known (worked out only when a key is not found by its bytes).
+        static let asciiKnown = KeyTraits(rawValue: 1 << 3)
         /// Some key has non-ASCII bytes: a key not found by its bytes may still be equal as a `String`.
         static let nonASCII = KeyTraits(rawValue: 1 << 2)
     }
@@ -56,6 +60,9 @@ struct Tape {
     private(set) var byteCount = 0
     /// The open containers' token indices, innermost last.
     private var open: [Int32] = []
+    /// Scratch memory for finding duplicate keys (``keyTraits(ofObjectAt:)``).
+    private var scratch: UnsafeMutablePointer<Int32>
+    private var scratchCapacity = 0
 
     /// The largest tape: token indices and byte positions are 32-bit.
     static let capacityLimit = Int(Int32.max)
@@ -65,12 +72,14 @@ struct Tape {
         tokenBase = .allocate(capacity: tokenCapacity)
         byteCapacity = 1024
         byteBase = .allocate(capacity: byteCapacity)
+        scratch = .allocate(capacity: 0)
     }
 
     /// Frees the tape's memory; the tape is not used again.
     func deallocate() {
         tokenBase.deallocate()
         byteBase.deallocate()
+        scratch.deallocate()
     }
 
     /// The tokens, read-only.
@@ -238,8 +247,9 @@ struct Tape {
         return try body(UnsafeRawBufferPointer(start: byteBase + start, count: count))
     }
 
-    /// The key traits of the object at `index`, worked out once: duplicates are found by comparing key bytes,
-    /// pairwise in small objects and through a hash set in larger ones.
+    /// The key traits of the object at `index`, worked out once, in one pass over its keys: each key's length and
+    /// first eight bytes make a fingerprint, kept in an open-addressing table in scratch memory the tape keeps (no
+    /// allocation per object); keys with equal fingerprints are compared whole.
     mutating func keyTraits(ofObjectAt index: Int) -> KeyTraits {
         precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
         let known = KeyTraits(rawValue: tokenBase[index].flags)
@@ -248,6 +258,56 @@ struct Tape {
         let end = Int(tokenBase[index].length)
         precondition(end <= tokenCount, "Tape: object end out of range")
         let count = Int(tokenBase[index].start)
+        var capacity = 16
+        while capacity < count * 2 { capacity *= 2 }
+        if scratchCapacity < capacity {
+            scratch.deallocate()
+            scratch = .allocate(capacity: capacity)
+            scratchCapacity = capacity
+        }
+        scratch.initialize(repeating: -1, count: capacity)
+        let mask = capacity - 1
+        var position = index + 1
+        while position < end {
+            let token = tokenBase[position]
+            let start = Int(token.start)
+            let length = Int(token.length)
+            precondition(start >= 0 && length >= 0 && start + length <= byteCount, "Tape: byte range out of bounds")
+            let first = Self.firstWord(byteBase + start, length: length, capacity: byteCapacity - start)
+            if !traits.contains(.duplicates) {
+                let fingerprint = first ^ UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
+                var slot = Int(truncatingIfNeeded: (fingerprint &* 0xBF58_476D_1CE4_E5B9) >> 40) & mask
+                while true {
+                    let other = Int(scratch[slot])
+                    if other < 0 {
+                        scratch[slot] = Int32(truncatingIfNeeded: position)
+                        break
+                    }
+                    let otherToken = tokenBase[other]
+                    if Int(otherToken.length) == length
+                        && memcmp(byteBase + Int(otherToken.start), byteBase + start, length) == 0
+                    {
+                        traits.insert(.duplicates)
+                        break
+                    }
+                    slot = (slot + 1) & mask
+                }
+            }
+            precondition(position + 1 < tokenCount, "Tape: a key without its value")
+            let value = tokenBase[position + 1]
+            position = value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
+        }
+        tokenBase[index].flags |= traits.rawValue
+        return KeyTraits(rawValue: tokenBase[index].flags)
+    }
+
+    /// Whether some key of the object at `index` has non-ASCII bytes, worked out once.
+    mutating func hasNonASCIIKey(objectAt index: Int) -> Bool {
+        precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
+        let known = KeyTraits(rawValue: tokenBase[index].flags)
+        if known.contains(.asciiKnown) { return known.contains(.nonASCII) }
+        var traits: KeyTraits = .asciiKnown
+        let end = Int(tokenBase[index].length)
         var position = index + 1
         while position < end {
             if keyBytes(position).contains(where: { $0 >= 0x80 }) {
@@ -256,34 +316,22 @@ struct Tape {
             }
             position = next(after: position + 1)
         }
-        if count <= 16 {
-            // Pairwise, without allocating: most objects are small.
-            var first = index + 1
-            outer: while first < end {
-                let bytes = keyBytes(first)
-                var second = next(after: first + 1)
-                while second < end {
-                    if keyBytes(second).count == bytes.count && keyBytes(second).elementsEqual(bytes) {
-                        traits.insert(.duplicates)
-                        break outer
-                    }
-                    second = next(after: second + 1)
-                }
-                first = next(after: first + 1)
-            }
+        tokenBase[index].flags |= traits.rawValue
+        return traits.contains(.nonASCII)
+    }
+
+    /// A key's first eight bytes (zero past its end), read as one word where the buffer's `capacity` past the key's
+    /// start allows.
+    @inline(__always)
+    private static func firstWord(_ bytes: UnsafeMutablePointer<UInt8>, length: Int, capacity: Int) -> UInt64 {
+        var first: UInt64 = 0
+        if capacity >= 8 {
+            first = UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self)
+            if length < 8 { first &= (UInt64(1) << UInt64(length * 8)) &- 1 }
         } else {
-            var seen = Set<[UInt8]>()
-            var key = index + 1
-            while key < end {
-                if !seen.insert(Array(keyBytes(key))).inserted {
-                    traits.insert(.duplicates)
-                    break
-                }
-                key = next(after: key + 1)
-            }
+            for offset in 0..<min(length, 8) { first |= UInt64(bytes[offset]) << UInt64(offset * 8) }
         }
-        tokenBase[index].flags = traits.rawValue
-        return traits
+        return first
     }
 
     /// The bytes of the key at `index`.

@@ -642,7 +642,7 @@ extension TapeDecoder {
             }
         }
         guard let found else {
-            return traits.contains(.nonASCII) || key.contains(where: { $0 >= 0x80 })
+            return key.contains(where: { $0 >= 0x80 }) || tape.pointee.hasNonASCIIKey(objectAt: object)
                 ? _slowpath_member(equalTo: key, in: object) : nil
         }
         tape.pointee.setHint(found.after, ofObjectAt: object)
