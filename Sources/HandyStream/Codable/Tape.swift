@@ -61,8 +61,9 @@ struct Tape {
     /// The open containers' token indices, innermost last.
     private var open: [Int32] = []
     /// Scratch memory for finding duplicate keys (``keyTraits(ofObjectAt:)``).
-    private var scratch: UnsafeMutablePointer<Int32>
+    private var scratch: UnsafeMutablePointer<UInt64>
     private var scratchCapacity = 0
+    private var generation: UInt32 = 0
 
     /// The largest tape: token indices and byte positions are 32-bit.
     static let capacityLimit = Int(Int32.max)
@@ -236,6 +237,17 @@ struct Tape {
     /// All the bytes recorded; valid until the tape records again or is reset.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: byteBase, count: byteCount) }
 
+    /// The bytes of the scalar or key at `index`; valid until the tape records again or is reset.
+    @inline(__always)
+    func bytes(of index: Int) -> UnsafeRawBufferPointer {
+        let token = tokens[index]
+        assert(token.kind != .object && token.kind != .array, "Tape: a container has no bytes")
+        let start = Int(token.start)
+        let count = Int(token.length)
+        precondition(start >= 0 && count >= 0 && start + count <= byteCount, "Tape: byte range out of bounds")
+        return UnsafeRawBufferPointer(start: byteBase + start, count: count)
+    }
+
     /// Calls `body` with the bytes of the scalar or key at `index`.
     @inline(__always)
     func withBytes<Result>(of index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
@@ -263,37 +275,45 @@ struct Tape {
         if scratchCapacity < capacity {
             scratch.deallocate()
             scratch = .allocate(capacity: capacity)
+            scratch.initialize(repeating: 0, count: capacity)
             scratchCapacity = capacity
+            generation = 0
         }
-        scratch.initialize(repeating: -1, count: capacity)
+        // A slot is taken when it holds this object's generation in its high half (no clearing between objects);
+        // the low half is the key's token index.
+        generation &+= 1
+        if generation == 0 {
+            scratch.update(repeating: 0, count: scratchCapacity)
+            generation = 1
+        }
+        let tag = UInt64(generation) << 32
         let mask = capacity - 1
         var position = index + 1
-        while position < end {
+        while position < end && !traits.contains(.duplicates) {
+            assert(position + 1 < tokenCount, "Tape: a key without its value")
             let token = tokenBase[position]
             let start = Int(token.start)
             let length = Int(token.length)
-            precondition(start >= 0 && length >= 0 && start + length <= byteCount, "Tape: byte range out of bounds")
+            // The tape wrote these ranges itself (``append(_:_:offset:)``), inside its byte buffer.
+            assert(start >= 0 && length >= 0 && start + length <= byteCount, "Tape: byte range out of bounds")
             let first = Self.firstWord(byteBase + start, length: length, capacity: byteCapacity - start)
-            if !traits.contains(.duplicates) {
-                let fingerprint = first ^ UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
-                var slot = Int(truncatingIfNeeded: (fingerprint &* 0xBF58_476D_1CE4_E5B9) >> 40) & mask
-                while true {
-                    let other = Int(scratch[slot])
-                    if other < 0 {
-                        scratch[slot] = Int32(truncatingIfNeeded: position)
-                        break
-                    }
-                    let otherToken = tokenBase[other]
-                    if Int(otherToken.length) == length
-                        && memcmp(byteBase + Int(otherToken.start), byteBase + start, length) == 0
-                    {
-                        traits.insert(.duplicates)
-                        break
-                    }
-                    slot = (slot + 1) & mask
+            let fingerprint = first ^ UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
+            var slot = Int(truncatingIfNeeded: (fingerprint &* 0xBF58_476D_1CE4_E5B9) >> 40) & mask
+            while true {
+                let entry = scratch[slot]
+                if entry & 0xFFFF_FFFF_0000_0000 != tag {
+                    scratch[slot] = tag | UInt64(UInt32(truncatingIfNeeded: position))
+                    break
                 }
+                let otherToken = tokenBase[Int(entry & 0xFFFF_FFFF)]
+                if Int(otherToken.length) == length
+                    && memcmp(byteBase + Int(otherToken.start), byteBase + start, length) == 0
+                {
+                    traits.insert(.duplicates)
+                    break
+                }
+                slot = (slot + 1) & mask
             }
-            precondition(position + 1 < tokenCount, "Tape: a key without its value")
             let value = tokenBase[position + 1]
             position = value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
         }

@@ -229,9 +229,29 @@ final class TapeDecoder: Decoder {
             errorToken = index
             throw StackExhausted(codingPath: node().path, call: "init(from:)")
         }
-        let saved = (current, self.node, mapping, scope, scopePath)
+        guard rescue == nil && scope == nil else { return try decodeInRescue(T.self, at: index, node: node(), traits, rescue) }
+        // The strict pass: no rescue state to save.
+        let saved = (current, self.node, mapping)
         current = index
         self.node = node()
+        mapping = traits.mapping
+        errorToken = index
+        nesting += 1
+        defer {
+            (current, self.node, mapping) = saved
+            nesting -= 1
+        }
+        return try finish(T(from: self), traits)
+    }
+
+    /// A value decoded inside a value in rescue mode (strictly when `rescue` is `nil`), or in rescue mode itself.
+    @inline(never)
+    private func decodeInRescue<T: Decodable>(
+        _: T.Type, at index: Int, node: CodingPathNode, _ traits: TypeTraits, _ rescue: RescueRequest?
+    ) throws -> T {
+        let saved = (current, self.node, mapping, scope, scopePath)
+        current = index
+        self.node = node
         mapping = traits.mapping
         errorToken = index
         scopePath = []
@@ -347,7 +367,7 @@ final class TapeDecoder: Decoder {
 
     func kind(at index: Int) -> Tape.Kind { index < 0 ? .null : tape.pointee.tokens[index].kind }
 
-    func string(at index: Int) -> String { tape.pointee.withBytes(of: index) { String(jsonBytes: $0) } }
+    func string(at index: Int) -> String { String(jsonBytes: tape.pointee.bytes(of: index)) }
 
     /// The key at `index` as the type's coding keys see it: after the key strategy's conversion of document keys.
     func documentKey(at index: Int, path: @autoclosure () -> [any CodingKey] = []) -> String {
@@ -382,12 +402,12 @@ extension TapeDecoder {
         if kind == .object || kind == .array || kind == .null {
             throw mismatch(type, at: index, node: node(), found: kind)
         }
-        let outcome: Conversion.Value?? = tape.pointee.withBytes(of: index) { bytes -> Conversion.Value?? in
-            if let value = strictRead(kind, bytes) { return .some(value) }
-            if convert { return .some(Self.converted(Conversion.self, kind, bytes) ?? lenientExtra(kind, bytes)) }
-            return .some(nil)
+        // The bytes read in place (a method with a closure on `pointee` would copy the tape's struct per value).
+        let bytes = tape.pointee.bytes(of: index)
+        if let value = strictRead(kind, bytes) { return value }
+        if convert, let value = Self.converted(Conversion.self, kind, bytes) ?? lenientExtra(kind, bytes) {
+            return value
         }
-        if let value = outcome ?? nil { return value }
         if numberMayNotFit && kind == .number {
             errorToken = index
             throw NumberNotRepresentable(codingPath: node().path, text: string(at: index))
