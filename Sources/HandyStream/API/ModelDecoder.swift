@@ -9,9 +9,11 @@ import Foundation
 /// path); a model whose declaration can't be decoded throws a ``ModelDeclarationError``. Values that don't fit their
 /// property follow the lenient rules (the default is kept) unless ``DecodingOptions/strict`` is set.
 ///
-/// Any `Decodable` type is accepted too (see <doc:MigratingFromJSONDecoder>): lenient by default, and in strict mode
-/// a drop-in for Foundation's `JSONDecoder`, whose `DecodingError`s carry this library's location in their context's
-/// `underlyingError`. A type that is both ``HandyJSON`` and `Decodable` is decoded by its field tables.
+/// Any `Decodable` type is accepted too (see <doc:MigratingFromJSONDecoder>): in strict mode exactly Foundation's
+/// `JSONDecoder` (every error a `DecodingError` carrying this library's location as its `underlyingError`); lenient
+/// by default, which gives `JSONDecoder`'s value wherever it decodes and rescues only what it refuses. A type that is
+/// both ``HandyJSON`` and `Decodable` follows its `Decodable` declarations here (HandyJSON's own calls follow its
+/// field tables).
 ///
 /// Decoding a designated path reads the document only up to the end of the designated value.
 public struct ModelDecoder: Sendable {
