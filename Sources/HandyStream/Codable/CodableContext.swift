@@ -21,6 +21,9 @@ final class CodableContext {
     private struct TraitsCache {
         var lastType: ObjectIdentifier?
         var last: TypeTraits?
+        /// The one asked for before the last: `[T?]` asks for `T?` and `T` in turn.
+        var previousType: ObjectIdentifier?
+        var previous: TypeTraits?
         var byType: [ObjectIdentifier: TypeTraits] = [:]
     }
     private let traitsCache = UnsafeMutablePointer<TraitsCache>.allocate(capacity: 1)
@@ -59,6 +62,11 @@ final class CodableContext {
     func traits<T>(of type: T.Type) -> TypeTraits {
         let key = ObjectIdentifier(type)
         if traitsCache.pointee.lastType == key, let last = traitsCache.pointee.last { return last }
+        if traitsCache.pointee.previousType == key, let previous = traitsCache.pointee.previous {
+            swap(&traitsCache.pointee.lastType, &traitsCache.pointee.previousType)
+            swap(&traitsCache.pointee.last, &traitsCache.pointee.previous)
+            return previous
+        }
         return _slowpath_traits(type)
     }
 
@@ -72,6 +80,8 @@ final class CodableContext {
             traits = TypeTraits.shared(type, strategy: options.keyDecodingStrategy)
             traitsCache.pointee.byType[key] = traits
         }
+        traitsCache.pointee.previousType = traitsCache.pointee.lastType
+        traitsCache.pointee.previous = traitsCache.pointee.last
         traitsCache.pointee.lastType = key
         traitsCache.pointee.last = traits
         return traits

@@ -653,7 +653,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
             let key = decoder.string(at: position)
             let next = tape.pointee.next(after: position + 1)
             defer { position = next }
-            if result[key] != nil || dropped.contains(key) { continue }
+            if result[key] != nil || (!dropped.isEmpty && dropped.contains(key)) { continue }
             let here = node().appending(NamedKey(key))
             guard let rescue else {
                 result[key] = try decoder.decode(Value.self, at: position + 1, node: here)
