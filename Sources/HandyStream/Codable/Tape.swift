@@ -58,8 +58,11 @@ struct Tape {
     private var byteBase: UnsafeMutablePointer<UInt8>
     private var byteCapacity: Int
     private(set) var byteCount = 0
-    /// The open containers' token indices, innermost last.
-    private var open: [Int32] = []
+    /// The open containers' token indices, innermost last, in memory the tape manages too: with no reference-counted
+    /// field the tape's struct copies as plain bytes (generic code may copy it to call a method on it).
+    private var openBase: UnsafeMutablePointer<Int32>
+    private var openCapacity = 16
+    private(set) var openCount = 0
     /// Scratch memory for finding duplicate keys (``keyTraits(ofObjectAt:)``).
     private var scratch: UnsafeMutablePointer<UInt64>
     private var scratchCapacity = 0
@@ -74,6 +77,17 @@ struct Tape {
         byteCapacity = 1024
         byteBase = .allocate(capacity: byteCapacity)
         scratch = .allocate(capacity: 0)
+        openBase = .allocate(capacity: openCapacity)
+    }
+
+    @inline(never)
+    private mutating func growOpen() {
+        let larger = openCapacity * 2
+        let base = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
+        base.moveInitialize(from: openBase, count: openCount)
+        openBase.deallocate()
+        openBase = base
+        openCapacity = larger
     }
 
     /// Frees the tape's memory; the tape is not used again.
@@ -81,6 +95,7 @@ struct Tape {
         tokenBase.deallocate()
         byteBase.deallocate()
         scratch.deallocate()
+        openBase.deallocate()
     }
 
     /// The tokens, read-only.
@@ -101,11 +116,10 @@ struct Tape {
     mutating func reset() {
         tokenCount = 0
         byteCount = 0
-        open.removeAll(keepingCapacity: true)
+        openCount = 0
     }
 
     /// The depth of open containers.
-    var openCount: Int { open.count }
 
     /// Whether another token (and `byteCount` bytes) still fits the 32-bit positions.
     func fits(byteCount extra: Int) -> Bool {
@@ -145,7 +159,8 @@ struct Tape {
     /// Counts one more member or element in the innermost open container.
     @inline(__always)
     private mutating func countInParent() {
-        if let parent = open.last {
+        if openCount > 0 {
+            let parent = openBase[openCount - 1]
             assert(Int(parent) < tokenCount, "Tape: open container out of range")
             tokenBase[Int(parent)].start &+= 1
         }
@@ -154,17 +169,24 @@ struct Tape {
     /// Counts one more element when the innermost open container is an array (an object counts its keys).
     @inline(__always)
     private mutating func countElementInParent() {
-        if let parent = open.last, tokenBase[Int(parent)].kind == .array { tokenBase[Int(parent)].start &+= 1 }
+        if openCount > 0 {
+            let parent = Int(openBase[openCount - 1])
+            if tokenBase[parent].kind == .array { tokenBase[parent].start &+= 1 }
+        }
     }
 
     mutating func beginContainer(isObject: Bool, offset: Int) {
         countElementInParent()
-        open.append(Int32(truncatingIfNeeded: tokenCount))
+        if openCount == openCapacity { growOpen() }
+        openBase[openCount] = Int32(truncatingIfNeeded: tokenCount)
+        openCount += 1
         appendToken(Token(kind: isObject ? .object : .array, start: 0, length: 0, hint: 0, offset: offset))
     }
 
     mutating func endContainer() {
-        let index = Int(open.removeLast())
+        precondition(openCount > 0, "Tape: a container closed that was not open")
+        openCount -= 1
+        let index = Int(openBase[openCount])
         assert(index < tokenCount, "Tape: closed container out of range")
         tokenBase[index].length = Int32(truncatingIfNeeded: tokenCount)
     }
@@ -197,7 +219,7 @@ struct Tape {
     /// in each the current element or the last key. Worked out only for an error.
     func openPath() -> String {
         var path = ""
-        for container in open {
+        for container in UnsafeBufferPointer(start: openBase, count: openCount) {
             let index = Int(container)
             guard index < tokenCount else { break }
             let token = tokenBase[index]
