@@ -146,3 +146,23 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
             == #"{"zeta":1,"alpha":"a\/b","mid":[1,2.5],"nested":{"x":1,"y":2}}"#)
     }
 }
+
+extension EncodingParityTests {
+    /// The non-conforming float strategy for top-level numbers, their optionals and arrays of them.
+    @Test func nonConformingFloatsAtTheTop() throws {
+        let foundation = JSONEncoder()
+        foundation.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        var options = EncodingOptions()
+        options.nonConformingFloatEncodingStrategy = foundation.nonConformingFloatEncodingStrategy
+        let ours = ModelEncoder(options: options)
+        func same<T: Encodable>(_ value: T) throws {
+            #expect(try ours.encode(value) == Array(try foundation.encode(value)), "\(value)")
+        }
+        try same(Double.infinity)
+        try same(-Float.infinity)
+        try same(Float?.some(.nan))
+        try same([Float.nan, 1.5, -.infinity])
+        try same(Double?.some(2.0))
+    }
+}
