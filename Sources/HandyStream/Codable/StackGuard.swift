@@ -61,10 +61,12 @@ struct StackBudget {
         top = 0
     }
 
-    /// Whether one more level fits, `nesting` levels being open.
+    /// Whether one more level fits, `nesting` levels being open. The root value (no level open) is never refused:
+    /// what it needs is what `JSONDecoder` needs, and refusing it would only say that the caller's own stack is
+    /// nearly used up.
     @inline(__always)
     func hasRoom(nesting: Int) -> Bool {
-        guard low != 0 else { return true }
+        guard low != 0, nesting > 0 else { return true }
         let here = StackGuard.frameAddress
         guard here > low else { return false }
         let used = top > here ? top - here : 0
