@@ -119,15 +119,17 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private func feed(_ chunk: UnsafeRawBufferPointer, tracksLines: Bool) throws {
         try checkState("feed(_:) was called after finish()")
         guard !isClosed else { return }
+        try convert(chunk, isLast: false, tracksLines: tracksLines)
+    }
+
+    /// Converts input to UTF-8 (``InputEncoding``) and tokenizes it; any error is the pipeline's last.
+    private func convert(_ chunk: UnsafeRawBufferPointer, isLast: Bool, tracksLines: Bool) throws {
         do {
-            try encoding.convert(chunk, isLast: false) { text in try tokenize(text, tracksLines: tracksLines) }
-        } catch let invalid as InputEncoding.Invalid {
-            let error = encodingError(invalid)
-            state = .failed(error)
-            throw error
+            try encoding.convert(chunk, isLast: isLast) { text in try tokenize(text, tracksLines: tracksLines) }
         } catch {
-            state = .failed(error)
-            throw error
+            let thrown = (error as? InputEncoding.Invalid).map(encodingError) ?? error
+            state = .failed(thrown)
+            throw thrown
         }
     }
 
@@ -153,19 +155,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         try checkState("finish() was called twice")
         state = .finished
         guard !isClosed else { return }
-        do {
-            // The last bytes held back to decide or convert the encoding.
-            try encoding.convert(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) { text in
-                try tokenize(text, tracksLines: input == nil)
-            }
-        } catch let invalid as InputEncoding.Invalid {
-            let error = encodingError(invalid)
-            state = .failed(error)
-            throw error
-        } catch {
-            state = .failed(error)
-            throw error
-        }
+        // The last bytes held back to decide or convert the encoding.
+        try convert(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true, tracksLines: input == nil)
         guard !isClosed else { return }
         isClosed = true
         let start = tokenizer.bytesFed

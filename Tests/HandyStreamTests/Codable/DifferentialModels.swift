@@ -189,22 +189,15 @@ indirect enum Schema: Sendable {
 /// Seeded documents that fit a schema, with mistakes sown at a given rate: a value of another kind, a number that
 /// doesn't fit, a missing or extra key, `null`.
 struct RandomDocuments {
-    private var state: UInt64
+    private var generator: SplitMix64
     let mistakeRate: Double
 
     init(seed: UInt64, mistakeRate: Double) {
-        state = seed
+        generator = SplitMix64(seed: seed)
         self.mistakeRate = mistakeRate
     }
 
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     mutating func chance(_ probability: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < probability }

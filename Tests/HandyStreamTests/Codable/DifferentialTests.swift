@@ -7,6 +7,19 @@ import Testing
 // JSONDecoder's value or JSONDecoder's error (case and coding path); lenient mode must give JSONDecoder's value
 // whenever JSONDecoder decodes, and must never trap where it doesn't.
 
+/// A decoding error's case and coding path (a missing key's path includes the key), as compared across decoders.
+func errorSummary(_ error: any Error) -> (kind: String, path: [String]) {
+    guard let error = error as? DecodingError else { return ("not a DecodingError: \(error)", []) }
+    switch error {
+    case .typeMismatch(_, let context): return ("typeMismatch", context.codingPath.map(\.stringValue))
+    case .valueNotFound(_, let context): return ("valueNotFound", context.codingPath.map(\.stringValue))
+    case .keyNotFound(let key, let context):
+        return ("keyNotFound", context.codingPath.map(\.stringValue) + [key.stringValue])
+    case .dataCorrupted(let context): return ("dataCorrupted", context.codingPath.map(\.stringValue))
+    @unknown default: return ("unknown", [])
+    }
+}
+
 /// A decode's outcome: the value, or the error's case and coding path.
 enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
     case value(Value)
@@ -15,17 +28,9 @@ enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
     init(_ body: () throws -> Value) {
         do {
             self = .value(try body())
-        } catch let error as DecodingError {
-            switch error {
-            case .typeMismatch(_, let context): self = .error("typeMismatch", context.codingPath.map(\.stringValue))
-            case .valueNotFound(_, let context): self = .error("valueNotFound", context.codingPath.map(\.stringValue))
-            case .keyNotFound(let key, let context):
-                self = .error("keyNotFound", context.codingPath.map(\.stringValue) + [key.stringValue])
-            case .dataCorrupted(let context): self = .error("dataCorrupted", context.codingPath.map(\.stringValue))
-            @unknown default: self = .error("unknown", [])
-            }
         } catch {
-            self = .error("not a DecodingError: \(error)", [])
+            let (kind, path) = errorSummary(error)
+            self = .error(kind, path)
         }
     }
 

@@ -28,17 +28,9 @@ enum Outcome: Equatable, CustomStringConvertible {
     init<T: Decodable>(_ body: () throws -> T) {
         do {
             self = .value("\(try body())")
-        } catch let error as DecodingError {
-            switch error {
-            case .typeMismatch(_, let context): self = .error("typeMismatch", context.codingPath.map(\.stringValue))
-            case .valueNotFound(_, let context): self = .error("valueNotFound", context.codingPath.map(\.stringValue))
-            case .keyNotFound(let key, let context):
-                self = .error("keyNotFound", context.codingPath.map(\.stringValue) + [key.stringValue])
-            case .dataCorrupted(let context): self = .error("dataCorrupted", context.codingPath.map(\.stringValue))
-            @unknown default: self = .error("unknown", [])
-            }
         } catch {
-            self = .error("other: \(error)", [])
+            let (kind, path) = errorSummary(error)
+            self = .error(kind.hasPrefix("not a DecodingError") ? "other: \(error)" : kind, path)
         }
     }
 
