@@ -28,11 +28,12 @@ test-release: deps
 ## out the HTTP integration (its trait is off by default): it is tested by `make test`, and SwiftNIO's own build
 ## under sanitizers would double CI's time.
 test-asan: deps
-	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan \
+		-Xswiftc -DSANITIZED
 
 ## test-tsan: the concurrency tests under ThreadSanitizer.
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_FILTER)"
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_FILTER)" -Xswiftc -DSANITIZED
 TSAN_FILTER ?= concurrentUse|asyncElements|cancellation|configuredStrategy
 
 ## fuzz: libFuzzer with AddressSanitizer for FUZZ_SECONDS, from the seeds in Fuzz/Seeds.

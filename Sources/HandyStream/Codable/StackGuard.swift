@@ -61,17 +61,19 @@ struct StackBudget {
         top = 0
     }
 
-    /// Whether one more level fits, `nesting` levels being open. The root value (no level open) is never refused:
-    /// what it needs is what `JSONDecoder` needs, and refusing it would only say that the caller's own stack is
-    /// nearly used up.
+    /// What the root value (no level open yet) needs left: only enough not to crash, since what it needs is what
+    /// `JSONDecoder` needs, and a larger margin would refuse flat values on small stacks.
+    static let rootReserve: UInt = 8 << 10
+
+    /// Whether one more level fits, `nesting` levels being open.
     @inline(__always)
     func hasRoom(nesting: Int) -> Bool {
-        guard low != 0, nesting > 0 else { return true }
+        guard low != 0 else { return true }
         let here = StackGuard.frameAddress
         guard here > low else { return false }
+        guard nesting > 0 else { return here - low > Self.rootReserve }
         let used = top > here ? top - here : 0
-        let perLevel = nesting > 0 ? used / UInt(nesting) : 0
-        return here - low > perLevel * 2 + Self.reserve
+        return here - low > used / UInt(nesting) * 2 + Self.reserve
     }
 }
 
