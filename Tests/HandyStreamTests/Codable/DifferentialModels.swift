@@ -164,26 +164,34 @@ indirect enum Schema: Sendable {
     case optional(Schema)
     case anything
 
-    static let point = Schema.object([("x", .int, false), ("y", .double, false)])
-    static let tagged = Schema.object([
-        ("name", .string, false), ("color", .color, true), ("tags", .array(.string), false),
-        ("counts", .dictionary(.int), false), ("point", point, true), ("flags", .set(.int), true),
-        ("small", .uint8, true), ("ratio", .float, true), ("byId", .intKeyed(.string), true), ("shape", .shape, true),
-        ("big", .int64, true), ("maybe", .array(.optional(.double)), true),
-    ])
-    static let wrapped = Schema.object([("values", .array(.int), false), ("count", .int, false), ("id", .int, false)])
-    static let derived = Schema.object([("id", .int, false), ("extra", .string, false)])
-    static let viaSuper = Schema.object([("note", .string, true), ("super", .object([("id", .int, false)]), false)])
-    static let manual = Schema.object([
-        ("first", .int, true), ("rest", .array(.string), true), ("extra", .anything, true), ("flag", .optional(.bool), true),
-        ("pair", .array(.optional(.int)), true), ("nested", .object([("value", .double, true)]), true),
-    ])
-    static let loop = Schema.object([("xs", .array(.int), false), ("maybe", .int, true)])
-    static let root = Schema.object([
-        ("items", .array(tagged), false), ("wrapped", wrapped, true), ("derived", derived, true),
-        ("viaSuper", viaSuper, true), ("manual", manual, true), ("matrix", .array(.array(.int)), true),
-        ("loop", loop, true), ("label", .string, false),
-    ])
+    // Computed, so built anew each time: an indirect enum kept in a static stays allocated to the end, which
+    // LeakSanitizer reports.
+    static var point: Schema { Schema.object([("x", .int, false), ("y", .double, false)]) }
+    static var tagged: Schema {
+        Schema.object([
+            ("name", .string, false), ("color", .color, true), ("tags", .array(.string), false),
+            ("counts", .dictionary(.int), false), ("point", point, true), ("flags", .set(.int), true),
+            ("small", .uint8, true), ("ratio", .float, true), ("byId", .intKeyed(.string), true), ("shape", .shape, true),
+            ("big", .int64, true), ("maybe", .array(.optional(.double)), true),
+        ])
+    }
+    static var wrapped: Schema { Schema.object([("values", .array(.int), false), ("count", .int, false), ("id", .int, false)]) }
+    static var derived: Schema { Schema.object([("id", .int, false), ("extra", .string, false)]) }
+    static var viaSuper: Schema { Schema.object([("note", .string, true), ("super", .object([("id", .int, false)]), false)]) }
+    static var manual: Schema {
+        Schema.object([
+            ("first", .int, true), ("rest", .array(.string), true), ("extra", .anything, true), ("flag", .optional(.bool), true),
+            ("pair", .array(.optional(.int)), true), ("nested", .object([("value", .double, true)]), true),
+        ])
+    }
+    static var loop: Schema { Schema.object([("xs", .array(.int), false), ("maybe", .int, true)]) }
+    static var root: Schema {
+        Schema.object([
+            ("items", .array(tagged), false), ("wrapped", wrapped, true), ("derived", derived, true),
+            ("viaSuper", viaSuper, true), ("manual", manual, true), ("matrix", .array(.array(.int)), true),
+            ("loop", loop, true), ("label", .string, false),
+        ])
+    }
 }
 
 /// Seeded documents that fit a schema, with mistakes sown at a given rate: a value of another kind, a number that
