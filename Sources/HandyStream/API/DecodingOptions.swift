@@ -19,6 +19,10 @@ public struct DecodingOptions: Sendable {
     public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy
     /// `Decodable` types: what `Decoder.userInfo` gives their `init(from:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable]
+    /// Accept a comma that ends an array or an object (`[1, 2,]`, `{"a": 1,}`), as Foundation's `JSONDecoder`
+    /// does. Off by default: RFC 8259 forbids it, and a document with one is refused, as every JSONTestSuite case
+    /// expects. Error offsets then count the text with such commas left out.
+    public var allowsTrailingCommas = false
 
     /// Options for a decoder; every one has the default a HandyJSON user expects (lenient, a cap of 512 levels, keys
     /// as declared, no diagnostics) and the strategies Foundation's `JSONDecoder` starts with.

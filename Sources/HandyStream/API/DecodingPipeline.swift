@@ -53,10 +53,13 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private let throwsDecodingErrors: Bool
     /// The input's encoding, told by its first bytes; UTF-16 and UTF-32 are converted to UTF-8.
     private var encoding = InputEncoding()
+    /// Drops trailing commas before the tokenizer, when the options allow them.
+    private var trailingCommas: TrailingCommas?
 
     init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil) {
         self.mode = mode
         throwsDecodingErrors = codec is any DecodableRootCodec
+        trailingCommas = options.allowsTrailingCommas ? TrailingCommas() : nil
         root = RootFrame<T>(codec: codec)
         builder = Builder(root: root, options: options)
         builder.seed = seed
@@ -125,7 +128,10 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// Converts input to UTF-8 (``InputEncoding``) and tokenizes it; any error is the pipeline's last.
     private func convert(_ chunk: UnsafeRawBufferPointer, isLast: Bool, tracksLines: Bool) throws {
         do {
-            try encoding.convert(chunk, isLast: isLast) { text in try tokenize(text, tracksLines: tracksLines) }
+            try encoding.convert(chunk, isLast: isLast) { text in
+                if trailingCommas == nil { return try tokenize(text, tracksLines: tracksLines) }
+                try trailingCommas!.filter(text, isLast: isLast) { try tokenize($0, tracksLines: tracksLines) }
+            }
         } catch {
             let thrown = (error as? InputEncoding.Invalid).map(encodingError) ?? error
             state = .failed(thrown)
@@ -161,7 +167,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         isClosed = true
         let start = tokenizer.bytesFed
         // A document read through a conversion (a byte order mark, UTF-16 or UTF-32) is located in the text read.
-        let input = encoding.kind == .utf8 && !encoding.droppedMark ? input : nil
+        let input = encoding.kind == .utf8 && !encoding.droppedMark && trailingCommas == nil ? input : nil
         do {
             let outcome = CodableRun.with(builder) { tokenizer.complete() }
             if let input {

@@ -374,23 +374,3 @@ enum CLocale {
         return locale
     }()
 }
-
-/// The bytes the scanner and the writers compare against.
-enum ASCII {
-    static let zero = UInt8(ascii: "0")
-    static let nine = UInt8(ascii: "9")
-    static let minus = UInt8(ascii: "-")
-    static let plus = UInt8(ascii: "+")
-    static let period = UInt8(ascii: ".")
-    static let lowerE = UInt8(ascii: "e")
-    static let upperE = UInt8(ascii: "E")
-    static let backslash = UInt8(ascii: "\\")
-
-    @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool { byte &- zero <= 9 }
-
-    @inline(__always)
-    static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
-}

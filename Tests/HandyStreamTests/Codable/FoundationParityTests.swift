@@ -234,3 +234,34 @@ extension FoundationParityTests {
             == String(decoding: try foundation.encode(Keys()), as: UTF8.self))
     }
 }
+
+extension FoundationParityTests {
+    /// Trailing commas: refused by default (RFC 8259, JSONTestSuite), accepted with the option as JSONDecoder
+    /// accepts them, at every chunk split; commas inside strings are left alone.
+    @Test func trailingCommas() throws {
+        let json = #"{"key": [true, false ,  ], "text": ",]\",}", "nested": {"a": [[1,],],  } , }"#
+        struct Value: Decodable, Equatable {
+            var key: [Bool]
+            var text: String
+            var nested: [String: [[Int]]]
+        }
+        let foundation = try JSONDecoder().decode(Value.self, from: Data(json.utf8))
+        #expect(foundation.text == #",]",}"#)
+        #expect(throws: DecodingError.self) { try ModelDecoder().decode(Value.self, from: json) }
+        var options = DecodingOptions(strict: true)
+        options.allowsTrailingCommas = true
+        #expect(try ModelDecoder(options: options).decode(Value.self, from: json) == foundation)
+        let bytes = Array(json.utf8)
+        for size in 1...6 {
+            let decoder = try ModelDecoder(options: options).incremental(Value.self)
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                try decoder.feed(Array(bytes[start..<min(start + size, bytes.count)]))
+            }
+            #expect(try decoder.finish() == foundation, "chunks of \(size)")
+        }
+        // Models too; a comma that trails nothing is still an error.
+        #expect(try ModelDecoder(options: options).decode([Int].self, from: "[1, 2,]") == [1, 2])
+        #expect(throws: DecodingError.self) { try ModelDecoder(options: options).decode([Int].self, from: "[1,,]") }
+        #expect(throws: DecodingError.self) { try ModelDecoder(options: options).decode([Int].self, from: "[1, 2],") }
+    }
+}

@@ -1,0 +1,65 @@
+/// Drops a comma that ends an array or an object (`[1, 2,]`, `{"a": 1,}`), for ``DecodingOptions/allowsTrailingCommas``
+/// (Foundation's `JSONDecoder` accepts them; RFC 8259 and yajl do not). A streaming filter before the tokenizer:
+/// outside strings, a comma is held back with the white space after it until the next byte says whether it ends a
+/// container (then it is dropped) or not (then it goes on as it came); strings, escapes included, pass untouched,
+/// across any chunk split. Offsets in errors then count the filtered text.
+struct TrailingCommas {
+    private var inString = false
+    private var escaped = false
+    /// A comma outside a string, held back, and the white space after it.
+    private var heldComma = false
+    private var heldSpace: [UInt8] = []
+    private var output: [UInt8] = []
+
+    /// Calls `body` with `chunk` less the trailing commas it holds; `isLast` when the input ends after it.
+    mutating func filter(
+        _ chunk: UnsafeRawBufferPointer, isLast: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
+        output.removeAll(keepingCapacity: true)
+        for byte in chunk {
+            if inString {
+                output.append(byte)
+                if escaped {
+                    escaped = false
+                } else if byte == ASCII.backslash {
+                    escaped = true
+                } else if byte == ASCII.quote {
+                    inString = false
+                }
+                continue
+            }
+            if heldComma {
+                switch byte {
+                case ASCII.space, ASCII.tab, ASCII.newline, ASCII.carriageReturn:
+                    heldSpace.append(byte)
+                    continue
+                case ASCII.closeBracket, ASCII.closeBrace:
+                    break
+                default:
+                    output.append(ASCII.comma)
+                }
+                heldComma = false
+                output.append(contentsOf: heldSpace)
+                heldSpace.removeAll(keepingCapacity: true)
+            }
+            switch byte {
+            case ASCII.comma:
+                heldComma = true
+                continue
+            case ASCII.quote:
+                inString = true
+            default:
+                break
+            }
+            output.append(byte)
+        }
+        if isLast && heldComma {
+            // A comma at the very end is not trailing anything: the tokenizer reports it.
+            output.append(ASCII.comma)
+            output.append(contentsOf: heldSpace)
+            heldComma = false
+            heldSpace.removeAll()
+        }
+        try output.withUnsafeBytes { try body($0) }
+    }
+}
