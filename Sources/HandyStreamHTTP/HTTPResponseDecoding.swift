@@ -1,5 +1,9 @@
-// Built only with the HTTP trait (`swift build --traits HTTP`): without it this module is empty, and nothing of
-// SwiftNIO or AsyncHTTPClient is built.
+// Built only with the HTTP trait (`swift build --traits HTTP`): without it this module only re-exports HandyStream,
+// and nothing of SwiftNIO or AsyncHTTPClient is built.
+
+// `import HandyStreamHTTP` is enough: ModelDecoder and the rest come with it.
+@_exported import HandyStream
+
 #if HTTP
 import AsyncHTTPClient
 import Foundation

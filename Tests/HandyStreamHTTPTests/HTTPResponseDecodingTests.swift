@@ -2,7 +2,7 @@
 // SwiftNIO or AsyncHTTPClient is built.
 #if HTTP
 import AsyncHTTPClient
-import HandyStream
+// HandyStreamHTTP alone brings ModelDecoder and the rest, as the README's example has it.
 import HandyStreamHTTP
 import NIOCore
 import NIOHTTP1

@@ -229,6 +229,9 @@ public struct AsyncElementSequence<T, Chunks: AsyncSequence>: AsyncSequence wher
     }
 }
 
+/// The sequence can be handed to another task when its elements and its chunks can.
+extension AsyncElementSequence: Sendable where T: Sendable, Chunks: Sendable {}
+
 /// A push decoder used after it has ended: `feed` or `finish` after `finish`. A mistake in the calling code, not in
 /// the input.
 public struct DecoderMisuseError: Error, CustomStringConvertible, LocalizedError, Sendable {

@@ -300,3 +300,20 @@ final class KeepsItsDecoder: Decodable, @unchecked Sendable {
         #expect(nested.map { (try? $0.name()) == nil } == foundation.map { (try? $0.name()) == nil })
     }
 }
+
+@Suite struct SendableSequenceTests {
+    /// An element sequence over Sendable chunks is itself Sendable: it can be handed to another task (Swift 6).
+    @Test func elementSequencesCrossTasks() async throws {
+        let chunks = AsyncStream<[UInt8]> { continuation in
+            continuation.yield(Array(#"[{"x": 1, "y": 2}, {"x": 3, "y": 4}]"#.utf8))
+            continuation.finish()
+        }
+        let elements = ModelDecoder().elements(of: StreamedPoint.self, at: "[*]", from: chunks)
+        let xs = try await Task.detached {
+            var xs: [Int] = []
+            for try await point in elements { xs.append(point.x) }
+            return xs
+        }.value
+        #expect(xs == [1, 3])
+    }
+}
