@@ -78,3 +78,39 @@ extension ModelDecoder {
         _ = try decoder.finish()
     }
 }
+
+// MARK: - Hashing, literals, printing
+
+extension JSONValue: Hashable {}
+extension JSONValue.Member: Hashable {}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// `null`.
+    public init(nilLiteral: ()) { self = .null }
+    /// `true` or `false`.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A number, its text the integer's digits.
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+    /// A number, its text the shortest that reads back as the same `Double` (integral values without `.0`).
+    public init(floatLiteral value: Double) {
+        let text = value.description
+        self = .number(text.hasSuffix(".0") ? String(text.dropLast(2)) : text)
+    }
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object, its members in the literal's order.
+    public init(dictionaryLiteral members: (String, JSONValue)...) {
+        self = .object(members.map { Member(key: $0.0, value: $0.1) })
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text (numbers as the document wrote them, members in order).
+    public var description: String {
+        (try? ModelEncoder().encodeToString(self)) ?? "null"
+    }
+}

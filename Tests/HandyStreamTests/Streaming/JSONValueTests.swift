@@ -51,3 +51,16 @@ struct JSONValueTests {
         #expect(throws: JSONDecodingError.self) { try ModelDecoder().validate(Data("{} {}".utf8)) }
     }
 }
+
+@Suite struct JSONValueValueTests {
+    @Test func literalsHashingAndPrinting() throws {
+        let value: JSONValue = ["name": "a/b", "count": 2, "ratio": 0.5, "ok": true, "none": nil, "list": [1, 2.0, "x"]]
+        #expect(value.description == #"{"name":"a/b","count":2,"ratio":0.5,"ok":true,"none":null,"list":[1,2,"x"]}"#)
+        #expect(value["list"]?[2] == "x")
+        #expect(value["count"] == .number("2"))
+        let decoded = try ModelDecoder().decode(JSONValue.self, from: value.description)
+        #expect(decoded == value)
+        #expect(Set([value, decoded, JSONValue.null]).count == 2)
+        #expect("\(JSONValue.number("1e400"))" == "1e400")
+    }
+}
