@@ -148,10 +148,15 @@ struct FuzzPlain: Decodable, Equatable {
 enum Fuzz {
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = Array(input)
-        // The lenient rule: where JSONDecoder decodes, strict and lenient mode give its value.
+        // The lenient rule: where JSONDecoder decodes, strict and lenient mode give its value (with trailing commas
+        // allowed, as JSONDecoder allows them; HandyStream refuses them by default, on purpose).
         if let foundation = try? JSONDecoder().decode(FuzzPlain.self, from: Data(bytes)), !foundationIsLaxer(bytes) {
-            let strictValue = try? ModelDecoder(options: DecodingOptions(strict: true)).decode(FuzzPlain.self, from: bytes)
-            let lenientValue = try? ModelDecoder().decode(FuzzPlain.self, from: bytes)
+            var strictOptions = DecodingOptions(strict: true)
+            strictOptions.allowsTrailingCommas = true
+            var lenientOptions = DecodingOptions()
+            lenientOptions.allowsTrailingCommas = true
+            let strictValue = try? ModelDecoder(options: strictOptions).decode(FuzzPlain.self, from: bytes)
+            let lenientValue = try? ModelDecoder(options: lenientOptions).decode(FuzzPlain.self, from: bytes)
             if strictValue != foundation || lenientValue != foundation {
                 fatalError("not JSONDecoder's value: \(String(decoding: bytes, as: UTF8.self))")
             }
@@ -172,7 +177,9 @@ enum Fuzz {
         {
             _ = try! lenient.decode(FuzzCodable.self, from: text)
         }
-        let strictCodable = try? ModelDecoder(options: DecodingOptions(strict: true)).decode(FuzzCodable.self, from: bytes)
+        var strictCommas = DecodingOptions(strict: true)
+        strictCommas.allowsTrailingCommas = true
+        let strictCodable = try? ModelDecoder(options: strictCommas).decode(FuzzCodable.self, from: bytes)
         let foundation = try? JSONDecoder().decode(FuzzCodable.self, from: Data(bytes))
         if foundation != nil && strictCodable == nil && bytes.count < 4096 && !foundationIsLaxer(bytes) {
             fatalError("JSONDecoder decoded what strict mode refused: \(String(decoding: bytes, as: UTF8.self))")
