@@ -81,13 +81,19 @@ struct Tape {
     }
 
     @inline(never)
-    private mutating func growOpen() {
-        let larger = openCapacity * 2
-        let base = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
-        base.moveInitialize(from: openBase, count: openCount)
-        openBase.deallocate()
-        openBase = base
-        openCapacity = larger
+    private mutating func growOpen() { Self.grow(&openBase, count: openCount, capacity: &openCapacity) }
+
+    /// Moves `count` elements of `base` into a buffer of at least twice `capacity` (and at least `needed`).
+    private static func grow<Element>(
+        _ base: inout UnsafeMutablePointer<Element>, count: Int, capacity: inout Int, toHold needed: Int = 0
+    ) {
+        var larger = capacity * 2
+        while larger < needed { larger *= 2 }
+        let moved = UnsafeMutablePointer<Element>.allocate(capacity: larger)
+        moved.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
     }
 
     /// Frees the tape's memory; the tape is not used again.
@@ -136,24 +142,11 @@ struct Tape {
     }
 
     @inline(never)
-    private mutating func growTokens() {
-        let larger = tokenCapacity * 2
-        let base = UnsafeMutablePointer<Token>.allocate(capacity: larger)
-        base.moveInitialize(from: tokenBase, count: tokenCount)
-        tokenBase.deallocate()
-        tokenBase = base
-        tokenCapacity = larger
-    }
+    private mutating func growTokens() { Self.grow(&tokenBase, count: tokenCount, capacity: &tokenCapacity) }
 
     @inline(never)
     private mutating func growBytes(toHold needed: Int) {
-        var larger = byteCapacity * 2
-        while larger < needed { larger *= 2 }
-        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        base.moveInitialize(from: byteBase, count: byteCount)
-        byteBase.deallocate()
-        byteBase = base
-        byteCapacity = larger
+        Self.grow(&byteBase, count: byteCount, capacity: &byteCapacity, toHold: needed)
     }
 
     /// Counts one more member or element in the innermost open container.

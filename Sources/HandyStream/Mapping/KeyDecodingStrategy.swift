@@ -74,7 +74,7 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
     func documentKey(_ key: String, path: @autoclosure () -> [any CodingKey]) -> String {
         switch kind {
         case .convertFromSnakeCase: Self.camelCase(fromSnakeCase: key)
-        case .customFromDocument: documentKeyConverter?(path() + [DocumentKey(stringValue: key)]).stringValue ?? key
+        case .customFromDocument: documentKeyConverter?(path() + [NamedKey(key)]).stringValue ?? key
         default: key
         }
     }
@@ -114,14 +114,6 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
         }
         return result
     }
-}
-
-/// A document key handed to a custom key strategy.
-struct DocumentKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
 
 /// Gives a custom strategy an identity, so that tables built for it can be cached.

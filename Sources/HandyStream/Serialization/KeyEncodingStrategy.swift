@@ -21,7 +21,7 @@ public enum KeyEncodingStrategy: Sendable {
         switch self {
         case .useDefaultKeys: key
         case .convertToSnakeCase: mapped ? key : KeyDecodingStrategy.snakeCase(key)
-        case .custom(let convert): mapped ? key : convert([DocumentKey(stringValue: key)]).stringValue
+        case .custom(let convert): mapped ? key : convert([NamedKey(key)]).stringValue
         }
     }
 

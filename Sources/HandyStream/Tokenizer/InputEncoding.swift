@@ -138,23 +138,8 @@ struct InputEncoding {
         try converted.withUnsafeBytes { try body($0) }
     }
 
-    /// Appends a scalar's UTF-8.
+    /// Appends a scalar's UTF-8 (the caller has checked that it is one).
     private mutating func append(_ scalar: UInt32) {
-        switch scalar {
-        case 0..<0x80:
-            converted.append(UInt8(scalar))
-        case 0x80..<0x800:
-            converted.append(0xC0 | UInt8(scalar >> 6))
-            converted.append(0x80 | UInt8(scalar & 0x3F))
-        case 0x800..<0x10000:
-            converted.append(0xE0 | UInt8(scalar >> 12))
-            converted.append(0x80 | UInt8((scalar >> 6) & 0x3F))
-            converted.append(0x80 | UInt8(scalar & 0x3F))
-        default:
-            converted.append(0xF0 | UInt8(scalar >> 18))
-            converted.append(0x80 | UInt8((scalar >> 12) & 0x3F))
-            converted.append(0x80 | UInt8((scalar >> 6) & 0x3F))
-            converted.append(0x80 | UInt8(scalar & 0x3F))
-        }
+        UTF8.encode(Unicode.Scalar(scalar)!) { converted.append($0) }
     }
 }
