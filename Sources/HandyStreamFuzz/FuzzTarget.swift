@@ -160,6 +160,26 @@ enum Fuzz {
             if strictValue != foundation || lenientValue != foundation {
                 fatalError("not JSONDecoder's value: \(String(decoding: bytes, as: UTF8.self))")
             }
+            // JSON is JSON5: the JSON5 stage must leave every JSON document's value as it is.
+            var json5Options = DecodingOptions(strict: true)
+            json5Options.allowsJSON5 = true
+            if (try? ModelDecoder(options: json5Options).decode(FuzzPlain.self, from: bytes)) != foundation {
+                fatalError("JSON read differently as JSON5: \(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        // JSON5 where JSONDecoder reads it (its checks of numbers and escapes wait until a value is decoded; the
+        // JSON5 stage checks them all, so it may refuse more): what HandyStream reads, JSONDecoder reads alike.
+        if bytes.count < 4096 {
+            var json5Options = DecodingOptions(strict: true)
+            json5Options.allowsJSON5 = true
+            let json5Decoder = JSONDecoder()
+            json5Decoder.allowsJSON5 = true
+            if let value = try? ModelDecoder(options: json5Options).decode(FuzzPlain.self, from: bytes),
+                let foundation = try? json5Decoder.decode(FuzzPlain.self, from: Data(bytes)), value != foundation,
+                !bytes.contains(UInt8(ascii: "\\"))
+            {
+                fatalError("not JSONDecoder's JSON5 value: \(String(decoding: bytes, as: UTF8.self))")
+            }
         }
         let lenient = ModelDecoder()
         let strict = ModelDecoder(options: DecodingOptions(strict: true, maximumDepth: 64))

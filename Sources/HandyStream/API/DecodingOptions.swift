@@ -23,6 +23,14 @@ public struct DecodingOptions: Sendable {
     /// does. Off by default: RFC 8259 forbids it, and a document with one is refused, as every JSONTestSuite case
     /// expects. Error offsets then count the text with such commas left out.
     public var allowsTrailingCommas = false
+    /// Read JSON5 (comments, single-quoted strings, unquoted keys, trailing commas, hexadecimal numbers, `Infinity`
+    /// and `NaN`, a leading `+` or decimal point, escaped line breaks), as Foundation's `JSONDecoder.allowsJSON5`.
+    /// The text is rewritten as JSON before the tokenizer (``JSON5Text``): error offsets then count that text.
+    public var allowsJSON5 = false
+    /// Read a document that doesn't start with `{` as the members of an object without its braces (`a: 1, b: 2`
+    /// with JSON5, `"a": 1, "b": 2` without), as Foundation's `JSONDecoder.assumesTopLevelDictionary`. Such a
+    /// document may end with a comma; this option also accepts trailing commas inside it.
+    public var assumesTopLevelDictionary = false
 
     /// Options for a decoder; every one has the default a HandyJSON user expects (lenient, a cap of 512 levels, keys
     /// as declared, no diagnostics) and the strategies Foundation's `JSONDecoder` starts with.

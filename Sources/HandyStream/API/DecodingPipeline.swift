@@ -53,13 +53,14 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private let throwsDecodingErrors: Bool
     /// The input's encoding, told by its first bytes; UTF-16 and UTF-32 are converted to UTF-8.
     private var encoding = InputEncoding()
-    /// Drops trailing commas before the tokenizer, when the options allow them.
-    private var trailingCommas: TrailingCommas?
+    /// What rewrites the text before the tokenizer, when the options ask for it (JSON5, an implied top-level object,
+    /// trailing commas).
+    private let textStages: [any TextStage]
 
     init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil) {
         self.mode = mode
         throwsDecodingErrors = codec is any DecodableRootCodec
-        trailingCommas = options.allowsTrailingCommas ? TrailingCommas() : nil
+        textStages = Self.textStages(for: options)
         root = RootFrame<T>(codec: codec)
         builder = Builder(root: root, options: options)
         builder.seed = seed
@@ -76,6 +77,17 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         builder.delegate = self
         builder.tokenizer = .passUnretained(tokenizer)
         filter?.delegate = self
+    }
+
+    private static func textStages(for options: DecodingOptions) -> [any TextStage] {
+        if options.allowsJSON5 {
+            return [JSON5Text(impliedObject: options.assumesTopLevelDictionary), TrailingCommas()]
+        }
+        if options.assumesTopLevelDictionary {
+            // Foundation's reading ends the implied object at the end of the input, after a comma or not.
+            return [ImpliedObject(), TrailingCommas()]
+        }
+        return options.allowsTrailingCommas ? [TrailingCommas()] : []
     }
 
     // MARK: - The stages' hand-offs
@@ -129,11 +141,12 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private func convert(_ chunk: UnsafeRawBufferPointer, isLast: Bool, tracksLines: Bool) throws {
         do {
             try encoding.convert(chunk, isLast: isLast) { text in
-                if trailingCommas == nil { return try tokenize(text, tracksLines: tracksLines) }
-                try trailingCommas!.filter(text, isLast: isLast) { try tokenize($0, tracksLines: tracksLines) }
+                if textStages.isEmpty { return try tokenize(text, tracksLines: tracksLines) }
+                try textStages.rewrite(text, isLast: isLast) { try tokenize($0, tracksLines: tracksLines) }
             }
         } catch {
-            let thrown = (error as? InputEncoding.Invalid).map(encodingError) ?? error
+            let thrown = (error as? InputEncoding.Invalid).map(encodingError)
+                ?? (error as? TextStageError).map(textError) ?? error
             state = .failed(thrown)
             throw thrown
         }
@@ -155,6 +168,16 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             kind: .invalidUTF8, message: invalid.message, offset: tokenizer.bytesFed, path: currentPath, input: nil))
     }
 
+    /// Text that a stage before the tokenizer refuses (JSON5's grammar), at its offset in the text as given.
+    private func textError(_ refused: TextStageError) -> any Error {
+        isClosed = true
+        var error = JSONDecodingError(
+            kind: refused.truncated ? .truncated : .malformed, message: refused.message, offset: refused.offset,
+            path: currentPath, input: nil)
+        (error.line, error.column) = (refused.line, refused.column)
+        return asThrown(error)
+    }
+
     /// Ends the input: a document cut short, or a path that never appeared, is reported here. `input`, when the
     /// whole document is in memory, locates such an error with a snippet of its last line.
     func finish(input: UnsafeRawBufferPointer? = nil) throws {
@@ -162,12 +185,13 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         state = .finished
         guard !isClosed else { return }
         // The last bytes held back to decide or convert the encoding.
-        try convert(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true, tracksLines: input == nil)
+        try convert(
+            UnsafeRawBufferPointer(start: nil, count: 0), isLast: true, tracksLines: input == nil || !textStages.isEmpty)
         guard !isClosed else { return }
         isClosed = true
         let start = tokenizer.bytesFed
         // A document read through a conversion (a byte order mark, UTF-16 or UTF-32) is located in the text read.
-        let input = encoding.kind == .utf8 && !encoding.droppedMark && trailingCommas == nil ? input : nil
+        let input = encoding.kind == .utf8 && !encoding.droppedMark && textStages.isEmpty ? input : nil
         do {
             let outcome = CodableRun.with(builder) { tokenizer.complete() }
             if let input {
@@ -184,7 +208,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// Decodes one whole document held in memory: one chunk, then the end. Returns `nil` when the value doesn't
     /// fit `T` (see ``takeValue(input:)`` for the error).
     func decode(document input: UnsafeRawBufferPointer) throws -> T? {
-        try feed(input, tracksLines: false)
+        // Rewritten text (JSON5) is located by the lines counted in it.
+        try feed(input, tracksLines: !textStages.isEmpty)
         try finish(input: input)
         return root.take()
     }

@@ -444,7 +444,9 @@ extension TapeDecoder {
         try scalar(
             DoubleConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in
-                kind == .number ? Self.foundationDouble(bytes) : kind == .string ? self.nonConforming(bytes) : nil
+                kind == .number
+                    ? Self.foundationDouble(bytes) ?? self.json5Special(bytes)
+                    : kind == .string ? self.nonConforming(bytes) : nil
             },
             lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes) : nil },
             numberMayNotFit: true, absent: 0)
@@ -456,7 +458,9 @@ extension TapeDecoder {
         try scalar(
             FloatConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in
-                kind == .number ? Self.foundationFloat(bytes) : kind == .string ? self.nonConforming(bytes).map(Float.init) : nil
+                kind == .number
+                    ? Self.foundationFloat(bytes) ?? self.json5Special(bytes).map(Float.init)
+                    : kind == .string ? self.nonConforming(bytes).map(Float.init) : nil
             },
             lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes).map(Float.init) : nil },
             numberMayNotFit: true, absent: 0)
@@ -501,6 +505,11 @@ extension TapeDecoder {
             if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return true }
         }
         return false
+    }
+
+    /// JSON5's `Infinity`, `-Infinity` and `NaN`, as ``JSON5Text`` writes them (only JSON5 input has them).
+    private func json5Special(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        context.options.allowsJSON5 ? JSON5Text.special(bytes) : nil
     }
 
     /// `"Infinity"`-style strings, as the non-conforming float strategy names them.

@@ -1,20 +1,22 @@
-/// Drops a comma that ends an array or an object (`[1, 2,]`, `{"a": 1,}`), for ``DecodingOptions/allowsTrailingCommas``
+/// Drops a comma that ends an array or an object (`[1, 2,]`, `{"a": 1,}`; not `[,]`), for ``DecodingOptions/allowsTrailingCommas``
 /// (Foundation's `JSONDecoder` accepts them; RFC 8259 and yajl do not). A streaming filter before the tokenizer:
 /// outside strings, a comma is held back with the white space after it until the next byte says whether it ends a
 /// container (then it is dropped) or not (then it goes on as it came); strings, escapes included, pass untouched,
 /// across any chunk split. Offsets in errors then count the filtered text.
-struct TrailingCommas {
+final class TrailingCommas: TextStage {
     private var inString = false
     private var escaped = false
     /// A comma outside a string, held back, and the white space after it.
     private var heldComma = false
     private var heldSpace: [UInt8] = []
+    /// The last byte outside strings that is not white space: a comma right after `[` or `{` trails nothing.
+    private var lastSignificant: UInt8 = 0
     private var output: [UInt8] = []
 
     /// Calls `body` with `chunk` less the trailing commas it holds; `isLast` when the input ends after it.
-    mutating func filter(
+    func rewrite(
         _ chunk: UnsafeRawBufferPointer, isLast: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
-    ) rethrows {
+    ) throws {
         output.removeAll(keepingCapacity: true)
         for byte in chunk {
             if inString {
@@ -43,13 +45,17 @@ struct TrailingCommas {
                 heldSpace.removeAll(keepingCapacity: true)
             }
             switch byte {
-            case ASCII.comma:
+            case ASCII.comma where lastSignificant != UInt8(ascii: "[") && lastSignificant != UInt8(ascii: "{"):
                 heldComma = true
+                lastSignificant = byte
                 continue
             case ASCII.quote:
                 inString = true
             default:
                 break
+            }
+            if byte != ASCII.space && byte != ASCII.tab && byte != ASCII.newline && byte != ASCII.carriageReturn {
+                lastSignificant = byte
             }
             output.append(byte)
         }

@@ -263,5 +263,11 @@ extension FoundationParityTests {
         #expect(try ModelDecoder(options: options).decode([Int].self, from: "[1, 2,]") == [1, 2])
         #expect(throws: DecodingError.self) { try ModelDecoder(options: options).decode([Int].self, from: "[1,,]") }
         #expect(throws: DecodingError.self) { try ModelDecoder(options: options).decode([Int].self, from: "[1, 2],") }
+        // A comma right after an opening bracket trails nothing (JSONDecoder refuses `[,]` and `{,}` too).
+        #expect(throws: DecodingError.self) { try ModelDecoder(options: options).decode([Int].self, from: "[,]") }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Int].self, from: Data("[,]".utf8)) }
+        #expect(throws: DecodingError.self) {
+            try ModelDecoder(options: options).decode([String: Int].self, from: "{ , }")
+        }
     }
 }
