@@ -18,7 +18,9 @@ enum Decoding {
     /// type follows its `Decodable` declarations (its coding keys and `init(from:)`, exactly as `JSONDecoder` reads
     /// them), even when it is also a ``HandyJSON`` model; any other type takes the field tables.
     static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(ModelDeclarationError) -> ValueCodec {
-        if let decodable = type as? any Decodable.Type { return codableCodec(decodable) }
+        // JSONValue keeps its own codec at the root, which builds it from the events as they come (in a `Codable`
+        // value it is read from the tape, see JSONValueCodable.swift).
+        if let decodable = type as? any Decodable.Type, type != JSONValue.self { return codableCodec(decodable) }
         return try codec(for: type, strategy: strategy, reportProblems: true)
     }
 

@@ -38,6 +38,9 @@ final class TapeDecoder: Decoder {
     /// `init(from:)` calls are open.
     private var stackBudget = StackBudget(unlimited: ())
     private var nesting = 0
+
+    /// Whether the thread's stack has room for `depth` more levels below the value being decoded.
+    func hasStackRoom(depth: Int) -> Bool { stackBudget.hasRoom(nesting: nesting + depth) }
     /// The coding paths of the keyed containers made since the root value started (see ``keep(_:)``).
     private var containerNodes: [CodingPathNode] = []
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).

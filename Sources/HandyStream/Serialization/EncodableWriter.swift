@@ -399,6 +399,12 @@ final class TreeEncoder: Encoder {
                 + "encoded."))
     }
 
+    /// Whether `text` is a JSON number (a `JSONValue` made by hand may hold anything).
+    static func isNumberText(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { DecimalText(UnsafeRawBufferPointer($0)) != nil }
+    }
+
     func encodeString(_ value: String, into index: Int) { tree.setText(index) { $0.string(value) } }
     func encodeBool(_ value: Bool, into index: Int) { tree.setText(index) { $0.bool(value) } }
     func encodeInteger<I: BinaryInteger>(_ value: I, into index: Int) {
@@ -430,6 +436,11 @@ final class TreeEncoder: Encoder {
             let decimal = _identityCast(value, to: Decimal.self)
             try tree.setText(index) { try $0.decimal(decimal) }
             return tree.keep(decimal, for: index)
+        case ObjectIdentifier(JSONValue.self):
+            // A number's text as it is (its `encode(to:)` would go through Decimal or Double).
+            if case .number(let text) = _identityCast(value, to: JSONValue.self), Self.isNumberText(text) {
+                return tree.setText(index) { $0.numberText(text) }
+            }
         default: break
         }
         switch tree.kind(of: T.self) {

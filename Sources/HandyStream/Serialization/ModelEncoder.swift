@@ -19,10 +19,12 @@ public struct ModelEncoder: Sendable {
 
     /// The JSON bytes of `value`: an `Encodable` value by its `encode(to:)`, byte for byte as `JSONEncoder` writes
     /// it (even when it is also a ``HandyJSON`` model: HandyJSON's own calls, `toJSONString()` and `toJSON()`,
-    /// follow the field tables); any other value by its type's field tables, or as `Any`.
+    /// follow the field tables); a ``JSONValue``, or any other value, by its type's field tables, or as `Any`.
     public func encode<T>(_ value: T) throws -> [UInt8] {
         var run = EncodingRun(options: options)
-        if let encodable = value as? any Encodable {
+        // A JSONValue at the root is written as it was read (duplicate keys kept); inside an `Encodable` value, by
+        // its `encode(to:)` with its numbers' text kept.
+        if T.self != JSONValue.self, let encodable = value as? any Encodable {
             try run.writeEncodable(encodable, isTopLevel: true)
         } else {
             try Self.encode(value, with: &run)

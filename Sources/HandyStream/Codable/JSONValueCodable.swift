@@ -1,0 +1,114 @@
+import Foundation
+
+// JSONValue as a `Codable` type: any `Decoder` and `Encoder` can read and write it (numbers through the widest type
+// that holds them), and this library's own coders keep a number's text and an object's member order exactly: the
+// tape decoder builds it from the tape (``TapeDecoder/jsonValue(at:depth:)``), the encoder writes it as it is.
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        if let tape = decoder as? TapeDecoder {
+            self = try tape.jsonValue(at: tape.current, depth: 0)
+            return
+        }
+        if let keyed = try? decoder.container(keyedBy: JSONValueKey.self) {
+            self = .object(try keyed.allKeys.map { Member(key: $0.stringValue, value: try keyed.decode(JSONValue.self, forKey: $0)) })
+            return
+        }
+        if var unkeyed = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let string = try? single.decode(String.self) {
+            self = .string(string)
+        } else if let integer = try? single.decode(Int64.self) {
+            self = .number(String(integer))
+        } else if let integer = try? single.decode(UInt64.self) {
+            self = .number(String(integer))
+        } else {
+            self = .number("\(try single.decode(Double.self))")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .number(let text):
+            // The text as a Decimal writes it back digit for digit; past Decimal's range, as a Double.
+            var single = encoder.singleValueContainer()
+            if let integer = Int64(text) {
+                try single.encode(integer)
+            } else if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), decimal.isFinite {
+                try single.encode(decimal)
+            } else {
+                try single.encode(Double(text) ?? .nan)
+            }
+        case .string(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .array(let elements):
+            var unkeyed = encoder.unkeyedContainer()
+            for element in elements { try unkeyed.encode(element) }
+        case .object(let members):
+            var keyed = encoder.container(keyedBy: JSONValueKey.self)
+            for member in members { try keyed.encode(member.value, forKey: JSONValueKey(stringValue: member.key)) }
+        }
+    }
+}
+
+/// An object member's key, whatever it is.
+struct JSONValueKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension TapeDecoder {
+    /// The value at `index` of the tape, numbers as their text and objects in document order; refused past the
+    /// thread's stack, as nested `init(from:)` calls are.
+    func jsonValue(at index: Int, depth: Int) throws -> JSONValue {
+        let token = tape.pointee.tokens[index]
+        switch token.kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .number: return .number(string(at: index))
+        case .string, .key: return .string(string(at: index))
+        case .array, .object:
+            guard hasStackRoom(depth: depth) else {
+                errorToken = index
+                throw StackExhausted(codingPath: node.path, call: "init(from:)")
+            }
+            var position = index + 1
+            let end = Int(token.length)
+            if token.kind == .array {
+                var elements: [JSONValue] = []
+                elements.reserveCapacity(Int(token.start))
+                while position < end {
+                    elements.append(try jsonValue(at: position, depth: depth + 1))
+                    position = tape.pointee.next(after: position)
+                }
+                return .array(elements)
+            }
+            var members: [JSONValue.Member] = []
+            members.reserveCapacity(Int(token.start))
+            while position < end {
+                members.append(.init(key: string(at: position), value: try jsonValue(at: position + 1, depth: depth + 1)))
+                position = tape.pointee.next(after: position + 1)
+            }
+            return .object(members)
+        }
+    }
+}
