@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench test test-release test-asan test-tsan fuzz docs build clean
+.PHONY: deps bench test test-integrations test-release test-asan test-tsan fuzz docs build clean
 FUZZ_SECONDS ?= 60
 
 ## deps: install libyajl-dev and pkg-config when they are missing (Debian/Ubuntu).
@@ -16,17 +16,23 @@ deps:
 bench: deps
 	$(SWIFT) run -c release handystream bench
 
-## test: the whole test suite, the HTTP integration (a package trait, off by default) included.
+## test: the library's test suite, the quick one a contributor runs (no networking is built).
 test: deps
-	$(SWIFT) test --traits HTTP
+	$(SWIFT) test
+
+## test-integrations: the HTTP, Vapor and Hummingbird integrations (package traits, off by default), each against a
+## real server on loopback, built once in their own build folder (SwiftNIO, AsyncHTTPClient, Vapor, Hummingbird).
+test-integrations: deps
+	$(SWIFT) test --traits HTTP,Vapor,Hummingbird --scratch-path .build-integrations \
+		--filter "HandyStreamHTTPTests|HandyStreamVaporTests|HandyStreamHummingbirdTests"
 
 ## test-release: the test suite on an optimized build (behaviour under the optimizer, e.g. of `let`).
 test-release: deps
-	$(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path .build-release --traits HTTP
+	$(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path .build-release
 
 ## test-asan: the test suite under AddressSanitizer (LeakSanitizer included). The sanitizer and fuzz builds leave
-## out the HTTP integration (its trait is off by default): it is tested by `make test`, and SwiftNIO's own build
-## under sanitizers would double CI's time.
+## out the integrations (their traits are off by default): they are tested by `make test-integrations`, and
+## SwiftNIO's own build under sanitizers would double CI's time.
 test-asan: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan \
 		-Xswiftc -DSANITIZED
@@ -59,4 +65,4 @@ build: deps
 	$(SWIFT) build
 
 clean:
-	rm -rf .build .build-release .build-asan .build-tsan .build-fuzz
+	rm -rf .build .build-release .build-asan .build-tsan .build-fuzz .build-integrations

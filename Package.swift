@@ -7,8 +7,10 @@ let package = Package(
         .library(name: "HandyStream", targets: ["HandyStream"]),
         // Re-exports HandyStream so that code written for HandyJSON (`import HandyJSON`) builds unchanged.
         .library(name: "HandyJSON", targets: ["HandyJSON"]),
-        // Empty unless the HTTP trait is enabled.
+        // Each re-exports HandyStream; the integration itself is built only with its trait (HTTP, Vapor, Hummingbird).
         .library(name: "HandyStreamHTTP", targets: ["HandyStreamHTTP"]),
+        .library(name: "HandyStreamVapor", targets: ["HandyStreamVapor"]),
+        .library(name: "HandyStreamHummingbird", targets: ["HandyStreamHummingbird"]),
         .executable(name: "handystream", targets: ["handystream"]),
     ],
     traits: [
@@ -16,26 +18,60 @@ let package = Package(
             name: "HTTP",
             description: "The HandyStreamHTTP library: AsyncHTTPClient response bodies decoded as they arrive. "
                 + "Off by default, so that users of HandyStream build no networking."),
+        .trait(
+            name: "Vapor",
+            description: "The HandyStreamVapor library: ModelDecoder and ModelEncoder as Vapor's content coders, "
+                + "request bodies streamed. Off by default."),
+        .trait(
+            name: "Hummingbird",
+            description: "The HandyStreamHummingbird library: ModelDecoder and ModelEncoder as Hummingbird's request "
+                + "decoder and response encoder, request bodies streamed. Off by default."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        // Its default traits (swift-configuration support, full Foundation) are the app's to choose.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
+        // yajl from the system's development package, linked statically (module.modulemap): a build machine needs
+        // libyajl-dev (Debian, Ubuntu) or yajl (Homebrew); a machine that only runs the binary needs nothing.
         .systemLibrary(
             name: "CYajl",
             path: "CSupport/CYajl",
-            pkgConfig: "yajl",
-            providers: [.apt(["libyajl-dev"])]
+            providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
         ),
         .target(name: "HandyStream", dependencies: ["CYajl"]),
         .target(name: "HandyJSON", dependencies: ["HandyStream"]),
+        // The one NIO-facing piece the three integrations share: ByteBuffer and AsyncSequence-of-ByteBuffer input.
+        .target(
+            name: "HandyStreamNIO",
+            dependencies: [
+                "HandyStream",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP", "Vapor", "Hummingbird"])),
+            ]
+        ),
         .target(
             name: "HandyStreamHTTP",
             dependencies: [
-                "HandyStream",
+                "HandyStreamNIO",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
+            ]
+        ),
+        .target(
+            name: "HandyStreamVapor",
+            dependencies: [
+                "HandyStreamNIO",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ]
+        ),
+        .target(
+            name: "HandyStreamHummingbird",
+            dependencies: [
+                "HandyStreamNIO",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
             ]
         ),
         .executableTarget(
@@ -59,6 +95,25 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["HTTP"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+            ]
+        ),
+        // Each runs a real server of its framework on loopback; empty without the trait (`make test-integrations`).
+        .testTarget(
+            name: "HandyStreamVaporTests",
+            dependencies: [
+                "HandyStreamVapor",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
+            ]
+        ),
+        .testTarget(
+            name: "HandyStreamHummingbirdTests",
+            dependencies: [
+                "HandyStreamHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Hummingbird"])),
             ]
         ),
     ],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A user's package that depends on HandyStream without the HTTP trait resolves and builds no networking: neither
-# SwiftNIO nor AsyncHTTPClient is in its Package.resolved or its build.
+# SwiftNIO, AsyncHTTPClient, Vapor nor Hummingbird is in its Package.resolved or its build.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -16,6 +16,6 @@ check() {  # check NAME CONDITION-STATUS
     passed=$((passed + 1))
 }
 [ "$output" = "Tom 3" ]; check "runs" $?
-! grep -qiE '"identity" *: *"(swift-nio|async-http-client)"' "$work/Package.resolved" 2>/dev/null; check "resolves no networking" $?
+! grep -qiE '"identity" *: *"(swift-nio|async-http-client|vapor|hummingbird)"' "$work/Package.resolved" 2>/dev/null; check "resolves no networking" $?
 ! find "$work/.build" -name 'NIOCore.swiftmodule' -o -name 'AsyncHTTPClient.swiftmodule' | grep -q .; check "builds no networking" $?
 echo "consumer-check: $passed passed, 0 failed"

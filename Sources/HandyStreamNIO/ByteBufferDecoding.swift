@@ -1,0 +1,81 @@
+// The NIO-facing piece that the HTTP, Vapor and Hummingbird integrations share: a `ByteBuffer`, or any
+// `AsyncSequence` of them (a Vapor or Hummingbird request body, an AsyncHTTPClient response body), decoded in place
+// as it arrives. Built only with one of those traits; without, this module only re-exports HandyStream.
+
+@_exported import HandyStream
+
+#if HTTP || Vapor || Hummingbird
+import Foundation
+import NIOCore
+
+extension ModelDecoder {
+    /// Decodes the value at `path` from the buffer's readable bytes, read in place.
+    ///
+    ///     let item = try ModelDecoder().decode(Item.self, from: buffer)
+    public func decode<T>(_ type: T.Type, from buffer: ByteBuffer, at path: String = "") throws -> T {
+        try buffer.withUnsafeReadableBytes { try decode(type, from: $0, at: path) }
+    }
+
+    /// Decodes the value at `path` from a body of `ByteBuffer`s as they arrive (each read in place, none kept), and
+    /// stops reading once that value is complete.
+    ///
+    ///     let order = try await ModelDecoder().decode(Order.self, from: request.body, at: "data.order")
+    public func decode<T, Body: AsyncSequence>(_ type: T.Type, from body: Body, at path: String = "") async throws -> T
+    where Body.Element == ByteBuffer {
+        let decoder = try incremental(type, at: path)
+        for try await buffer in body {
+            let complete = try buffer.withUnsafeReadableBytes { try decoder.feed($0) }
+            if complete { break }
+        }
+        return try decoder.finish()
+    }
+
+    /// The elements at `path` of a body of `ByteBuffer`s, each yielded as soon as it is complete; the body is read no
+    /// faster than the elements are taken, so a large body is decoded in flat memory.
+    ///
+    ///     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
+    public func elements<T, Body: AsyncSequence>(of type: T.Type, at path: String = "", from body: Body)
+        -> AsyncElementSequence<T, ByteBufferChunks<Body>> where Body.Element == ByteBuffer
+    {
+        elements(of: type, at: path, from: ByteBufferChunks(base: body))
+    }
+}
+
+/// A body of `ByteBuffer`s as byte chunks, each handed to the decoder where SwiftNIO received it (no copy).
+public struct ByteBufferChunks<Base: AsyncSequence>: AsyncSequence where Base.Element == ByteBuffer {
+    public typealias Element = ByteBufferChunk
+    let base: Base
+
+    public init(base: Base) {
+        self.base = base
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+
+        public mutating func next() async throws -> ByteBufferChunk? {
+            guard let buffer = try await base.next() else { return nil }
+            return ByteBufferChunk(buffer: buffer)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
+}
+
+extension ByteBufferChunks: Sendable where Base: Sendable {}
+
+/// One `ByteBuffer` of a body, read in place.
+public struct ByteBufferChunk: ContiguousBytes, Sendable {
+    /// The buffer as SwiftNIO received it; its readable bytes are the chunk.
+    public let buffer: ByteBuffer
+
+    public init(buffer: ByteBuffer) {
+        self.buffer = buffer
+    }
+
+    /// Calls `body` with the buffer's readable bytes, in place.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try buffer.withUnsafeReadableBytes(body)
+    }
+}
+#endif

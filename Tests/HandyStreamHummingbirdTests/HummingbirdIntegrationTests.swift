@@ -1,0 +1,197 @@
+// Built only with the Hummingbird trait (`make test-integrations`): a real Hummingbird server on loopback (its
+// testing library's live mode), with HandyStream as the request decoder and response encoder of its context.
+#if Hummingbird
+import AsyncHTTPClient
+import Foundation
+import HandyStreamHummingbird
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+struct BirdItem: Codable, Equatable, EmptyInitializable, ResponseEncodable {
+    var id = 0
+    var name = ""
+    var price = 0.0
+}
+
+struct BirdSample: Codable, Equatable, ResponseEncodable {
+    var zeta: String
+    var alpha: [Int]
+    var path: String
+    var nested: [String: Double]
+    var flag: Bool?
+}
+
+/// The README's context: HandyStream decodes requests and encodes responses.
+struct HandyContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var requestDecoder: ModelDecoder { ModelDecoder() }
+    var responseEncoder: ModelEncoder { ModelEncoder(options: EncodingOptions(sortedKeys: true)) }
+    var maxUploadSize: Int { 64 << 20 }
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+}
+
+final class BirdDiagnostics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heard: [String] = []
+    func append(_ text: String) { lock.withLock { heard.append(text) } }
+    var all: [String] { lock.withLock { heard } }
+}
+
+func birdResidentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+}
+
+/// `{"items": [...]}` of `count` items, made chunk by chunk as the client sends it.
+struct BirdItems: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let count: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let count: Int
+        var position = 0
+        var done = false
+
+        mutating func next() async throws -> ByteBuffer? {
+            if done { return nil }
+            var text = position == 0 ? #"{"items": ["# : ""
+            let end = Swift.min(position + 500, count)
+            let padding = String(repeating: "x", count: 60)
+            while position < end {
+                text += (position == 0 ? "" : ",")
+                    + #"{"id":\#(position),"name":"item \#(position) \#(padding)","price":\#(position).5}"#
+                position += 1
+            }
+            if position == count {
+                text += "]}"
+                done = true
+            }
+            return ByteBuffer(string: text)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count) }
+}
+
+@Suite struct HummingbirdIntegrationTests {
+    static let sample = BirdSample(
+        zeta: "z/é\"", alpha: [3, 1, 2], path: "a/b", nested: ["b": 2.0, "a": 0.5, "c": 1e-7], flag: nil)
+
+    func makeApp() -> some ApplicationProtocol {
+        let router = Router(context: HandyContext.self)
+        router.post("item") { request, context -> BirdItem in
+            try await request.decode(as: BirdItem.self, context: context)
+        }
+        router.post("lenient") { request, context -> String in
+            let heard = BirdDiagnostics()
+            var options = DecodingOptions()
+            options.diagnostics = { heard.append("\($0)") }
+            let item = try await ModelDecoder(options: options).decode(BirdItem.self, from: request, context: context)
+            for diagnostic in heard.all { context.logger.info("lenient fallback: \(diagnostic)") }
+            return "\(item.price) \(heard.all.count) \(heard.all.first ?? "")"
+        }
+        router.get("sample") { _, _ in Self.sample }
+        router.post("items") { request, _ -> String in
+            var count = 0
+            var priceSum = 0.0
+            var baseline = 0
+            var peakGrowth = 0
+            for try await item in ModelDecoder().elements(of: BirdItem.self, at: "items", from: request.body) {
+                if count == 1_000 { baseline = birdResidentBytes() }
+                if count > 1_000 && count % 1_000 == 0 { peakGrowth = max(peakGrowth, birdResidentBytes() - baseline) }
+                priceSum += item.price
+                count += 1
+            }
+            return "\(count) \(priceSum) \(peakGrowth)"
+        }
+        return Application(router: router)
+    }
+
+    func post(_ client: some TestClientProtocol, _ uri: String, _ body: String) async throws -> (HTTPResponse.Status, String) {
+        try await client.execute(uri: uri, method: .post, body: ByteBuffer(string: body)) { response in
+            (response.status, String(buffer: response.body))
+        }
+    }
+
+    /// A route decoding a model: 200 and the value, written back by ModelEncoder.
+    @Test func decodesAModel() async throws {
+        try await makeApp().test(.live) { client in
+            let (status, body) = try await post(client, "/item", #"{"id": 7, "name": "lamp", "price": 12.5}"#)
+            #expect(status == .ok)
+            #expect(body == #"{"id":7,"name":"lamp","price":12.5}"#)
+        }
+    }
+
+    /// Malformed and truncated bodies: 400, and the message names the line and column.
+    @Test func malformedIsBadRequest() async throws {
+        try await makeApp().test(.live) { client in
+            for bad in ["{\"id\": 1,,", "{\n  \"id\": 1,\n  \"name\": \"lamp\"", "[tru"] {
+                let (status, body) = try await post(client, "/item", bad)
+                #expect(status == .badRequest, "\(bad): \(status) \(body)")
+                var location = ""
+                do {
+                    _ = try ModelDecoder(options: DecodingOptions(strict: true)).decode(BirdItem.self, from: bad)
+                } catch let error as DecodingError {
+                    if case .dataCorrupted(let context) = error, let json = context.underlyingError as? JSONDecodingError {
+                        location = "\(json.line):\(json.column)"
+                    }
+                }
+                #expect(!location.isEmpty && body.contains(location), "\(bad): \(body) should name \(location)")
+            }
+        }
+    }
+
+    /// Lenient mode keeps what JSONDecoder would refuse, and the route logs the fallback it heard.
+    @Test func lenientFallbackIsHeard() async throws {
+        try await makeApp().test(.live) { client in
+            let (status, body) = try await post(client, "/lenient", #"{"id": 1, "name": "x", "price": "N/A"}"#)
+            #expect(status == .ok)
+            #expect(body.hasPrefix("0.0 1 "), "\(body)")
+            #expect(body.contains("price"))
+        }
+    }
+
+    /// The response is what Foundation's JSONEncoder (Hummingbird's default) writes with sorted keys, byte for byte.
+    @Test func responseAsJSONEncoderWritesIt() async throws {
+        try await makeApp().test(.live) { client in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let expected = Array(try encoder.encode(Self.sample))
+            try await client.execute(uri: "/sample", method: .get) { response in
+                #expect(Array(buffer: response.body) == expected)
+                #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+            }
+        }
+    }
+
+    /// A 20 MB body streamed element by element (sent by AsyncHTTPClient as it is made): every element arrives, and
+    /// the server's memory stays flat.
+    @Test func streamsALargeBody() async throws {
+        try await makeApp().test(.live) { client in
+            let port = try #require(client.port)
+            let count = 200_000
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/items")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .stream(BirdItems(count: count), length: .unknown)
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+            let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            let fields = text.split(separator: " ")
+            #expect(response.status == .ok, "\(text)")
+            #expect(fields.first == "\(count)")
+            let expectedSum = Double(count) * Double(count - 1) / 2 + Double(count) * 0.5
+            #expect(Double(fields[1]) == expectedSum)
+            let growth = Int(fields[2]) ?? .max
+            print("streamed \(fields[0]) elements, resident memory grew by \(growth) bytes")
+            #expect(growth < 8 << 20, "resident memory grew by \(growth) bytes while streaming")
+        }
+    }
+}
+#endif

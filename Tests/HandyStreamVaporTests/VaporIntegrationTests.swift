@@ -1,0 +1,203 @@
+// Built only with the Vapor trait (`make test-integrations`): a real Vapor server on loopback, with HandyStream as
+// its JSON coder in the two lines the README gives, asked by AsyncHTTPClient.
+#if Vapor
+import AsyncHTTPClient
+import Foundation
+import HandyStreamVapor
+import NIOCore
+import Testing
+import Vapor
+
+struct VaporItem: Content, Equatable, EmptyInitializable {
+    var id = 0
+    var name = ""
+    var price = 0.0
+}
+
+struct VaporSample: Content, Equatable {
+    var zeta: String
+    var alpha: [Int]
+    var path: String
+    var nested: [String: Double]
+    var flag: Bool?
+}
+
+/// Diagnostics heard during one request.
+final class HeardDiagnostics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heard: [String] = []
+    func append(_ text: String) { lock.withLock { heard.append(text) } }
+    var all: [String] { lock.withLock { heard } }
+}
+
+/// The process's resident memory, in bytes.
+func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+}
+
+/// `{"items": [...]}` of `count` items, made chunk by chunk as the client sends it (never whole in memory).
+struct GeneratedItems: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let count: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let count: Int
+        var position = 0
+        var done = false
+
+        mutating func next() async throws -> ByteBuffer? {
+            if done { return nil }
+            var text = position == 0 ? #"{"items": ["# : ""
+            let end = Swift.min(position + 500, count)
+            let padding = String(repeating: "x", count: 60)
+            while position < end {
+                text += (position == 0 ? "" : ",")
+                    + #"{"id":\#(position),"name":"item \#(position) \#(padding)","price":\#(position).5}"#
+                position += 1
+            }
+            if position == count {
+                text += "]}"
+                done = true
+            }
+            return ByteBuffer(string: text)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count) }
+}
+
+@Suite(.serialized) struct VaporIntegrationTests {
+    /// Starts a Vapor app on loopback with HandyStream as its JSON coder, runs `body` with its base URL, stops it.
+    func withServer(_ body: (String) async throws -> Void) async throws {
+        ContentConfiguration.global.use(decoder: ModelDecoder(), for: .json)
+        ContentConfiguration.global.use(encoder: ModelEncoder(options: EncodingOptions(sortedKeys: true)), for: .json)
+        // Not the test runner's own arguments: Vapor would read them as its command line.
+        let app = try await Application.make(Environment(name: "testing", arguments: ["vapor"]))
+        app.http.server.configuration.hostname = "127.0.0.1"
+        app.http.server.configuration.port = 0
+        app.routes.defaultMaxBodySize = "64mb"
+        app.post("item") { req async throws -> VaporItem in
+            try req.content.decode(VaporItem.self)
+        }
+        app.post("lenient") { req async throws -> String in
+            let heard = HeardDiagnostics()
+            var options = DecodingOptions()
+            options.diagnostics = { heard.append("\($0)") }
+            let item = try req.content.decode(VaporItem.self, using: ModelDecoder(options: options))
+            for diagnostic in heard.all { req.logger.info("lenient fallback: \(diagnostic)") }
+            return "\(item.price) \(heard.all.count) \(heard.all.first ?? "")"
+        }
+        app.get("sample") { _ in Self.sample }
+        app.on(.POST, "items", body: .stream) { req async throws -> String in
+            var count = 0
+            var priceSum = 0.0
+            var baseline = 0
+            var peakGrowth = 0
+            for try await item in ModelDecoder().elements(of: VaporItem.self, at: "items", from: req.body) {
+                if count == 1_000 { baseline = residentBytes() }
+                if count > 1_000 && count % 1_000 == 0 { peakGrowth = max(peakGrowth, residentBytes() - baseline) }
+                priceSum += item.price
+                count += 1
+            }
+            return "\(count) \(priceSum) \(peakGrowth)"
+        }
+        do {
+            try await app.startup()
+            let port = try #require(app.http.server.shared.localAddress?.port)
+            try await body("http://127.0.0.1:\(port)")
+        } catch {
+            try await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+    }
+
+    static let sample = VaporSample(
+        zeta: "z/é\"", alpha: [3, 1, 2], path: "a/b", nested: ["b": 2.0, "a": 0.5, "c": 1e-7], flag: nil)
+
+    func post(_ url: String, _ body: String) async throws -> (Int, String) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: body))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), String(buffer: bytes))
+    }
+
+    /// A route decoding a model: 200 and the value, written back by ModelEncoder.
+    @Test func decodesAModel() async throws {
+        try await withServer { base in
+            let (status, body) = try await post(base + "/item", #"{"id": 7, "name": "lamp", "price": 12.5}"#)
+            #expect(status == 200)
+            #expect(body == #"{"id":7,"name":"lamp","price":12.5}"#)
+        }
+    }
+
+    /// Malformed and truncated bodies: 400, and the reason names the line and column.
+    @Test func malformedIsBadRequest() async throws {
+        try await withServer { base in
+            for bad in ["{\"id\": 1,,", "{\n  \"id\": 1,\n  \"name\": \"lamp\"", "[tru"] {
+                let (status, body) = try await post(base + "/item", bad)
+                #expect(status == 400, "\(bad): \(status) \(body)")
+                var location = ""
+                do {
+                    _ = try ModelDecoder(options: DecodingOptions(strict: true)).decode(VaporItem.self, from: bad)
+                } catch let error as DecodingError {
+                    if case .dataCorrupted(let context) = error, let json = context.underlyingError as? JSONDecodingError {
+                        location = "\(json.line):\(json.column)"
+                    }
+                }
+                #expect(!location.isEmpty && body.contains(location), "\(bad): \(body) should name \(location)")
+            }
+        }
+    }
+
+    /// Lenient mode keeps what JSONDecoder would refuse, and the route logs the fallback it heard.
+    @Test func lenientFallbackIsHeard() async throws {
+        try await withServer { base in
+            let (status, body) = try await post(base + "/lenient", #"{"id": 1, "name": "x", "price": "N/A"}"#)
+            #expect(status == 200)
+            #expect(body.hasPrefix("0.0 1 "), "\(body)")
+            #expect(body.contains("price"))
+        }
+    }
+
+    /// The response is what Foundation's JSONEncoder writes with sorted keys, byte for byte.
+    @Test func responseAsJSONEncoderWritesIt() async throws {
+        try await withServer { base in
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/sample"), timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            #expect(Array(buffer: bytes) == Array(try encoder.encode(Self.sample)))
+            #expect(response.headers.first(name: "Content-Type")?.hasPrefix("application/json") == true)
+        }
+    }
+
+    /// A 20 MB body streamed element by element: every element arrives, and the server's memory stays flat.
+    @Test func streamsALargeBody() async throws {
+        try await withServer { base in
+            let count = 200_000
+            var request = HTTPClientRequest(url: base + "/items")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .stream(GeneratedItems(count: count), length: .unknown)
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+            let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            let fields = text.split(separator: " ")
+            #expect(response.status == .ok, "\(text)")
+            #expect(fields.first == "\(count)")
+            let expectedSum = Double(count) * Double(count - 1) / 2 + Double(count) * 0.5
+            #expect(Double(fields[1]) == expectedSum)
+            // The body is over 20 MB; decoding it element by element holds a few chunks at a time.
+            let growth = Int(fields[2]) ?? .max
+            print("streamed \(fields[0]) elements, resident memory grew by \(growth) bytes")
+            #expect(growth < 8 << 20, "resident memory grew by \(growth) bytes while streaming")
+        }
+    }
+}
+#endif
