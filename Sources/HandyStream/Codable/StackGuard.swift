@@ -1,6 +1,8 @@
 internal import CYajl
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `Codable` values nest by recursion (each level is a call of its `init(from:)` or `encode(to:)`, user code that
@@ -17,14 +19,20 @@ enum StackGuard {
     /// it can't be known (then nothing is refused).
     static var lowEnd: UInt {
         if let known = pthread_getspecific(key) { return UInt(bitPattern: known) &- 1 }
-        var attributes = pthread_attr_t()
         var low: UInt = 0
+        #if os(Linux)
+        var attributes = pthread_attr_t()
         if pthread_getattr_np(pthread_self(), &attributes) == 0 {
             var base: UnsafeMutableRawPointer?
             var size = 0
             if pthread_attr_getstack(&attributes, &base, &size) == 0, let base { low = UInt(bitPattern: base) }
             pthread_attr_destroy(&attributes)
         }
+        #elseif canImport(Darwin)
+        // Darwin gives the stack's high end and its size.
+        let thread = pthread_self()
+        low = UInt(bitPattern: pthread_get_stackaddr_np(thread)) &- UInt(pthread_get_stacksize_np(thread))
+        #endif
         // Stored plus one, so that an unknown low end (0) is told apart from no entry.
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: low &+ 1))
         return low

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Finds `\u` escapes of UTF-16 surrogates that are not a high one followed at once by a low one.

@@ -1,6 +1,8 @@
 internal import CYajl
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The yajl boundary: one push parser, fed chunk after chunk, whose events go to a ``TokenSink``.
