@@ -51,13 +51,15 @@ fuzz: deps
 		-print_final_stats=1 .build-fuzz/corpus Fuzz/Seeds
 
 ## docs: the DocC catalog (Sources/HandyStream/HandyStream.docc) with the toolchain's docc, into .build/docs;
-## any warning (an unresolved link, an undocumented topic) fails the build.
+## any warning (an unresolved link, an undocumented topic) fails the build. The symbol graph comes from building the
+## HandyStream target alone, in a build folder of its own (nothing else of the package, no test module: it works on a
+## fresh clone). The compiler rewrites the graph whenever it emits the module again, that is whenever a source changed.
 docs: deps
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public > /dev/null
-	rm -rf .build/docs-symbols && mkdir -p .build/docs-symbols
-	cp "$$($(SWIFT) build --show-bin-path)/../symbolgraph/HandyStream.symbols.json" \
-		"$$($(SWIFT) build --show-bin-path)/../symbolgraph/HandyStream@Swift.symbols.json" .build/docs-symbols/
-	docc convert Sources/HandyStream/HandyStream.docc --additional-symbol-graph-dir .build/docs-symbols \
+	mkdir -p .build-docs/symbols
+	$(SWIFT) build --target HandyStream --scratch-path .build-docs -Xswiftc -emit-symbol-graph \
+		-Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build-docs/symbols \
+		-Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+	docc convert Sources/HandyStream/HandyStream.docc --additional-symbol-graph-dir .build-docs/symbols \
 		--output-path .build/docs --fallback-display-name HandyStream --fallback-bundle-identifier HandyStream \
 		--warnings-as-errors
 
@@ -65,4 +67,4 @@ build: deps
 	$(SWIFT) build
 
 clean:
-	rm -rf .build .build-release .build-asan .build-tsan .build-fuzz .build-integrations
+	rm -rf .build .build-release .build-asan .build-tsan .build-fuzz .build-integrations .build-docs

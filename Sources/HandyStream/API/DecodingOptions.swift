@@ -25,7 +25,7 @@ public struct DecodingOptions: Sendable {
     public var allowsTrailingCommas = false
     /// Read JSON5 (comments, single-quoted strings, unquoted keys, trailing commas, hexadecimal numbers, `Infinity`
     /// and `NaN`, a leading `+` or decimal point, escaped line breaks), as Foundation's `JSONDecoder.allowsJSON5`.
-    /// The text is rewritten as JSON before the tokenizer (``JSON5Text``): error offsets then count that text.
+    /// The text is rewritten as JSON before the tokenizer: error offsets then count that text.
     public var allowsJSON5 = false
     /// Read a document that doesn't start with `{` as the members of an object without its braces (`a: 1, b: 2`
     /// with JSON5, `"a": 1, "b": 2` without), as Foundation's `JSONDecoder.assumesTopLevelDictionary`. Such a
