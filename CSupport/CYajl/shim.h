@@ -13,12 +13,8 @@ static inline int cyajl_set_allow_multiple_values(yajl_handle handle, int enable
     return yajl_config(handle, yajl_allow_multiple_values, enabled);
 }
 
-/// Accept bytes after the first complete top-level value without reading them.
-static inline int cyajl_set_allow_trailing_garbage(yajl_handle handle, int enabled) {
-    return yajl_config(handle, yajl_allow_trailing_garbage, enabled);
-}
-
-/// yajl checks strings for valid UTF-8 by default; this is kept on, and the setter exists for completeness.
+/// Turns yajl's own UTF-8 check of strings off: the tokenizer checks every string itself, more strictly (yajl lets
+/// overlong forms, encoded surrogates and code points past U+10FFFF through).
 static inline int cyajl_set_dont_validate_strings(yajl_handle handle, int enabled) {
     return yajl_config(handle, yajl_dont_validate_strings, enabled);
 }

@@ -32,11 +32,14 @@ public struct DecodingOptions: Sendable {
     /// document may end with a comma; this option also accepts trailing commas inside it.
     public var assumesTopLevelDictionary = false
 
+    /// The cap on nesting that decoders and encoders start with.
+    public static let defaultMaximumDepth = 512
+
     /// Options for a decoder; every one has the default a HandyJSON user expects (lenient, a cap of 512 levels, keys
     /// as declared, no diagnostics) and the strategies Foundation's `JSONDecoder` starts with.
     public init(
         strict: Bool = false,
-        maximumDepth: Int = 512,
+        maximumDepth: Int = DecodingOptions.defaultMaximumDepth,
         keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys,
         dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate,
         dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64,

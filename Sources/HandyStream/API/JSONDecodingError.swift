@@ -156,12 +156,6 @@ extension String {
 }
 
 extension JSONDecodingError {
-    /// Makes yajl's account of malformed input into an error in this library's words.
-    init(syntax failure: Tokenizer.SyntaxFailure, path: String, input: UnsafeRawBufferPointer?) {
-        let (kind, message) = Self.translate(failure)
-        self.init(kind: kind, message: message, offset: failure.offset, path: path, input: input)
-    }
-
     /// yajl's messages, mapped one by one; an unknown one is passed on as it is.
     static func translate(_ failure: Tokenizer.SyntaxFailure) -> (Kind, String) {
         switch failure.message {

@@ -18,7 +18,6 @@ final class Builder: TokenSink {
 
     /// The default nesting cap, as in Foundation's JSON reader: deep enough for any real document, shallow enough
     /// that nothing recurses far on hostile input.
-    static let defaultMaximumDepth = 512
 
     let maximumDepth: Int
     let options: DecodingOptions
@@ -89,7 +88,6 @@ final class Builder: TokenSink {
     /// Whether the value being finished (a container closing now, or a scalar arriving) is the root value itself.
     var atRootValue: Bool { height == 0 }
     /// The builder has received its first event.
-    var hasStarted: Bool { depth > 0 || (root as? RootStatus)?.started == true }
 
     /// Entries allocated at first: documents rarely nest deeper.
     private static let initialCapacity = 64

@@ -54,22 +54,13 @@ class Frame {
     func appendPosition(to path: inout String) {}
 }
 
-/// What the builder can ask of its root frame without knowing its type.
-protocol RootStatus: AnyObject {
-    var started: Bool { get }
-    /// Why the root value was not stored, when it did not fit.
-    var mismatch: String? { get }
-    /// Where it did not fit: the offset just past its first token.
-    var mismatchOffset: Int { get }
-}
-
 /// The bottom of the stack: holds the one value the caller asked for.
-final class RootFrame<T>: Frame, RootStatus {
+final class RootFrame<T>: Frame {
     let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
     private(set) var hasValue = false
-    /// The value's start event came: it was stored, skipped, or is being built.
-    private(set) var started = false
+    /// Why the root value was not stored, when it did not fit.
     private(set) var mismatch: String?
+    /// Where it did not fit: the offset just past its first token.
     private(set) var mismatchOffset = 0
 
     init(codec: ValueCodec) { super.init(opener: codec, isObject: false) }
@@ -89,14 +80,12 @@ final class RootFrame<T>: Frame, RootStatus {
     /// Gets ready for the next value (element streaming), after ``take()``.
     func reset() {
         discard()
-        started = false
         mismatch = nil
     }
 
     private var target: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage) }
 
     private func scalar(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
-        started = true
         hasValue = stored
         if !stored && !didNotFit(builder, found: found()) { return false }
         return builder.rootCompleted()
@@ -130,12 +119,10 @@ final class RootFrame<T>: Frame, RootStatus {
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard opener.storeReady(value, at: target, mode: .initialize) else { return nil }
-        started = true
         hasValue = true
         return builder.rootCompleted()
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
-        started = true
         if let child = isObject ? opener.openObject(builder) : opener.openArray(builder) { return child }
         _ = didNotFit(builder, found: isObject ? "an object" : "an array")
         return nil

@@ -5,7 +5,8 @@ import Foundation
 /// The "type" a document is validated as: every value fits and none is kept.
 struct Validation {}
 
-/// Accepts any value and keeps nothing: containers are skipped by the builder, which still counts their depth.
+/// Accepts any value and keeps nothing: containers open a JSONTextFrame that keeps no text (the builder still counts
+/// their depth).
 final class ValidationCodec: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: Validation.self) }
     override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { store(target, mode) }

@@ -50,7 +50,7 @@ public struct EncodingOptions: Sendable {
     /// did.
     public init(
         prettyPrinted: Bool = false, sortedKeys: Bool = false, keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys,
-        nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError, maximumDepth: Int = 512,
+        nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError, maximumDepth: Int = DecodingOptions.defaultMaximumDepth,
         escapesSlashes: Bool = true
     ) {
         self.escapesSlashes = escapesSlashes
