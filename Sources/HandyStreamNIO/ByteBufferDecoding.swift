@@ -41,6 +41,21 @@ extension ModelDecoder {
     }
 }
 
+extension IncrementalDecoder {
+    /// Feeds a buffer's readable bytes, read in place; `true` once the designated value is complete.
+    @discardableResult
+    public func feed(_ buffer: ByteBuffer) throws -> Bool {
+        try buffer.withUnsafeReadableBytes { try feed($0) }
+    }
+}
+
+extension ElementDecoder {
+    /// Feeds a buffer's readable bytes, read in place; returns the elements it completed.
+    public func feed(_ buffer: ByteBuffer) throws -> [T] {
+        try buffer.withUnsafeReadableBytes { try feed($0) }
+    }
+}
+
 /// A body of `ByteBuffer`s as byte chunks, each handed to the decoder where SwiftNIO received it (no copy).
 public struct ByteBufferChunks<Base: AsyncSequence>: AsyncSequence where Base.Element == ByteBuffer {
     public typealias Element = ByteBufferChunk

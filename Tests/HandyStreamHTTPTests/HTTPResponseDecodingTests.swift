@@ -127,4 +127,43 @@ struct HTTPResponseDecodingTests {
         try await server.stop()
     }
 }
+
+/// The ByteBuffer entry points the three integrations share: one buffer, push decoders fed buffers, and any
+/// AsyncSequence of buffers (here not a network body), each read in place.
+@Suite struct ByteBufferEntryPointTests {
+    let json = #"{"items": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], "total": 2}"#
+
+    @Test func buffersInEveryDecodingCall() async throws {
+        let buffer = ByteBuffer(string: json)
+        #expect(try ModelDecoder().decode(Int.self, from: buffer, at: "total") == 2)
+        #expect(try ModelDecoder().decode([CodableHTTPItem].self, from: buffer, at: "items").map(\.id) == [1, 2])
+        #expect(buffer.readableBytes == json.utf8.count)  // read in place, not consumed
+
+        let slices = stride(from: 0, to: json.utf8.count, by: 5).map { start in
+            ByteBuffer(bytes: Array(json.utf8)[start..<min(start + 5, json.utf8.count)])
+        }
+        let incremental = try ModelDecoder().incremental(HTTPItem.self, at: "items[1]")
+        var complete = false
+        for slice in slices where !complete { complete = try incremental.feed(slice) }
+        #expect(try incremental.finish() == HTTPItem(id: 2, name: "b"))
+        let elements = try ModelDecoder().elements(of: HTTPItem.self, at: "items")
+        var names: [String] = []
+        for slice in slices { names += try elements.feed(slice).map(\.name) }
+        names += try elements.finish().map(\.name)
+        #expect(names == ["a", "b"])
+
+        let body = AsyncStream<ByteBuffer> { continuation in
+            for slice in slices { continuation.yield(slice) }
+            continuation.finish()
+        }
+        var ids: [Int] = []
+        for try await item in ModelDecoder().elements(of: CodableHTTPItem.self, at: "items", from: body) { ids.append(item.id) }
+        #expect(ids == [1, 2])
+        let again = AsyncStream<ByteBuffer> { continuation in
+            for slice in slices { continuation.yield(slice) }
+            continuation.finish()
+        }
+        #expect(try await ModelDecoder().decode(Int.self, from: again, at: "total") == 2)
+    }
+}
 #endif

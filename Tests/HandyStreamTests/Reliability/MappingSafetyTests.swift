@@ -140,3 +140,21 @@ extension MappingSafetyTests {
         #expect(Account.deserialize(from: #"{"balance": 5}"#) == nil)
     }
 }
+
+/// Neither a model nor `Decodable`: what `decode` can't take (the type system can't say "Decodable, or a HandyJSON
+/// model, or Any" in one constraint, so the call compiles).
+struct NeitherModelNorDecodable {
+    var x = 1
+}
+
+extension MappingSafetyTests {
+    @Test("A type HandyStream can't decode is refused before any input is read, with its name")
+    func notDecodableRefusedByName() throws {
+        let error = #expect(throws: ModelDeclarationError.self) {
+            try ModelDecoder().decode(NeitherModelNorDecodable.self, from: #"{"x": 2}"#)
+        }
+        #expect(error?.description.contains("NeitherModelNorDecodable") == true, "\(String(describing: error))")
+        #expect(throws: ModelDeclarationError.self) { try ModelDecoder().incremental(NeitherModelNorDecodable.self) }
+        #expect(throws: ModelDeclarationError.self) { try ModelDecoder().elements(of: NeitherModelNorDecodable.self) }
+    }
+}
