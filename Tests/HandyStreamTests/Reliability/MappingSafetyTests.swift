@@ -153,7 +153,7 @@ extension MappingSafetyTests {
         let error = #expect(throws: ModelDeclarationError.self) {
             try ModelDecoder().decode(NeitherModelNorDecodable.self, from: #"{"x": 2}"#)
         }
-        #expect(error?.description.contains("NeitherModelNorDecodable") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("NeitherModelNorDecodable is not a type HandyStream can decode") == true, "\(String(describing: error))")
         #expect(throws: ModelDeclarationError.self) { try ModelDecoder().incremental(NeitherModelNorDecodable.self) }
         #expect(throws: ModelDeclarationError.self) { try ModelDecoder().elements(of: NeitherModelNorDecodable.self) }
     }
