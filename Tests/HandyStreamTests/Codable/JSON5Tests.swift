@@ -118,6 +118,28 @@ struct JSON5Model: HandyJSON {
         #expect(accepted > 50)
     }
 
+    /// Every case of the suite, fed in chunks of 1 to 7 bytes (a chunk may end inside a comment, a word, an escape,
+    /// a `\r\n` or a UTF-8 character): the same value, or an error, as the whole document gives.
+    @Test func json5SuiteAtEveryChunkSize() throws {
+        let files = FileManager.default.enumerator(at: Self.suiteDirectory, includingPropertiesForKeys: nil)!
+            .compactMap { $0 as? URL }
+            .filter { ["json", "json5", "js", "txt"].contains($0.pathExtension) }
+        for file in files {
+            let bytes = Array(try Data(contentsOf: file))
+            let whole = try? ModelDecoder(options: Self.json5Options()).decode(AnyJSON5.self, from: bytes)
+            for size in 1...7 {
+                let chunked: AnyJSON5? = try? {
+                    let decoder = try ModelDecoder(options: Self.json5Options()).incremental(AnyJSON5.self)
+                    for start in stride(from: 0, to: bytes.count, by: size) {
+                        try decoder.feed(Array(bytes[start..<min(start + size, bytes.count)]))
+                    }
+                    return try decoder.finish()
+                }()
+                #expect(chunked == whole, "\(file.lastPathComponent) in chunks of \(size)")
+            }
+        }
+    }
+
     struct Features: Decodable, Equatable {
         var unquoted: Int
         var single: String
