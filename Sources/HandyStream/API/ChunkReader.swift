@@ -1,0 +1,53 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file or descriptor in chunks through one reused buffer: what the file entry points use, and what a tool
+/// that wants to see each chunk (for a progress bar, say) can use to feed a push decoder itself.
+///
+///     let items = try ModelDecoder().elements(of: Item.self, at: "data.items")
+///     try ChunkReader.read(file: "export.json") { chunk in
+///         for item in try items.feed(chunk) { handle(item) }
+///         progress.advance(by: chunk.count)
+///         return true                                   // false stops reading
+///     }
+///     for item in try items.finish() { handle(item) }
+///
+/// Each chunk lives only during the call. A read error throws a ``FileReadError``; it is never taken for the end.
+public enum ChunkReader {
+    /// Calls `body` with each chunk until it returns `false` or the input ends.
+    public static func read(
+        file: String, chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else { throw FileReadError(path: file, code: errno) }
+        defer { close(descriptor) }
+        try read(descriptor: descriptor, name: file, chunkSize: chunkSize, body)
+    }
+
+    /// The same for an open descriptor; `name` is what errors call it. A read error is an error, never the end.
+    public static func read(
+        descriptor: Int32, name: String = "<input>", chunkSize: Int = 1 << 16,
+        _ body: (UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: name, code: errno)
+            }
+            if count == 0 { return }
+            guard try body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { return }
+        }
+    }
+}
+
+/// The system's `read`, by a name that the `read` methods here don't hide.
+func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

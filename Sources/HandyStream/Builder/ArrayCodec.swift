@@ -1,0 +1,260 @@
+import Foundation
+
+/// How an array frame makes its elements into an `[Element]` and stores it. ``make()`` called where `Element` is a
+/// concrete type gives specialized code (``KnownContainers`` does so for common element types); called from generic
+/// code it gives generic code, which asks the runtime for `[Element]`'s metadata on every array.
+struct ArrayFinishing<Element>: @unchecked Sendable {
+    let take: (UnsafeMutablePointer<Element>, Int) -> [Element]
+    let store: (UnsafeMutablePointer<Element>, Int, UnsafeMutableRawPointer, StoreMode) -> Void
+
+    @inline(__always)
+    static func make() -> ArrayFinishing {
+        ArrayFinishing(
+            take: { elements, count in moveArray(elements, count) },
+            store: { elements, count, target, mode in
+                ModelStorage.store(moveArray(elements, count), at: target, mode: mode)
+            })
+    }
+
+    @inline(__always)
+    private static func moveArray(_ elements: UnsafeMutablePointer<Element>, _ count: Int) -> [Element] {
+        // Small arrays (a GeoJSON point is [x, y]) are made from array literals: specialized, those allocate
+        // directly, where `Array(unsafeUninitializedCapacity:)` asks the runtime for the storage class's metadata.
+        switch count {
+        case 0: return []
+        case 1: return [elements.move()]
+        case 2: return [elements.move(), (elements + 1).move()]
+        case 3: return [elements.move(), (elements + 1).move(), (elements + 2).move()]
+        case 4: return [elements.move(), (elements + 1).move(), (elements + 2).move(), (elements + 3).move()]
+        default: break
+        }
+        return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: elements, count: count)
+            initialized = count
+        }
+    }
+}
+
+/// `[Element]`: elements that don't fit are dropped (reported to diagnostics, an error in strict mode).
+final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let element: ValueCodec
+    let finishing: ArrayFinishing<Element>
+
+    init(element: ValueCodec, finishing: ArrayFinishing<Element> = .make()) {
+        self.element = element
+        self.finishing = finishing
+        super.init(valueType: [Element].self)
+    }
+
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) {
+            ArrayFrame<Element>(opener: self, element: element, finishing: finishing)
+        }
+    }
+    /// An array of ready values (`[Model]` inside a `[String: Any]`).
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard let elements = value as? [Element] else { return false }
+        ModelStorage.store(elements, at: target, mode: mode)
+        return true
+    }
+    /// Made once: opening an array then asks the runtime for no type metadata.
+    private let cursorType: EncodeCursor.Type = ArrayCursor<Element>.self
+
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try run.open(cursorType, owner: self, isObject: false, source: source) { ArrayCursor<Element>(codec: element) }
+    }
+    override var expectation: String { "an array" }
+}
+
+/// `Set<Element>`: built as an array, then made a set.
+final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let element: ValueCodec
+
+    init(element: ValueCodec) {
+        self.element = element
+        super.init(valueType: Set<Element>.self)
+    }
+
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) {
+            ArrayFrame<Element>(opener: self, element: element, finishing: .make())
+        }
+    }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        let elements = unsafeDowncast(frame, to: ArrayFrame<Element>.self).take()
+        ModelStorage.store(Set(elements), at: target, mode: mode)
+        return true
+    }
+    /// With sorted keys, elements are written in the order of their JSON text, so that equal sets write equal text.
+    /// (Each element's text is made by a run of its own: sets nest only as deep as their type says, never deeper.)
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        let elements = Array(ModelStorage.load(Set<Element>.self, from: source))
+        guard run.options.sortedKeys else { return try openElements(elements, element, owner: self, on: &run) }
+        var options = run.options
+        options.maximumDepth -= run.writer.depth + 1
+        let texts = try elements.map { value in
+            var single = EncodingRun(options: options)
+            try withUnsafePointer(to: value) { try single.encode(element, at: UnsafeRawPointer($0)) }
+            return single.writer.bytes
+        }
+        try run.writer.beginArray()
+        for text in texts.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            run.writer.element()
+            run.writer.rawJSON(text)
+        }
+        run.writer.endArray()
+    }
+    override var expectation: String { "an array" }
+}
+
+/// A growable buffer of values built in place, one after another: what array and dictionary frames fill before
+/// making their `Array` or `Dictionary` once, at the end. Values `0..<count` are initialized.
+final class ElementBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private var capacity = 16
+    var count = 0
+
+    init() { base = .allocate(capacity: capacity) }
+
+    deinit {
+        discard()
+        base.deallocate()
+    }
+
+    /// Where the next value is built; ``commit()`` counts it once it is there.
+    @inline(__always)
+    func nextSlot() -> UnsafeMutableRawPointer {
+        if count == capacity { grow() }
+        assert(count < capacity, "ElementBuffer: slot out of range")
+        return UnsafeMutableRawPointer(base + count)
+    }
+
+    /// Counts the value just built in ``nextSlot()``.
+    @inline(__always)
+    func commit() {
+        assert(count < capacity, "ElementBuffer: commit past the capacity")
+        count += 1
+    }
+
+    @inline(never)
+    private func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// Reports a value that doesn't fit `codec`, the element codec: for an optional one it becomes `nil`, counted
+    /// here; otherwise it is left out. Returns whether to go on, and whether the value was kept.
+    @inline(never)
+    func didNotFit(
+        _ codec: ValueCodec, found: String, kept: String, leftOut: String, _ builder: Builder
+    ) -> (proceed: Bool, kept: Bool) {
+        let optional = codec.isOptional
+        let proceed = builder.fallback("expected \(codec.expectation), found \(found)" + (optional ? kept : leftOut))
+        guard optional && codec.storeNull(at: nextSlot(), mode: .initialize) else { return (proceed, false) }
+        commit()
+        return (proceed, true)
+    }
+
+    /// Destroys the values left (decoding stopped early).
+    func discard() {
+        base.deinitialize(count: count)
+        count = 0
+    }
+}
+
+/// Fills an array: each element is built in place at the end of the frame's own element buffer, and the `Array` is
+/// made once, when the array ends. (Appending to an `Array<Element>` element by element would run the standard
+/// library's unspecialized code, which asks the runtime for type metadata on every call.)
+final class ArrayFrame<Element>: Frame {
+    private let elementReference: Unmanaged<ValueCodec>
+    private let finishing: ArrayFinishing<Element>
+    private let elements = ElementBuffer<Element>()
+    /// The position in the JSON array, dropped elements included, for error paths.
+    private var index = 0
+
+    init(opener: ValueCodec, element: ValueCodec, finishing: ArrayFinishing<Element>) {
+        elementReference = .passUnretained(element)
+        self.finishing = finishing
+        super.init(opener: opener, isObject: false)
+    }
+
+    /// Calls the element codec without reference counting: codecs live as long as the process.
+    @inline(__always)
+    private func element<Result>(_ body: (ValueCodec) -> Result) -> Result { elementReference.withInstance(body) }
+
+
+
+    override func begin(_ builder: Builder) {
+        elements.count = 0
+        index = 0
+    }
+
+    /// Where the next element is built.
+    @inline(__always)
+    private var slot: UnsafeMutableRawPointer { elements.nextSlot() }
+
+    @inline(__always)
+    private func appended(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
+        defer { index += 1 }
+        if stored {
+            elements.commit()
+            return true
+        }
+        return elementDidNotFit(builder, found: found())
+    }
+
+    /// Reports an element that doesn't fit; for `[T?]` it becomes `nil`, otherwise it is dropped.
+    private func elementDidNotFit(_ builder: Builder, found: String) -> Bool {
+        element {
+            elements.didNotFit($0, found: found, kept: "; the element became nil", leftOut: "; the element was dropped",
+                               builder).proceed
+        }
+    }
+
+    override func null(_ builder: Builder) -> Bool {
+        appended(element { $0.storeNull(at: slot, mode: .initialize) }, builder, found: "null")
+    }
+    override func bool(_ value: Bool, _ builder: Builder) -> Bool {
+        appended(element { $0.storeBool(value, at: slot, mode: .initialize) }, builder, found: value ? "true" : "false")
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        appended(element { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
+                 found: "the number " + String(jsonBytes: text))
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        appended(element { $0.storeString(bytes, at: slot, mode: .initialize) }, builder, found: "a string")
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
+        _ = elementDidNotFit(builder, found: isObject ? "an object" : "an array")
+        return nil
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        appended(element { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
+                 found: child.isObject ? "an object" : "an array")
+    }
+    override func ready(_ value: Any, _ builder: Builder) -> Bool? {
+        guard element({ $0.storeReady(value, at: slot, mode: .initialize) }) else { return nil }
+        elements.commit()
+        index += 1
+        return true
+    }
+    override func skipped() { index += 1 }
+
+    func take() -> [Element] {
+        let taken = elements.count
+        elements.count = 0
+        return finishing.take(elements.base, taken)
+    }
+    override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        let taken = elements.count
+        elements.count = 0
+        finishing.store(elements.base, taken, target, mode)
+    }
+    override func takeAny() -> Any { take() }
+    override func discard() { elements.discard() }
+    override func appendPosition(to path: inout String) { path += "[\(index)]" }
+}

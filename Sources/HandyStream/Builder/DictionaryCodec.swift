@@ -1,0 +1,119 @@
+import Foundation
+
+/// `[String: Value]`: each key becomes a `String`; values that don't fit are left out (nil for optional values).
+final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let value: ValueCodec
+    /// Made once: opening a dictionary then asks the runtime for no type metadata.
+    private let cursorType: EncodeCursor.Type = DictionaryCursor<Value>.self
+
+    init(value: ValueCodec) {
+        self.value = value
+        super.init(valueType: [String: Value].self)
+    }
+
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Value>(opener: self, value: value) }
+    }
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try run.open(cursorType, owner: self, isObject: true, source: source) { DictionaryCursor<Value>(codec: value) }
+    }
+    override var expectation: String { "an object" }
+}
+
+/// Fills a dictionary: keys and values are collected (values built in place in the frame's buffer), and the
+/// `Dictionary` is made once, when the object ends, the last of duplicate keys winning.
+final class DictionaryFrame<Value>: Frame {
+    private let valueReference: Unmanaged<ValueCodec>
+    private var keys: [String] = []
+    /// `keys.count` may be one more than the values while a value is pending.
+    private let values = ElementBuffer<Value>()
+
+    init(opener: ValueCodec, value: ValueCodec) {
+        valueReference = .passUnretained(value)
+        super.init(opener: opener, isObject: true)
+    }
+
+
+    override func begin(_ builder: Builder) {
+        keys.removeAll(keepingCapacity: true)
+        values.count = 0
+    }
+
+    @inline(__always)
+    private func value<Result>(_ body: (ValueCodec) -> Result) -> Result { valueReference.withInstance(body) }
+
+
+    @inline(__always)
+    private var slot: UnsafeMutableRawPointer { values.nextSlot() }
+
+    /// Keeps the pending key when its value was stored, forgets it otherwise.
+    @inline(__always)
+    private func inserted(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
+        if stored {
+            values.commit()
+            return true
+        }
+        return valueDidNotFit(builder, found: found())
+    }
+
+    /// Reports a value that doesn't fit (while its key is still the current one, so that the path names it); for
+    /// `[String: T?]` it becomes `nil`, otherwise the entry is left out.
+    private func valueDidNotFit(_ builder: Builder, found: String) -> Bool {
+        let (proceed, kept) = value {
+            values.didNotFit($0, found: found, kept: "; the value became nil", leftOut: "; the entry was left out",
+                             builder)
+        }
+        if !kept { keys.removeLast() }
+        return proceed
+    }
+
+    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        keys.append(String(jsonBytes: bytes))
+        return true
+    }
+    override func null(_ builder: Builder) -> Bool {
+        inserted(value { $0.storeNull(at: slot, mode: .initialize) }, builder, found: "null")
+    }
+    override func bool(_ flag: Bool, _ builder: Builder) -> Bool {
+        inserted(value { $0.storeBool(flag, at: slot, mode: .initialize) }, builder, found: flag ? "true" : "false")
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        inserted(value { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
+                 found: "the number " + String(jsonBytes: text))
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        inserted(value { $0.storeString(bytes, at: slot, mode: .initialize) }, builder, found: "a string")
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        if let child = value({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
+        _ = valueDidNotFit(builder, found: isObject ? "an object" : "an array")
+        return nil
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        inserted(value { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
+                 found: child.isObject ? "an object" : "an array")
+    }
+    override func ready(_ ready: Any, _ builder: Builder) -> Bool? {
+        guard value({ $0.storeReady(ready, at: slot, mode: .initialize) }) else { return nil }
+        values.commit()
+        return true
+    }
+    /// The key of a skipped value was already dealt with by ``openChild(isObject:_:)``.
+    override func skipped() {}
+
+    private func take() -> [String: Value] {
+        let taken = values.count
+        values.count = 0
+        let buffer = UnsafeMutableBufferPointer(start: values.base, count: taken)
+        defer { buffer.deinitialize() }
+        return Dictionary(zip(keys, buffer), uniquingKeysWith: { _, last in last })
+    }
+    override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        ModelStorage.store(take(), at: target, mode: mode)
+    }
+    override func takeAny() -> Any { take() }
+    override func discard() { values.discard() }
+    override func appendPosition(to path: inout String) {
+        if let key = keys.last { path += "." + key }
+    }
+}
