@@ -247,11 +247,32 @@ enum Fuzz {
 
 /// Inputs on which Foundation is laxer than strict mode on purpose: unpaired surrogate escapes (Foundation repairs
 /// them; strict mode refuses them), nesting past the 512-level cap, duplicate keys, a BOM or invalid UTF-8 that
-/// Foundation repairs.
+/// Foundation repairs, a control character inside a string (Foundation checks a string only when it is decoded;
+/// HandyStream checks every string as it streams).
 private func foundationIsLaxer(_ bytes: [UInt8]) -> Bool {
     let text = String(decoding: bytes, as: UTF8.self)
     return text.contains("\\u") || text.contains("\u{FFFD}") || bytes.first == 0xEF
         || bytes.filter { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }.count > 400
+        || hasControlCharacterInString(bytes)
+}
+
+private func hasControlCharacterInString(_ bytes: [UInt8]) -> Bool {
+    var inString = false
+    var escaped = false
+    for byte in bytes {
+        if !inString {
+            if byte == UInt8(ascii: "\"") { inString = true }
+        } else if escaped {
+            escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+            escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+            inString = false
+        } else if byte < 0x20 {
+            return true
+        }
+    }
+    return false
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

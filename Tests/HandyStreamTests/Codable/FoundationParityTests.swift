@@ -271,3 +271,19 @@ extension FoundationParityTests {
         }
     }
 }
+
+extension FoundationParityTests {
+    /// JSONDecoder checks a string's characters and escapes only when the string is decoded; HandyStream checks every
+    /// string as it streams, so a document with a raw control character or a bad escape in a string nobody reads is
+    /// refused (a difference the README names; the fuzz target's seed regression-control-character-in-unread-string
+    /// is such a document).
+    @Test func unreadStringsAreCheckedToo() throws {
+        struct OnlyA: Decodable, Equatable { var a: Int }
+        for json in ["{\"a\": 1, \"b\": \"x\ny\"}", #"{"a": 1, "b": "x\qy"}"#] {
+            #expect(try JSONDecoder().decode(OnlyA.self, from: Data(json.utf8)) == OnlyA(a: 1))
+            #expect(throws: DecodingError.self) {
+                try ModelDecoder(options: DecodingOptions(strict: true)).decode(OnlyA.self, from: json)
+            }
+        }
+    }
+}
