@@ -97,11 +97,20 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
             ]
         ),
+        // What the two server tests share (a body made as it is sent, resident memory, a diagnostics collector).
+        .target(
+            name: "IntegrationSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor", "Hummingbird"])),
+            ],
+            path: "Tests/IntegrationSupport"
+        ),
         // Each runs a real server of its framework on loopback; empty without the trait (`make test-integrations`).
         .testTarget(
             name: "HandyStreamVaporTests",
             dependencies: [
                 "HandyStreamVapor",
+                "IntegrationSupport",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
             ]
@@ -110,6 +119,7 @@ let package = Package(
             name: "HandyStreamHummingbirdTests",
             dependencies: [
                 "HandyStreamHummingbird",
+                "IntegrationSupport",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(

@@ -4,6 +4,7 @@
 import AsyncHTTPClient
 import Foundation
 import HandyStreamHummingbird
+import IntegrationSupport
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -35,51 +36,6 @@ struct HandyContext: RequestContext {
     }
 }
 
-final class BirdDiagnostics: @unchecked Sendable {
-    private let lock = NSLock()
-    private var heard: [String] = []
-    func append(_ text: String) { lock.withLock { heard.append(text) } }
-    var all: [String] { lock.withLock { heard } }
-}
-
-func birdResidentBytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-    else { return 0 }
-    return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
-}
-
-/// `{"items": [...]}` of `count` items, made chunk by chunk as the client sends it.
-struct BirdItems: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-    let count: Int
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let count: Int
-        var position = 0
-        var done = false
-
-        mutating func next() async throws -> ByteBuffer? {
-            if done { return nil }
-            var text = position == 0 ? #"{"items": ["# : ""
-            let end = Swift.min(position + 500, count)
-            let padding = String(repeating: "x", count: 60)
-            while position < end {
-                text += (position == 0 ? "" : ",")
-                    + #"{"id":\#(position),"name":"item \#(position) \#(padding)","price":\#(position).5}"#
-                position += 1
-            }
-            if position == count {
-                text += "]}"
-                done = true
-            }
-            return ByteBuffer(string: text)
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count) }
-}
-
 @Suite struct HummingbirdIntegrationTests {
     static let sample = BirdSample(
         zeta: "z/é\"", alpha: [3, 1, 2], path: "a/b", nested: ["b": 2.0, "a": 0.5, "c": 1e-7], flag: nil)
@@ -90,7 +46,7 @@ struct BirdItems: AsyncSequence, Sendable {
             try await request.decode(as: BirdItem.self, context: context)
         }
         router.post("lenient") { request, context -> String in
-            let heard = BirdDiagnostics()
+            let heard = HeardDiagnostics()
             var options = DecodingOptions()
             options.diagnostics = { heard.append("\($0)") }
             let item = try await ModelDecoder(options: options).decode(BirdItem.self, from: request, context: context)
@@ -104,8 +60,8 @@ struct BirdItems: AsyncSequence, Sendable {
             var baseline = 0
             var peakGrowth = 0
             for try await item in ModelDecoder().elements(of: BirdItem.self, at: "items", from: request.body) {
-                if count == 1_000 { baseline = birdResidentBytes() }
-                if count > 1_000 && count % 1_000 == 0 { peakGrowth = max(peakGrowth, birdResidentBytes() - baseline) }
+                if count == 1_000 { baseline = residentBytes() }
+                if count > 1_000 && count % 1_000 == 0 { peakGrowth = max(peakGrowth, residentBytes() - baseline) }
                 priceSum += item.price
                 count += 1
             }
@@ -176,18 +132,17 @@ struct BirdItems: AsyncSequence, Sendable {
     @Test func streamsALargeBody() async throws {
         try await makeApp().test(.live) { client in
             let port = try #require(client.port)
-            let count = 200_000
+            let count = 200_000  // about 21 MB
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/items")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .stream(BirdItems(count: count), length: .unknown)
+            request.body = .stream(GeneratedItems(count: count), length: .unknown)
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
             let fields = text.split(separator: " ")
             #expect(response.status == .ok, "\(text)")
             #expect(fields.first == "\(count)")
-            let expectedSum = Double(count) * Double(count - 1) / 2 + Double(count) * 0.5
-            #expect(Double(fields[1]) == expectedSum)
+            #expect(Double(fields[1]) == GeneratedItems(count: count).priceSum)
             let growth = Int(fields[2]) ?? .max
             print("streamed \(fields[0]) elements, resident memory grew by \(growth) bytes")
             #expect(growth < 8 << 20, "resident memory grew by \(growth) bytes while streaming")

@@ -1,0 +1,60 @@
+// What the Vapor and Hummingbird integration tests share: a body made as it is sent, the process's resident memory,
+// and a collector of diagnostics. Built only with one of those traits.
+#if Vapor || Hummingbird
+import Foundation
+import NIOCore
+
+/// The process's resident memory, in bytes.
+public func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+}
+
+/// `{"items": [...]}` of `count` items of about 100 bytes, made chunk by chunk as the client sends it (never whole in
+/// memory); item `n` has the price `n + 0.5`.
+public struct GeneratedItems: AsyncSequence, Sendable {
+    public typealias Element = ByteBuffer
+    public let count: Int
+
+    public init(count: Int) { self.count = count }
+
+    /// The sum of every item's price.
+    public var priceSum: Double { Double(count) * Double(count - 1) / 2 + Double(count) * 0.5 }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let count: Int
+        var position = 0
+        var done = false
+
+        public mutating func next() async throws -> ByteBuffer? {
+            if done { return nil }
+            var text = position == 0 ? #"{"items": ["# : ""
+            let end = Swift.min(position + 500, count)
+            let padding = String(repeating: "x", count: 60)
+            while position < end {
+                text += (position == 0 ? "" : ",")
+                    + #"{"id":\#(position),"name":"item \#(position) \#(padding)","price":\#(position).5}"#
+                position += 1
+            }
+            if position == count {
+                text += "]}"
+                done = true
+            }
+            return ByteBuffer(string: text)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count) }
+}
+
+/// What a diagnostics handler heard during one request.
+public final class HeardDiagnostics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heard: [String] = []
+    public init() {}
+    public func append(_ text: String) { lock.withLock { heard.append(text) } }
+    public var all: [String] { lock.withLock { heard } }
+}
+#endif
