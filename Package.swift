@@ -101,7 +101,11 @@ let package = Package(
         .target(
             name: "IntegrationSupport",
             dependencies: [
+                "HandyStream",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor", "Hummingbird"])),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(traits: ["Vapor", "Hummingbird"])),
             ],
             path: "Tests/IntegrationSupport"
         ),

@@ -1,8 +1,36 @@
 // What the Vapor and Hummingbird integration tests share: a body made as it is sent, the process's resident memory,
 // and a collector of diagnostics. Built only with one of those traits.
 #if Vapor || Hummingbird
+import AsyncHTTPClient
 import Foundation
+import HandyStream
 import NIOCore
+
+/// Bodies that are not JSON (malformed, cut short): each must be answered 400 with its location.
+public let malformedBodies = ["{\"id\": 1,,", "{\n  \"id\": 1,\n  \"name\": \"lamp\"", "[tru"]
+
+/// Where HandyStream locates the error in `body` decoded as `T`: `line:column`, as the reason must name it.
+public func errorLocation<T: Decodable>(of body: String, as _: T.Type) -> String {
+    let result = Result { try ModelDecoder(options: DecodingOptions(strict: true)).decode(T.self, from: body) }
+    guard case .failure(DecodingError.dataCorrupted(let context)) = result,
+        let location = context.underlyingError as? JSONDecodingError
+    else { return "(no location)" }
+    return "\(location.line):\(location.column)"
+}
+
+/// POSTs `count` generated items to `url`, sent as they are made, and returns the status and the answer's text (the
+/// routes answer `count priceSum residentGrowth`).
+public func postGeneratedItems(to url: String, count: Int) async throws -> (status: UInt, fields: [Substring]) {
+    var request = HTTPClientRequest(url: url)
+    request.method = .POST
+    request.headers.add(name: "Content-Type", value: "application/json")
+    request.body = .stream(GeneratedItems(count: count), length: .unknown)
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+    let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+    let fields = text.split(separator: " ")
+    print("streamed \(fields.first ?? "?") elements, resident memory grew by \(fields.last ?? "?") bytes")
+    return (response.status.code, fields)
+}
 
 /// The process's resident memory, in bytes.
 public func residentBytes() -> Int {
