@@ -55,17 +55,7 @@ struct HandyContext: RequestContext {
         }
         router.get("sample") { _, _ in Self.sample }
         router.post("items") { request, _ -> String in
-            var count = 0
-            var priceSum = 0.0
-            var baseline = 0
-            var peakGrowth = 0
-            for try await item in ModelDecoder().elements(of: BirdItem.self, at: "items", from: request.body) {
-                if count == 1_000 { baseline = residentBytes() }
-                if count > 1_000 && count % 1_000 == 0 { peakGrowth = max(peakGrowth, residentBytes() - baseline) }
-                priceSum += item.price
-                count += 1
-            }
-            return "\(count) \(priceSum) \(peakGrowth)"
+            try await summarize(ModelDecoder().elements(of: BirdItem.self, at: "items", from: request.body)) { $0.price }
         }
         return Application(router: router)
     }

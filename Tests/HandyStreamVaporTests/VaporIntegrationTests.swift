@@ -46,17 +46,7 @@ struct VaporSample: Content, Equatable {
         }
         app.get("sample") { _ in Self.sample }
         app.on(.POST, "items", body: .stream) { req async throws -> String in
-            var count = 0
-            var priceSum = 0.0
-            var baseline = 0
-            var peakGrowth = 0
-            for try await item in ModelDecoder().elements(of: VaporItem.self, at: "items", from: req.body) {
-                if count == 1_000 { baseline = residentBytes() }
-                if count > 1_000 && count % 1_000 == 0 { peakGrowth = max(peakGrowth, residentBytes() - baseline) }
-                priceSum += item.price
-                count += 1
-            }
-            return "\(count) \(priceSum) \(peakGrowth)"
+            try await summarize(ModelDecoder().elements(of: VaporItem.self, at: "items", from: req.body)) { $0.price }
         }
         do {
             try await app.startup()

@@ -77,6 +77,22 @@ public struct GeneratedItems: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count) }
 }
 
+/// What a route that streams items answers: `count priceSum residentGrowth`, the growth of resident memory measured
+/// every 1,000 items after the first 1,000 (its peak).
+public func summarize<Items: AsyncSequence>(_ items: Items, price: (Items.Element) -> Double) async throws -> String {
+    var count = 0
+    var priceSum = 0.0
+    var baseline = 0
+    var peakGrowth = 0
+    for try await item in items {
+        if count == 1_000 { baseline = residentBytes() }
+        if count > 1_000 && count % 1_000 == 0 { peakGrowth = Swift.max(peakGrowth, residentBytes() - baseline) }
+        priceSum += price(item)
+        count += 1
+    }
+    return "\(count) \(priceSum) \(peakGrowth)"
+}
+
 /// What a diagnostics handler heard during one request.
 public final class HeardDiagnostics: @unchecked Sendable {
     private let lock = NSLock()
