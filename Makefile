@@ -5,11 +5,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: deps bench test test-integrations test-release test-asan test-tsan fuzz docs build clean
 FUZZ_SECONDS ?= 60
 
-## deps: install libyajl-dev and pkg-config when they are missing (Debian/Ubuntu).
+## deps: install libyajl-dev when it is missing (Debian/Ubuntu): yajl's headers and its static archive, which the
+## package links (no pkg-config needed).
 deps:
-	@if [ ! -f /usr/include/yajl/yajl_parse.h ] || ! command -v pkg-config >/dev/null 2>&1; then \
-		echo "Installing libyajl-dev and pkg-config…"; \
-		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libyajl-dev pkg-config; \
+	@if [ ! -f /usr/include/yajl/yajl_parse.h ]; then \
+		echo "Installing libyajl-dev…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libyajl-dev; \
 	fi
 
 ## bench: the main job — decode the bundled corpus into models and report what was found and how fast.
