@@ -124,7 +124,8 @@ struct VaporSample: Content, Equatable {
             #expect(fields.first == "\(count)")
             #expect(fields.count == 3 && Double(fields[1]) == GeneratedItems(count: count).priceSum)
             let growth = fields.count == 3 ? Int(fields[2]) ?? .max : .max
-            #expect(growth < 8 << 20, "resident memory grew by \(growth) bytes while streaming")
+            // Far below the body's 21 MB: what a body read whole (or its elements kept) would add.
+            #expect(growth < 12 << 20, "resident memory grew by \(growth) bytes while streaming")
         }
     }
 }

@@ -8,10 +8,10 @@
 /// (``PathFilter/Delegate``), the builder when its root value is complete (``Builder/Delegate``), and the pipeline
 /// alone moves the tokenizer's sink and sets where the builder is. Errors are made in one place, ``error(_:)``.
 ///
-/// Its life is one state machine, which both push decoders follow:
+/// Its life is one state machine (``State``), which both push decoders follow:
 ///
-///     reading ──feed──▶ reading                 (chunks are parsed; with a path, once the value is complete they
-///        │                                       are ignored)
+///     reading ──feed──▶ reading                 chunks are converted, rewritten and tokenized
+///        ├──the value is complete──▶ stopped    later chunks are ignored; finish returns the value
 ///        ├──bad input──▶ failed(error)          every later feed and finish throws the same error
 ///        └──finish────▶ finished                every later feed and finish is misuse (DecoderMisuseError)
 final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
@@ -38,11 +38,15 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private var lines = LineTracker()
     /// One value: it is complete.
     private(set) var isComplete = false
-    /// The tokenizer was stopped because the designated value is complete: later chunks are ignored.
-    private var isClosed = false
     private enum State {
+        /// Chunks are converted, rewritten and tokenized. Next: `reading` again, `stopped`, `failed` or `finished`.
         case reading
+        /// The tokenizer stopped before the input ended: the designated value is complete, or no more matches can
+        /// come. Later chunks are ignored. Next: `finished` (finish returns what was decoded).
+        case stopped
+        /// Bad input, or a value that doesn't fit: every later feed and finish throws this error. Next: nothing.
         case failed(any Error)
+        /// `finish()` ran: a later feed or finish is misuse. Next: nothing.
         case finished
     }
     private var state = State.reading
@@ -133,7 +137,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// are located in the document itself.
     private func feed(_ chunk: UnsafeRawBufferPointer, tracksLines: Bool) throws {
         try checkState("feed(_:) was called after finish()")
-        guard !isClosed else { return }
+        guard case .reading = state else { return }
         try convert(chunk, isLast: false, tracksLines: tracksLines)
     }
 
@@ -154,7 +158,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     /// Hands UTF-8 text to the tokenizer.
     private func tokenize(_ text: UnsafeRawBufferPointer, tracksLines: Bool) throws {
-        guard !isClosed else { return }
+        // The text stages may hand over more text after the value completed within the same chunk.
+        guard case .reading = state else { return }
         let start = tokenizer.bytesFed
         let outcome = CodableRun.with(builder) { tokenizer.parse(text) }
         try handle(outcome, chunk: text, chunkStart: start)
@@ -163,14 +168,12 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     /// Input that is not valid in the encoding its first bytes announced.
     private func encodingError(_ invalid: InputEncoding.Invalid) -> any Error {
-        isClosed = true
-        return asThrown(JSONDecodingError(
+        asThrown(JSONDecodingError(
             kind: .invalidUTF8, message: invalid.message, offset: tokenizer.bytesFed, path: currentPath, input: nil))
     }
 
     /// Text that a stage before the tokenizer refuses (JSON5's grammar), at its offset in the text as given.
     private func textError(_ refused: TextStageError) -> any Error {
-        isClosed = true
         var error = JSONDecodingError(
             kind: refused.truncated ? .truncated : .malformed, message: refused.message, offset: refused.offset,
             path: currentPath, input: nil)
@@ -182,13 +185,17 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// whole document is in memory, locates such an error with a snippet of its last line.
     func finish(input: UnsafeRawBufferPointer? = nil) throws {
         try checkState("finish() was called twice")
-        state = .finished
-        guard !isClosed else { return }
-        // The last bytes held back to decide or convert the encoding.
+        guard case .reading = state else {
+            state = .finished
+            return
+        }
+        // The last bytes held back to decide or convert the encoding, or by a text stage.
         try convert(
             UnsafeRawBufferPointer(start: nil, count: 0), isLast: true, tracksLines: input == nil || !textStages.isEmpty)
-        guard !isClosed else { return }
-        isClosed = true
+        guard case .reading = state else {
+            state = .finished
+            return
+        }
         let start = tokenizer.bytesFed
         // A document read through a conversion (a byte order mark, UTF-16 or UTF-32) is located in the text read.
         let input = encoding.kind == .utf8 && !encoding.droppedMark && textStages.isEmpty ? input : nil
@@ -199,6 +206,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             } else {
                 try handle(outcome, chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
             }
+            state = .finished
         } catch {
             state = .failed(error)
             throw error
@@ -230,7 +238,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// Throws the error that ended decoding, or says the pipeline is used after it finished.
     private func checkState(_ misuse: String) throws {
         switch state {
-        case .reading: return
+        case .reading, .stopped: return
         case .failed(let error): throw error
         case .finished:
             let owner = mode == .value ? "IncrementalDecoder" : "ElementDecoder"
@@ -244,15 +252,16 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         case .needsMore, .complete:
             return
         case .stopped:
-            isClosed = true
-            guard let failure = builder.failure ?? filter?.failure else { return }
+            guard let failure = builder.failure ?? filter?.failure else {
+                state = .stopped
+                return
+            }
             let error = JSONDecodingError(
                 kind: failure.kind, message: failure.message, offset: failure.offset ?? tokenizer.offset,
                 path: failure.path, chunk: chunk, chunkStart: chunkStart, lines: lines)
             if let underlying = failure.underlying { throw Self.locate(underlying, at: error) }
             throw asThrown(error)
         case .malformed(let syntax):
-            isClosed = true
             let (kind, message) = JSONDecodingError.translate(syntax)
             throw asThrown(JSONDecodingError(
                 kind: kind, message: message, offset: syntax.offset, path: currentPath, chunk: chunk,
