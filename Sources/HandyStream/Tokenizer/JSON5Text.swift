@@ -284,7 +284,10 @@ final class JSON5Text: TextStage {
         }
     }
 
-    private var wordText: String { String(decoding: word, as: UTF8.self) }
+    /// The word as errors quote it: its first 40 bytes (a word may be as long as the input).
+    private var wordText: String {
+        word.count <= 40 ? String(decoding: word, as: UTF8.self) : String(decoding: word.prefix(40), as: UTF8.self) + "…"
+    }
 
     /// A literal or a number, in JSON's grammar.
     private func writeValue() throws {

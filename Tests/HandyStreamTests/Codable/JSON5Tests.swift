@@ -332,6 +332,9 @@ struct JSON5Model: HandyJSON {
         #expect(underlying("{a: 1.2.3}")?.kind == .malformed)
         #expect(underlying("{a: '\\x4'}")?.kind == .malformed)
         #expect(underlying("{a: 1 /* x */ b: 2}")?.kind == .malformed)
+        // A word as long as the input is quoted short.
+        let long = underlying("{a: " + String(repeating: "9", count: 100_000) + "x}")
+        #expect(long?.kind == .malformed && (long?.message.count ?? .max) < 120)
         // A block comment keeps its lines: an error after it names the right line.
         #expect(underlying("{/*\n\n*/ a: tru}")?.line == 3)
         #expect(underlying("{/*\n\n*/ a: 1 b: 2}")?.line == 3)
