@@ -24,7 +24,15 @@ struct BirdSample: Codable, Equatable, ResponseEncodable {
     var flag: Bool?
 }
 
-/// The README's context: HandyStream decodes requests and encodes responses.
+/// The README's context, as it is written there.
+struct AppContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var requestDecoder: ModelDecoder { ModelDecoder() }
+    var responseEncoder: ModelEncoder { ModelEncoder() }
+    init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+}
+
+/// The README's context with sorted keys (to compare bytes with JSONEncoder) and room for the large body.
 struct HandyContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var requestDecoder: ModelDecoder { ModelDecoder() }
@@ -46,12 +54,12 @@ struct HandyContext: RequestContext {
             try await request.decode(as: BirdItem.self, context: context)
         }
         router.post("lenient") { request, context -> String in
-            let heard = HeardDiagnostics()
+            let heard = Diagnostics()
             var options = DecodingOptions()
-            options.diagnostics = { heard.append("\($0)") }
+            options.diagnostics = { heard.append($0) }
             let item = try await ModelDecoder(options: options).decode(BirdItem.self, from: request, context: context)
             for diagnostic in heard.all { context.logger.info("lenient fallback: \(diagnostic)") }
-            return "\(item.price) \(heard.all.count) \(heard.all.first ?? "")"
+            return "\(item.price) \(heard.all.count) \(heard.all.first.map { "\($0)" } ?? "")"
         }
         router.get("sample") { _, _ in Self.sample }
         router.post("items") { request, _ -> String in
@@ -63,6 +71,17 @@ struct HandyContext: RequestContext {
     func post(_ client: some TestClientProtocol, _ uri: String, _ body: String) async throws -> (HTTPResponse.Status, String) {
         try await client.execute(uri: uri, method: .post, body: ByteBuffer(string: body)) { response in
             (response.status, String(buffer: response.body))
+        }
+    }
+
+    /// The README's context, unchanged: a model decoded and written back.
+    @Test func readmeContext() async throws {
+        let router = Router(context: AppContext.self)
+        router.post("item") { request, context -> BirdItem in try await request.decode(as: BirdItem.self, context: context) }
+        try await Application(router: router).test(.live) { client in
+            let (status, body) = try await post(client, "/item", #"{"id": 7, "name": "lamp", "price": 12.5}"#)
+            #expect(status == .ok)
+            #expect(body == #"{"id":7,"name":"lamp","price":12.5}"#)
         }
     }
 

@@ -37,12 +37,12 @@ struct VaporSample: Content, Equatable {
             try req.content.decode(VaporItem.self)
         }
         app.post("lenient") { req async throws -> String in
-            let heard = HeardDiagnostics()
+            let heard = Diagnostics()
             var options = DecodingOptions()
-            options.diagnostics = { heard.append("\($0)") }
+            options.diagnostics = { heard.append($0) }
             let item = try req.content.decode(VaporItem.self, using: ModelDecoder(options: options))
             for diagnostic in heard.all { req.logger.info("lenient fallback: \(diagnostic)") }
-            return "\(item.price) \(heard.all.count) \(heard.all.first ?? "")"
+            return "\(item.price) \(heard.all.count) \(heard.all.first.map { "\($0)" } ?? "")"
         }
         app.get("sample") { _ in Self.sample }
         app.on(.POST, "items", body: .stream) { req async throws -> String in

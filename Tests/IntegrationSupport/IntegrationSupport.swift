@@ -5,6 +5,7 @@ import AsyncHTTPClient
 import Foundation
 import HandyStream
 import NIOCore
+import Synchronization
 
 /// Bodies that are not JSON (malformed, cut short): each must be answered 400 with its location.
 public let malformedBodies = ["{\"id\": 1,,", "{\n  \"id\": 1,\n  \"name\": \"lamp\"", "[tru"]
@@ -129,12 +130,11 @@ actor MeasurementTurn {
     }
 }
 
-/// What a diagnostics handler heard during one request.
-public final class HeardDiagnostics: @unchecked Sendable {
-    private let lock = NSLock()
-    private var heard: [String] = []
+/// The README's collector of diagnostics (its Concurrency section), used as the README's server snippets use it.
+public final class Diagnostics: Sendable {
+    private let storage = Mutex<[DecodingDiagnostic]>([])
     public init() {}
-    public func append(_ text: String) { lock.withLock { heard.append(text) } }
-    public var all: [String] { lock.withLock { heard } }
+    public func append(_ diagnostic: DecodingDiagnostic) { storage.withLock { $0.append(diagnostic) } }
+    public var all: [DecodingDiagnostic] { storage.withLock { $0 } }
 }
 #endif

@@ -36,13 +36,19 @@ public enum ChunkReader {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunkSize), alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(path: name, code: errno)
-            }
+            let count = try readOnce(descriptor: descriptor, name: name, into: buffer)
             if count == 0 { return }
             guard try body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { return }
+        }
+    }
+
+    /// One `read` into `buffer`, retried when a signal interrupts it: the bytes read, 0 at the end. A read error is
+    /// an error, never the end.
+    static func readOnce(descriptor: Int32, name: String, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw FileReadError(path: name, code: errno) }
         }
     }
 }

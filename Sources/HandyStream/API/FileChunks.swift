@@ -85,22 +85,21 @@ public struct FileChunks: AsyncSequence, Sendable {
                 }
             }
             var chunk = [UInt8](repeating: 0, count: count)
-            while true {
-                let read = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, count) }
-                if read < 0 && errno == EINTR { continue }
-                if read < 0 {
-                    ended = true
-                    throw FileReadError(path: path, code: errno)
-                }
-                if read == 0 {
-                    ended = true
-                    close(descriptor)
-                    descriptor = -1
-                    return nil
-                }
-                chunk.removeLast(count - read)
-                return chunk
+            let read: Int
+            do {
+                read = try chunk.withUnsafeMutableBytes { try ChunkReader.readOnce(descriptor: descriptor, name: path, into: $0) }
+            } catch {
+                ended = true
+                throw error
             }
+            if read == 0 {
+                ended = true
+                close(descriptor)
+                descriptor = -1
+                return nil
+            }
+            chunk.removeLast(count - read)
+            return chunk
         }
     }
 }
