@@ -42,9 +42,8 @@ struct Tape {
         static let known = KeyTraits(rawValue: 1 << 0)
         /// Some key appears twice or more: look-ups must find the first (as `JSONDecoder` does).
         static let duplicates = KeyTraits(rawValue: 1 << 1)
-        /// Whether some key has non-ASCII bytes is known (worked out only when a key is not found by its bytes).
-        static let asciiKnown = KeyTraits(rawValue: 1 << 3)
-        /// Some key has non-ASCII bytes: a key not found by its bytes may still be equal as a `String`.
+        /// Some key has non-ASCII bytes: a key not found by its bytes may still be equal as a `String`. Set as the
+        /// keys are recorded.
         static let nonASCII = KeyTraits(rawValue: 1 << 2)
     }
 
@@ -73,35 +72,46 @@ struct Tape {
 
     init() {
         tokenCapacity = 64
-        tokenBase = .allocate(capacity: tokenCapacity)
+        tokenBase = Self.allocate(tokenCapacity)
         byteCapacity = 1024
-        byteBase = .allocate(capacity: byteCapacity)
-        scratch = .allocate(capacity: 0)
-        openBase = .allocate(capacity: openCapacity)
+        byteBase = Self.allocate(byteCapacity)
+        scratch = Self.allocate(1)
+        openBase = Self.allocate(openCapacity)
+    }
+
+    // The tape's buffers hold plain values only (tokens, bytes, indices), so they come from `malloc` and grow by
+    // `realloc`: a large buffer then grows by remapping its pages instead of copying them, which matters for a
+    // whole document's tape (twitter.json's grows to ~55,000 tokens in one value).
+
+    /// A buffer for `capacity` plain values (never fails: `malloc` failing is out of memory, which traps as Swift's
+    /// allocations do).
+    private static func allocate<Element: BitwiseCopyable>(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+        guard let raw = malloc(max(capacity, 1) * MemoryLayout<Element>.stride) else {
+            fatalError("Tape: out of memory")
+        }
+        return raw.bindMemory(to: Element.self, capacity: capacity)
     }
 
     @inline(never)
-    private mutating func growOpen() { Self.grow(&openBase, count: openCount, capacity: &openCapacity) }
+    private mutating func growOpen() { Self.grow(&openBase, capacity: &openCapacity) }
 
-    /// Moves `count` elements of `base` into a buffer of at least twice `capacity` (and at least `needed`).
-    private static func grow<Element>(
-        _ base: inout UnsafeMutablePointer<Element>, count: Int, capacity: inout Int, toHold needed: Int = 0
+    /// Grows `base` to at least twice `capacity` (and at least `needed`), keeping its contents.
+    private static func grow<Element: BitwiseCopyable>(
+        _ base: inout UnsafeMutablePointer<Element>, capacity: inout Int, toHold needed: Int = 0
     ) {
         var larger = capacity * 2
         while larger < needed { larger *= 2 }
-        let moved = UnsafeMutablePointer<Element>.allocate(capacity: larger)
-        moved.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = moved
+        guard let raw = realloc(base, larger * MemoryLayout<Element>.stride) else { fatalError("Tape: out of memory") }
+        base = raw.bindMemory(to: Element.self, capacity: larger)
         capacity = larger
     }
 
     /// Frees the tape's memory; the tape is not used again.
     func deallocate() {
-        tokenBase.deallocate()
-        byteBase.deallocate()
-        scratch.deallocate()
-        openBase.deallocate()
+        free(tokenBase)
+        free(byteBase)
+        free(scratch)
+        free(openBase)
     }
 
     /// The tokens, read-only.
@@ -142,11 +152,11 @@ struct Tape {
     }
 
     @inline(never)
-    private mutating func growTokens() { Self.grow(&tokenBase, count: tokenCount, capacity: &tokenCapacity) }
+    private mutating func growTokens() { Self.grow(&tokenBase, capacity: &tokenCapacity) }
 
     @inline(never)
     private mutating func growBytes(toHold needed: Int) {
-        Self.grow(&byteBase, count: byteCount, capacity: &byteCapacity, toHold: needed)
+        Self.grow(&byteBase, capacity: &byteCapacity, toHold: needed)
     }
 
     /// Counts one more member or element in the innermost open container.
@@ -186,7 +196,27 @@ struct Tape {
 
     mutating func key(_ text: UnsafeRawBufferPointer, offset: Int) {
         countInParent()
+        if Self.hasNonASCII(text), openCount > 0 {
+            tokenBase[Int(openBase[openCount - 1])].flags |= KeyTraits.nonASCII.rawValue
+        }
         append(.key, text, offset: offset)
+    }
+
+    /// Whether `text` has a byte of 0x80 or more, a word at a time.
+    @inline(__always)
+    private static func hasNonASCII(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard let base = text.baseAddress else { return false }
+        var index = 0
+        var bits: UInt64 = 0
+        while index &+ 8 <= text.count {
+            bits |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index &+= 8
+        }
+        while index < text.count {
+            bits |= UInt64(base.load(fromByteOffset: index, as: UInt8.self))
+            index &+= 1
+        }
+        return bits & 0x8080_8080_8080_8080 != 0
     }
 
     /// A scalar: its text for strings and numbers, none for the literals.
@@ -200,12 +230,36 @@ struct Tape {
         let start = byteCount
         if let source = text.baseAddress, text.count > 0 {
             if byteCount + text.count > byteCapacity { growBytes(toHold: byteCount + text.count) }
-            UnsafeMutableRawPointer(byteBase + byteCount).copyMemory(from: source, byteCount: text.count)
+            Self.copy(to: UnsafeMutableRawPointer(byteBase + byteCount), from: source, count: text.count)
             byteCount += text.count
         }
         appendToken(Token(
             kind: kind, start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: text.count),
             hint: 0, offset: offset))
+    }
+
+    /// Copies `count` bytes: most keys, numbers and strings are short, and copying them inline (two overlapping
+    /// words) costs less than a call to `memcpy`. Reads and writes stay inside the `count` bytes.
+    @inline(__always)
+    private static func copy(to destination: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
+        if count > 16 {
+            destination.copyMemory(from: source, byteCount: count)
+        } else if count >= 8 {
+            destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            destination.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self), toByteOffset: count &- 8,
+                as: UInt64.self)
+        } else if count >= 4 {
+            destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            destination.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self), toByteOffset: count &- 4,
+                as: UInt32.self)
+        } else {
+            for index in 0..<count {
+                destination.storeBytes(
+                    of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+            }
+        }
     }
 
     /// Where recording is, as a JSON path relative to the tape's value (`.items[2].name`): the open containers, and
@@ -288,8 +342,8 @@ struct Tape {
         var capacity = 16
         while capacity < count * 2 { capacity *= 2 }
         if scratchCapacity < capacity {
-            scratch.deallocate()
-            scratch = .allocate(capacity: capacity)
+            free(scratch)
+            scratch = Self.allocate(capacity)
             scratch.initialize(repeating: 0, count: capacity)
             scratchCapacity = capacity
             generation = 0
@@ -334,25 +388,6 @@ struct Tape {
         }
         tokenBase[index].flags |= traits.rawValue
         return KeyTraits(rawValue: tokenBase[index].flags)
-    }
-
-    /// Whether some key of the object at `index` has non-ASCII bytes, worked out once.
-    mutating func hasNonASCIIKey(objectAt index: Int) -> Bool {
-        precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
-        let known = KeyTraits(rawValue: tokenBase[index].flags)
-        if known.contains(.asciiKnown) { return known.contains(.nonASCII) }
-        var traits: KeyTraits = .asciiKnown
-        let end = Int(tokenBase[index].length)
-        var position = index + 1
-        while position < end {
-            if keyBytes(position).contains(where: { $0 >= 0x80 }) {
-                traits.insert(.nonASCII)
-                break
-            }
-            position = next(after: position + 1)
-        }
-        tokenBase[index].flags |= traits.rawValue
-        return traits.contains(.nonASCII)
     }
 
     /// A key's first eight bytes (zero past its end), read as one word where the buffer's `capacity` past the key's

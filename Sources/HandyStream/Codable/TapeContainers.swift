@@ -11,22 +11,26 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
     /// The object's token, or -1 (absent: every key is missing).
     let object: Int
-    /// The container's coding path, kept by the decoder (``TapeDecoder/containerNode(_:)``): the container is
-    /// copied on every member decoded, and a plain index copies for free.
+    /// The container's coding path, mapping and rescue state, kept by the decoder
+    /// (``TapeDecoder/ContainerState``): the standard library copies the container on every member decoded, and
+    /// with the decoder its only reference a copy is one retain.
     let entry: Int
-    let mapping: MappingTable?
-    /// `nil` while the value that made the container runs strictly.
-    let rescue: ContainerRescue?
+    /// Whether the kept state has a mapping, and a rescue state: the strict path without a mapping reads neither.
+    private let hasMapping: Bool
+    private let hasRescue: Bool
 
     init(decoder: TapeDecoder, object: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?) {
         self.decoder = decoder
         self.object = object
-        entry = decoder.keep(node)
-        self.mapping = mapping
-        self.rescue = rescue
+        entry = decoder.keep(.init(node: node, mapping: mapping, rescue: rescue))
+        hasMapping = mapping != nil
+        hasRescue = rescue != nil
     }
 
     var node: CodingPathNode { decoder.containerNode(entry) }
+    var mapping: MappingTable? { hasMapping ? decoder.containerMapping(entry) : nil }
+    /// `nil` while the value that made the container runs strictly.
+    var rescue: ContainerRescue? { hasRescue ? decoder.containerRescue(entry) : nil }
 
     var codingPath: [any CodingKey] { node.path }
 
@@ -147,7 +151,13 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try member(type, key) { try decoder.decode(T.self, at: $0, node: node.appending(key), rescue: $1) }
+        // The closure captures the decoder and the entry, not `self`: capturing a generic struct would look its
+        // metadata up on every member.
+        let decoder = decoder
+        let entry = entry
+        return try member(type, key) {
+            try decoder.decode(T.self, at: $0, node: decoder.containerNode(entry).appending(key), rescue: $1)
+        }
     }
 
     @inline(__always)
@@ -193,7 +203,11 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try optionalMember(type, key) { try decoder.decode(T.self, at: $0, node: node.appending(key), rescue: $1) }
+        let decoder = decoder
+        let entry = entry
+        return try optionalMember(type, key) {
+            try decoder.decode(T.self, at: $0, node: decoder.containerNode(entry).appending(key), rescue: $1)
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -534,23 +548,25 @@ extension Array: LenientArray where Element: Decodable {
     ) throws -> Result {
         var path = LazyCodingPath()
         func node() -> CodingPathNode { path.node(makeNode) }
-        guard let header = try decoder.containerHeader([Element].self, .array, at: index, node: node, rescue: rescue)
-        else { return _identityCast([Element](), to: Result.self) }
+        // `Result` names the array's type for errors and for the result: asking for `[Element]` in this generic code
+        // would look its metadata up in the runtime's cache on every array.
+        guard let header = try decoder.containerHeader(Result.self, .array, at: index, node: node, rescue: rescue)
+        else { return Self.identity([Element](), as: Result.self) }
         if let rescue {
-            return _identityCast(try rescued(decoder, header, index, node, rescue), to: Result.self)
+            return Self.identity(try rescued(decoder, header, index, node, rescue), as: Result.self)
         }
         // The commonest element types are read straight into a concrete array: no generic code per element.
         switch ObjectIdentifier(Element.self) {
         case ObjectIdentifier(Double.self):
-            return _identityCast(try scalars(decoder, header, index) {
+            return unsafeBitCast(try scalars(decoder, header, index) {
                 try decoder.decodeDouble(at: $0, node: node().appending(index: $1))
             }, to: Result.self)
         case ObjectIdentifier(Int.self):
-            return _identityCast(try scalars(decoder, header, index) {
+            return unsafeBitCast(try scalars(decoder, header, index) {
                 try decoder.decodeInteger(Int.self, at: $0, node: node().appending(index: $1))
             }, to: Result.self)
         case ObjectIdentifier(String.self):
-            return _identityCast(try scalars(decoder, header, index) {
+            return unsafeBitCast(try scalars(decoder, header, index) {
                 try decoder.decodeString(at: $0, node: node().appending(index: $1))
             }, to: Result.self)
         default:
@@ -567,7 +583,15 @@ extension Array: LenientArray where Element: Decodable {
             position = next
             count += 1
         }
-        return _identityCast(result, to: Result.self)
+        return Self.identity(result, as: Result.self)
+    }
+
+    /// `array` as `Result`, which callers pass as `[Element]` (``LenientArray``): the one reference moved, without
+    /// the metadata look-up that `_identityCast` makes to compare the two types.
+    @inline(__always)
+    static func identity<Result>(_ array: [Element], as _: Result.Type) -> Result {
+        assert(Result.self == [Element].self, "LenientArray: Result is not the array type")
+        return unsafeBitCast(array, to: Result.self)
     }
 
     /// The elements in rescue mode: each in rescue mode, those that can't be rescued dropped (`nil` in `[T?]`).

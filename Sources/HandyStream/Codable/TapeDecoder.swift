@@ -41,8 +41,10 @@ final class TapeDecoder: Decoder {
 
     /// Whether the thread's stack has room for `depth` more levels below the value being decoded.
     func hasStackRoom(depth: Int) -> Bool { stackBudget.hasRoom(nesting: nesting + depth) }
-    /// The coding paths of the keyed containers made since the root value started (see ``keep(_:)``).
-    private var containerNodes: [CodingPathNode] = []
+    /// What the keyed containers made since the root value started hold besides their object (see ``keep(_:)``),
+    /// in memory of the decoder's own (allocated by `init`, freed by `deinit`): every container made appends here,
+    /// and a class property would add an exclusivity check to each append and read.
+    private let containerStates = UnsafeMutablePointer<[ContainerState]>.allocate(capacity: 1)
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
     var scope: RescueScope?
     /// Where this decoder's value sits inside the scope's value (a decoder from `superDecoder()`).
@@ -55,17 +57,32 @@ final class TapeDecoder: Decoder {
     init(storage: TapeStorage, context: CodableContext) {
         self.storage = storage
         self.context = context
+        containerStates.initialize(to: [])
+    }
+
+    deinit {
+        containerStates.deinitialize(count: 1)
+        containerStates.deallocate()
     }
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
 
-    /// Keeps a container's coding path; the container holds the index.
-    func keep(_ node: CodingPathNode) -> Int {
-        containerNodes.append(node)
-        return containerNodes.count - 1
+    /// A keyed container's coding path, the mapping its look-ups search with, and its rescue state.
+    struct ContainerState {
+        let node: CodingPathNode
+        let mapping: MappingTable?
+        let rescue: ContainerRescue?
     }
 
-    func containerNode(_ entry: Int) -> CodingPathNode { containerNodes[entry] }
+    /// Keeps a container's state; the container holds the index.
+    func keep(_ state: ContainerState) -> Int {
+        containerStates.pointee.append(state)
+        return containerStates.pointee.count - 1
+    }
+
+    func containerNode(_ entry: Int) -> CodingPathNode { containerStates.pointee[entry].node }
+    func containerMapping(_ entry: Int) -> MappingTable? { containerStates.pointee[entry].mapping }
+    func containerRescue(_ entry: Int) -> ContainerRescue? { containerStates.pointee[entry].rescue }
     var strict: Bool { context.strict }
 
     var codingPath: [any CodingKey] { node.path }
@@ -148,7 +165,7 @@ final class TapeDecoder: Decoder {
         scope = nil
         scopePath = []
         errorToken = 0
-        containerNodes.removeAll(keepingCapacity: true)
+        containerStates.pointee.removeAll(keepingCapacity: true)
         stackBudget = StackBudget()
         nesting = 0
         // A `Decoder` that the root value's `init(from:)` keeps still reads the root value afterwards, as with
@@ -173,7 +190,7 @@ final class TapeDecoder: Decoder {
     @inline(never)
     private func rescueRoot<T: Decodable>(_: T.Type, after error: any RescuableFailure) throws -> T {
         let token = errorToken
-        containerNodes.removeAll(keepingCapacity: true)
+        containerStates.pointee.removeAll(keepingCapacity: true)
         let mark = context.pendingCount
         do {
             let place = error.place(below: 0) ?? []
@@ -635,7 +652,8 @@ extension TapeDecoder {
         let end = Int(header.length)
         precondition(end <= tokens.count, "Tape: object end out of range")
         let first = object + 1
-        let traits = tape.pointee.keyTraits(ofObjectAt: object)
+        var traits = Tape.KeyTraits(rawValue: header.flags)
+        if !traits.contains(.known) { traits = tape.pointee.keyTraits(ofObjectAt: object) }
         // With duplicate keys the first one counts (as in JSONDecoder), so the search starts at the first member.
         let hint = traits.contains(.duplicates) ? first : Int(header.hint)
         let start = hint > first && hint < end ? hint : first
@@ -646,7 +664,7 @@ extension TapeDecoder {
             let from = Int(token.start)
             precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
             if caseInsensitive { return Self.equalIgnoringASCIICase(bytes.baseAddress! + from, key) }
-            return memcmp(bytes.baseAddress! + from, key.baseAddress!, key.count) == 0
+            return Self.equalBytes(bytes.baseAddress! + from, key.baseAddress!, key.count)
         }
         func next(_ position: Int) -> Int {
             let value = tokens[position + 1]
@@ -674,7 +692,7 @@ extension TapeDecoder {
             }
         }
         guard let found else {
-            return key.contains(where: { $0 >= 0x80 }) || tape.pointee.hasNonASCIIKey(objectAt: object)
+            return traits.contains(.nonASCII) || key.contains(where: { $0 >= 0x80 })
                 ? _slowpath_member(equalTo: key, in: object) : nil
         }
         tape.pointee.setHint(found.after, ofObjectAt: object)
@@ -693,6 +711,28 @@ extension TapeDecoder {
             position = tape.pointee.next(after: position + 1)
         }
         return nil
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal: a word at a time, inline (keys are short, and a call to
+    /// `memcmp` costs more than comparing them).
+    @inline(__always)
+    private static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        var index = 0
+        while index &+ 8 <= count {
+            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                != b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            {
+                return false
+            }
+            index &+= 8
+        }
+        while index < count {
+            if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
+            index &+= 1
+        }
+        return true
     }
 
     private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {
