@@ -116,16 +116,61 @@ final class Builder: TokenSink {
 
     // MARK: - Events
 
-    override func tokenNull() -> Bool { skipDepth > 0 ? true : top.withInstance { $0.null(self) } }
-    override func tokenBool(_ value: Bool) -> Bool { skipDepth > 0 ? true : top.withInstance { $0.bool(value, self) } }
+    // Inside a `Decodable` value the top frame records on a tape (``Frame/recorder``): keys and scalars are written
+    // there directly, without a call to the frame.
+
+    override func tokenNull() -> Bool {
+        if skipDepth > 0 { return true }
+        if let tape = top.withInstance({ $0.recorder }) {
+            return record(on: tape, byteCount: 0) { $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1) }
+        }
+        return top.withInstance { $0.null(self) }
+    }
+    override func tokenBool(_ value: Bool) -> Bool {
+        if skipDepth > 0 { return true }
+        if let tape = top.withInstance({ $0.recorder }) {
+            return record(on: tape, byteCount: 0) {
+                $0.scalar(value ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1)
+            }
+        }
+        return top.withInstance { $0.bool(value, self) }
+    }
     override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool {
-        skipDepth > 0 ? true : top.withInstance { $0.number(text, self) }
+        if skipDepth > 0 { return true }
+        if let tape = top.withInstance({ $0.recorder }) {
+            return record(on: tape, byteCount: text.count) { $0.scalar(.number, text, offset: $1) }
+        }
+        return top.withInstance { $0.number(text, self) }
     }
     override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        skipDepth > 0 ? true : top.withInstance { $0.string(bytes, self) }
+        if skipDepth > 0 { return true }
+        if let tape = top.withInstance({ $0.recorder }) {
+            return record(on: tape, byteCount: bytes.count) { $0.scalar(.string, bytes, offset: $1) }
+        }
+        return top.withInstance { $0.string(bytes, self) }
     }
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        skipDepth > 0 ? true : top.withInstance { $0.key(bytes, self) }
+        if skipDepth > 0 { return true }
+        if let tape = top.withInstance({ $0.recorder }) {
+            return record(on: tape, byteCount: bytes.count) { $0.key(bytes, offset: $1) }
+        }
+        return top.withInstance { $0.key(bytes, self) }
+    }
+
+    /// Writes an event on `tape` with the current offset, unless the tape is full (its positions are 32-bit).
+    @inline(__always)
+    func record(
+        on tape: UnsafeMutablePointer<Tape>, byteCount: Int, _ body: (inout Tape, Int) -> Void
+    ) -> Bool {
+        guard tape.pointee.fits(byteCount: byteCount) else { return _slowpath_tapeFull() }
+        body(&tape.pointee, currentOffset)
+        return true
+    }
+
+    @inline(never)
+    private func _slowpath_tapeFull() -> Bool {
+        fail(BuildFailure(
+            kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens", path: currentPath()))
     }
     override func tokenReady(_ value: Any) -> Bool? {
         skipDepth > 0 ? true : top.withInstance { $0.ready(value, self) }

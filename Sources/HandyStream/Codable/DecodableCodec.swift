@@ -84,11 +84,18 @@ protocol DecodableRootCodec {}
 
 /// Records a `Decodable` value's events on a tape, then decodes it when its outermost container ends.
 final class DecodableFrame<T: Decodable>: Frame {
-    private var storage = TapeStorage()
+    private var storage = TapeStorage() {
+        didSet { recorder = storage.tape }
+    }
     private var decoder: TapeDecoder?
     private var value: T?
 
     private var tape: UnsafeMutablePointer<Tape> { storage.tape }
+
+    override init(opener: ValueCodec, isObject: Bool) {
+        super.init(opener: opener, isObject: isObject)
+        recorder = storage.tape
+    }
 
     override func begin(_ builder: Builder) {
         releaseDecoderIfKept()
@@ -97,35 +104,28 @@ final class DecodableFrame<T: Decodable>: Frame {
         tape.pointee.beginContainer(isObject: isObject, offset: builder.currentOffset)
     }
 
-    @inline(__always)
-    private func record(_ builder: Builder, _ byteCount: Int, _ body: (inout Tape, Int) -> Void) -> Bool {
-        guard tape.pointee.fits(byteCount: byteCount) else {
-            return builder.fail(BuildFailure(
-                kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens",
-                path: builder.currentPath()))
-        }
-        body(&tape.pointee, builder.currentOffset)
-        return true
-    }
+    // Keys and scalars are written on the tape by the builder itself (``Frame/recorder``).
 
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        record(builder, bytes.count) { $0.key(bytes, offset: $1) }
+        preconditionFailure("DecodableFrame: the builder records keys on the tape")
     }
     override func null(_ builder: Builder) -> Bool {
-        record(builder, 0) { $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1) }
+        preconditionFailure("DecodableFrame: the builder records scalars on the tape")
     }
     override func bool(_ flag: Bool, _ builder: Builder) -> Bool {
-        record(builder, 0) { $0.scalar(flag ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1) }
+        preconditionFailure("DecodableFrame: the builder records scalars on the tape")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        record(builder, text.count) { $0.scalar(.number, text, offset: $1) }
+        preconditionFailure("DecodableFrame: the builder records scalars on the tape")
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        record(builder, bytes.count) { $0.scalar(.string, bytes, offset: $1) }
+        preconditionFailure("DecodableFrame: the builder records scalars on the tape")
     }
     override func ready(_ ready: Any, _ builder: Builder) -> Bool? { nil }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
-        guard record(builder, 0, { $0.beginContainer(isObject: isObject, offset: $1) }) else { return nil }
+        guard builder.record(on: tape, byteCount: 0, { $0.beginContainer(isObject: isObject, offset: $1) }) else {
+            return nil
+        }
         return self
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }

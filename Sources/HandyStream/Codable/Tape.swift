@@ -196,27 +196,10 @@ struct Tape {
 
     mutating func key(_ text: UnsafeRawBufferPointer, offset: Int) {
         countInParent()
-        if Self.hasNonASCII(text), openCount > 0 {
+        let bits = append(.key, text, offset: offset)
+        if bits & 0x8080_8080_8080_8080 != 0, openCount > 0 {
             tokenBase[Int(openBase[openCount - 1])].flags |= KeyTraits.nonASCII.rawValue
         }
-        append(.key, text, offset: offset)
-    }
-
-    /// Whether `text` has a byte of 0x80 or more, a word at a time.
-    @inline(__always)
-    private static func hasNonASCII(_ text: UnsafeRawBufferPointer) -> Bool {
-        guard let base = text.baseAddress else { return false }
-        var index = 0
-        var bits: UInt64 = 0
-        while index &+ 8 <= text.count {
-            bits |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index &+= 8
-        }
-        while index < text.count {
-            bits |= UInt64(base.load(fromByteOffset: index, as: UInt8.self))
-            index &+= 1
-        }
-        return bits & 0x8080_8080_8080_8080 != 0
     }
 
     /// A scalar: its text for strings and numbers, none for the literals.
@@ -225,40 +208,59 @@ struct Tape {
         append(kind, text, offset: offset)
     }
 
-    @inline(__always)
-    private mutating func append(_ kind: Kind, _ text: UnsafeRawBufferPointer, offset: Int) {
+    /// Appends a token with a copy of `text`; returns the bytes copied OR-ed together a word at a time (a byte of
+    /// 0x80 or more shows in `0x8080_8080_8080_8080`).
+    @inline(__always) @discardableResult
+    private mutating func append(_ kind: Kind, _ text: UnsafeRawBufferPointer, offset: Int) -> UInt64 {
         let start = byteCount
+        var bits: UInt64 = 0
         if let source = text.baseAddress, text.count > 0 {
             if byteCount + text.count > byteCapacity { growBytes(toHold: byteCount + text.count) }
-            Self.copy(to: UnsafeMutableRawPointer(byteBase + byteCount), from: source, count: text.count)
+            bits = Self.copy(to: UnsafeMutableRawPointer(byteBase + byteCount), from: source, count: text.count)
             byteCount += text.count
         }
         appendToken(Token(
             kind: kind, start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: text.count),
             hint: 0, offset: offset))
+        return bits
     }
 
     /// Copies `count` bytes: most keys, numbers and strings are short, and copying them inline (two overlapping
-    /// words) costs less than a call to `memcpy`. Reads and writes stay inside the `count` bytes.
+    /// words) costs less than a call to `memcpy`. Reads and writes stay inside the `count` bytes. Returns the words
+    /// read OR-ed together (past 16 bytes, after `memcpy`, the bytes read again), for ``key(_:offset:)``.
     @inline(__always)
-    private static func copy(to destination: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
+    private static func copy(to destination: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int)
+        -> UInt64
+    {
         if count > 16 {
             destination.copyMemory(from: source, byteCount: count)
-        } else if count >= 8 {
-            destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-            destination.storeBytes(
-                of: source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self), toByteOffset: count &- 8,
-                as: UInt64.self)
-        } else if count >= 4 {
-            destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
-            destination.storeBytes(
-                of: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self), toByteOffset: count &- 4,
-                as: UInt32.self)
-        } else {
-            for index in 0..<count {
-                destination.storeBytes(
-                    of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+            var bits: UInt64 = 0
+            var index = 0
+            while index &+ 8 <= count {
+                bits |= source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index &+= 8
             }
+            return bits | source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 8 {
+            let first = source.loadUnaligned(as: UInt64.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            destination.storeBytes(of: first, as: UInt64.self)
+            destination.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
+            return first | last
+        } else if count >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            destination.storeBytes(of: first, as: UInt32.self)
+            destination.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+            return UInt64(first | last)
+        } else {
+            var bits: UInt64 = 0
+            for index in 0..<count {
+                let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                destination.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+                bits |= UInt64(byte)
+            }
+            return bits
         }
     }
 

@@ -287,3 +287,38 @@ extension FoundationParityTests {
         }
     }
 }
+
+extension FoundationParityTests {
+    /// A document key that equals an ASCII coding key as a `String` but not in bytes (U+212A KELVIN SIGN is
+    /// canonically equivalent to `K`) is found as `JSONDecoder` finds it, whatever its length (the tape notes
+    /// non-ASCII keys as it copies them, a word or two at a time, so every length class is tried) and wherever it
+    /// sits among other keys.
+    @Test func keysEqualAsStringsAtEveryLength() throws {
+        for length in 0...40 {
+            let stem = String(repeating: "k", count: length)
+            for position in 0..<3 {
+                var members = [#""a": 1"#, #""b": 2"#]
+                members.insert(#""\#(stem)\#u{212A}": 3"#, at: position)
+                let json = "{" + members.joined(separator: ", ") + "}"
+                let foundation = JSONDecoder()
+                foundation.userInfo[OneKey.name] = stem + "K"
+                var options = DecodingOptions(strict: true)
+                options.userInfo[OneKey.name] = stem + "K"
+                let expected = try foundation.decode(OneKey.self, from: Data(json.utf8))
+                let ours = try ModelDecoder(options: options).decode(OneKey.self, from: json)
+                #expect(expected.value == 3, "JSONDecoder, key length \(length)")
+                #expect(ours.value == expected.value, "key length \(length), at \(position)")
+            }
+        }
+    }
+}
+
+/// Reads the member named by the decoder's `userInfo[OneKey.name]`.
+private struct OneKey: Decodable {
+    static let name = CodingUserInfoKey(rawValue: "key")!
+    var value: Int?
+    init(from decoder: any Decoder) throws {
+        let key = AnyCodingKey(stringValue: decoder.userInfo[Self.name] as? String ?? "")
+        value = try decoder.container(keyedBy: AnyCodingKey.self).decodeIfPresent(Int.self, forKey: key)
+    }
+}
