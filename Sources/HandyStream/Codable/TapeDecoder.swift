@@ -713,24 +713,31 @@ extension TapeDecoder {
         return nil
     }
 
-    /// Whether `count` bytes at `a` and `b` are equal: a word at a time, inline (keys are short, and a call to
-    /// `memcmp` costs more than comparing them).
+    /// Whether `count` bytes at `a` and `b` are equal: a word at a time, the last word overlapping the one before
+    /// (reads stay inside the `count` bytes), inline (keys are short, and a call to `memcmp` costs more than
+    /// comparing them).
     @inline(__always)
     private static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        var index = 0
-        while index &+ 8 <= count {
-            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                != b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            {
-                return false
+        if count >= 8 {
+            var index = 0
+            while index &+ 8 < count {
+                if a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    != b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                {
+                    return false
+                }
+                index &+= 8
             }
-            index &+= 8
+            return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
         }
-        while index < count {
-            if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
-                return false
-            }
-            index &+= 1
+        if count >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        }
+        for index in 0..<count where a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
+            return false
         }
         return true
     }

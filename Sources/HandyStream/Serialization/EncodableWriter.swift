@@ -159,11 +159,11 @@ final class EncodableTree {
     /// Makes `index` a scalar whose text `write` appends.
     @inline(__always)
     func setText(_ index: Int, _ write: (inout JSONWriter) throws -> Void) rethrows {
-        let start = text.bytes.count
+        let start = text.output.bytes.pointee.count
         try write(&text)
         nodes[index].kind = .text
         nodes[index].textStart = Int32(truncatingIfNeeded: start)
-        nodes[index].textLength = Int32(truncatingIfNeeded: text.bytes.count - start)
+        nodes[index].textLength = Int32(truncatingIfNeeded: text.output.bytes.pointee.count - start)
     }
 
     /// Writes the tree under `root` into `writer`, without recursion (an explicit stack of open containers).
@@ -184,10 +184,10 @@ final class EncodableTree {
                     writer.builtScalar(value)
                     return
                 }
-                text.bytes.withUnsafeBytes { all in
-                    writer.rawJSON(bytes: UnsafeRawBufferPointer(
-                        rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))
-                }
+                // Two writers: `text` is only read here, `writer` only written.
+                let all = text.output.bytes.pointee.buffer
+                writer.rawJSON(bytes: UnsafeRawBufferPointer(
+                    rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))
             case .object:
                 try writer.beginObject()
                 let ordered = needsOrdering(index)

@@ -7,7 +7,12 @@ import Foundation
 /// number in the type it was written from: an `Int8`, a `UInt64`, a `Float`, a `Decimal`, an `NSNumber` stay what
 /// they are.
 struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+    /// The text written, in memory the writer manages (``OutputBytes``); `output.bytes.pointee.buffer` reads it in
+    /// place (a computed property of the writer would copy the writer's struct when it is a class's property).
+    let output = OutputStorage()
+    @inline(__always) private var out: UnsafeMutablePointer<OutputBytes> { output.bytes }
+    /// The text written so far.
+    var bytes: [UInt8] { out.pointee.array }
     let options: EncodingOptions
     /// Open containers, for indentation and the depth cap.
     private(set) var depth = 0
@@ -25,7 +30,6 @@ struct JSONWriter {
     init(options: EncodingOptions, buildsValues: Bool = false) {
         self.options = options
         self.buildsValues = buildsValues
-        if !buildsValues { bytes.reserveCapacity(1024) }
     }
 
     /// The value built, when the writer builds values.
@@ -56,7 +60,7 @@ struct JSONWriter {
                 message: "nesting deeper than \(options.maximumDepth) levels (a cycle in the object graph?)")
         }
         if buildsValues { return _slowpath_open(isObject: bracket == UInt8(ascii: "{")) }
-        bytes.append(bracket)
+        out.pointee.append(bracket)
         needsComma = false
     }
 
@@ -66,10 +70,10 @@ struct JSONWriter {
         if options.prettyPrinted && needsComma {
             newline()
         } else if options.prettyPrinted && foundationStyle {
-            bytes.append(UInt8(ascii: "\n"))
+            out.pointee.append(UInt8(ascii: "\n"))
             newline()
         }
-        bytes.append(bracket)
+        out.pointee.append(bracket)
         needsComma = true
     }
 
@@ -77,7 +81,7 @@ struct JSONWriter {
     mutating func key(quoted: [UInt8], _ key: @autoclosure () -> String) {
         if buildsValues { return _slowpath_key(key()) }
         separate()
-        bytes.append(contentsOf: quoted)
+        out.pointee.append(contentsOf: quoted)
         colon()
     }
 
@@ -90,9 +94,9 @@ struct JSONWriter {
     }
 
     private mutating func colon() {
-        if options.prettyPrinted && foundationStyle { bytes.append(UInt8(ascii: " ")) }
-        bytes.append(UInt8(ascii: ":"))
-        if options.prettyPrinted { bytes.append(UInt8(ascii: " ")) }
+        if options.prettyPrinted && foundationStyle { out.pointee.append(UInt8(ascii: " ")) }
+        out.pointee.append(UInt8(ascii: ":"))
+        if options.prettyPrinted { out.pointee.append(UInt8(ascii: " ")) }
         needsComma = false
     }
 
@@ -103,13 +107,16 @@ struct JSONWriter {
     }
 
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { out.pointee.append(UInt8(ascii: ",")) }
         if options.prettyPrinted { newline() }
     }
 
     private mutating func newline() {
-        bytes.append(UInt8(ascii: "\n"))
-        for _ in 0..<depth { bytes.append(contentsOf: [0x20, 0x20]) }
+        out.pointee.append(UInt8(ascii: "\n"))
+        for _ in 0..<depth {
+            out.pointee.append(0x20)
+            out.pointee.append(0x20)
+        }
     }
 
     // MARK: - Scalars
@@ -136,7 +143,7 @@ struct JSONWriter {
     }
 
     private mutating func decimal(_ magnitude: UInt64, negative: Bool) {
-        if negative { bytes.append(ASCII.minus) }
+        if negative { out.pointee.append(ASCII.minus) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var rest = magnitude
             var start = 20
@@ -145,7 +152,7 @@ struct JSONWriter {
                 digits[start] = ASCII.zero &+ UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             } while rest != 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            out.pointee.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
         needsComma = true
     }
@@ -195,14 +202,14 @@ struct JSONWriter {
     /// JSON text written by the caller, given as bytes.
     mutating func rawJSON(bytes text: UnsafeRawBufferPointer) {
         if buildsValues { return _slowpath_add((try? ModelDecoder().decode(Any.self, from: Array(text))) ?? NSNull()) }
-        bytes.append(contentsOf: text)
+        out.pointee.append(contentsOf: text)
         needsComma = true
     }
 
     /// JSON text written by another writer with the same options (built values read it back).
     mutating func rawJSON(_ text: [UInt8]) {
         if buildsValues { return _slowpath_add((try? ModelDecoder().decode(Any.self, from: text)) ?? NSNull()) }
-        bytes.append(contentsOf: text)
+        out.pointee.append(contentsOf: text)
         needsComma = true
     }
 
@@ -223,13 +230,13 @@ struct JSONWriter {
     }
 
     private mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        out.pointee.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         needsComma = true
     }
 
     private mutating func raw(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { out.pointee.append(contentsOf: $0) }
         needsComma = true
     }
 
@@ -250,19 +257,19 @@ struct JSONWriter {
     mutating func string(bytes utf8: UnsafeBufferPointer<UInt8>) {
         if buildsValues { return _slowpath_add(String(decoding: utf8, as: UTF8.self)) }
         do {
-            bytes.append(UInt8(ascii: "\""))
+            out.pointee.append(UInt8(ascii: "\""))
             var runStart = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                     || (byte == UInt8(ascii: "/") && foundationStyle && options.escapesSlashes)
                 else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                out.pointee.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 escape(byte)
                 runStart = index + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            bytes.append(UInt8(ascii: "\""))
+            out.pointee.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            out.pointee.append(UInt8(ascii: "\""))
         }
         needsComma = true
     }
@@ -270,32 +277,32 @@ struct JSONWriter {
     /// Number text as the document wrote it (built values read it as `Any` does: `Int`, else `Double`).
     mutating func numberText(bytes text: UnsafeRawBufferPointer) {
         if buildsValues { return _slowpath_add(AnyCodec.foundationNumber(text) ?? String(jsonBytes: text)) }
-        bytes.append(contentsOf: text)
+        out.pointee.append(contentsOf: text)
         needsComma = true
     }
 
     /// Empties the buffer, keeping its capacity.
     mutating func reset() {
         if buildsValues { values = ValueTree() }
-        bytes.removeAll(keepingCapacity: true)
+        out.pointee.removeAll()
         depth = 0
         needsComma = false
     }
 
     private mutating func escape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        out.pointee.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-        case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "/"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case UInt8(ascii: "\""): out.pointee.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): out.pointee.append(UInt8(ascii: "\\"))
+        case UInt8(ascii: "/"): out.pointee.append(UInt8(ascii: "/"))
+        case 0x0A: out.pointee.append(UInt8(ascii: "n"))
+        case 0x0D: out.pointee.append(UInt8(ascii: "r"))
+        case 0x09: out.pointee.append(UInt8(ascii: "t"))
+        case 0x08: out.pointee.append(UInt8(ascii: "b"))
+        case 0x0C: out.pointee.append(UInt8(ascii: "f"))
         default:
             let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            out.pointee.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
         }
     }
 }

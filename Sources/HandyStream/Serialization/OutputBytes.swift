@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``JSONWriter``'s text: bytes in memory of its own, appended inline and grown by `realloc`.
+///
+/// Writing JSON appends a byte or a short run tens of thousands of times per document; an `[UInt8]` checks its
+/// uniqueness on every append, and its `append(contentsOf:)` is a generic call with a `memcpy` behind it. Here an
+/// append is a capacity check and a store (short runs copied a word or two at a time), and the text becomes an
+/// `[UInt8]` once, when it is read.
+struct OutputBytes {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 1024) {
+        self.capacity = max(capacity, 16)
+        guard let raw = malloc(self.capacity) else { fatalError("OutputBytes: out of memory") }
+        base = raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Frees the memory; the buffer is not used again.
+    func deallocate() { free(base) }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity &- count < extra { grow(toHold: count + extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        var larger = capacity * 2
+        while larger < needed { larger *= 2 }
+        guard let raw = realloc(base, larger) else { fatalError("OutputBytes: out of memory") }
+        base = raw.assumingMemoryBound(to: UInt8.self)
+        capacity = larger
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// Appends `length` bytes from `source` (which must not point into this buffer).
+    @inline(__always)
+    mutating func append(_ source: UnsafeRawPointer, count length: Int) {
+        reserve(length)
+        let destination = UnsafeMutableRawPointer(base + count)
+        if length > 16 {
+            destination.copyMemory(from: source, byteCount: length)
+        } else if length >= 8 {
+            destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            destination.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self), toByteOffset: length &- 8,
+                as: UInt64.self)
+        } else if length >= 4 {
+            destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            destination.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self), toByteOffset: length &- 4,
+                as: UInt32.self)
+        } else {
+            for index in 0..<length {
+                destination.storeBytes(
+                    of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+            }
+        }
+        count &+= length
+    }
+
+    @inline(__always)
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        append(UnsafeRawPointer(source), count: bytes.count)
+    }
+
+    @inline(__always)
+    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
+        append(source, count: bytes.count)
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// The bytes written, read in place; valid until the next append.
+    var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// The bytes written, as an array.
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+}
+
+/// Owns a writer's ``OutputBytes``: a writer is a value, and its text lives as long as the writer (and any copy of
+/// it — writers are never copied to write apart: each is one variable, passed `inout`). The buffer is reached
+/// through a pointer, as the tape's is: a class property would add an exclusivity check to every append.
+final class OutputStorage {
+    let bytes = UnsafeMutablePointer<OutputBytes>.allocate(capacity: 1)
+    init() { bytes.initialize(to: OutputBytes()) }
+    deinit {
+        bytes.pointee.deallocate()
+        bytes.deinitialize(count: 1)
+        bytes.deallocate()
+    }
+}
