@@ -106,6 +106,12 @@ struct Tape {
         capacity = larger
     }
 
+    /// The bytes of memory the tape holds.
+    var allocatedBytes: Int {
+        tokenCapacity * MemoryLayout<Token>.stride + byteCapacity + openCapacity * MemoryLayout<Int32>.stride
+            + scratchCapacity * MemoryLayout<UInt64>.stride
+    }
+
     /// Frees the tape's memory; the tape is not used again.
     func deallocate() {
         free(tokenBase)
