@@ -62,10 +62,8 @@ struct Tape {
     private var openBase: UnsafeMutablePointer<Int32>
     private var openCapacity = 16
     private(set) var openCount = 0
-    /// Scratch memory for finding duplicate keys (``keyTraits(ofObjectAt:)``).
-    private var scratch: UnsafeMutablePointer<UInt64>
-    private var scratchCapacity = 0
-    private var generation: UInt32 = 0
+    /// Finds duplicate keys (``keyTraits(ofObjectAt:)``).
+    private var duplicates = DuplicateKeys()
 
     /// The largest tape: token indices and byte positions are 32-bit.
     static let capacityLimit = Int(Int32.max)
@@ -75,7 +73,6 @@ struct Tape {
         tokenBase = Self.allocate(tokenCapacity)
         byteCapacity = 1024
         byteBase = Self.allocate(byteCapacity)
-        scratch = Self.allocate(1)
         openBase = Self.allocate(openCapacity)
     }
 
@@ -109,14 +106,14 @@ struct Tape {
     /// The bytes of memory the tape holds.
     var allocatedBytes: Int {
         tokenCapacity * MemoryLayout<Token>.stride + byteCapacity + openCapacity * MemoryLayout<Int32>.stride
-            + scratchCapacity * MemoryLayout<UInt64>.stride
+            + duplicates.allocatedBytes
     }
 
     /// Frees the tape's memory; the tape is not used again.
     func deallocate() {
         free(tokenBase)
         free(byteBase)
-        free(scratch)
+        duplicates.deallocate()
         free(openBase)
     }
 
@@ -336,9 +333,7 @@ struct Tape {
         return try body(UnsafeRawBufferPointer(start: byteBase + start, count: count))
     }
 
-    /// The key traits of the object at `index`, worked out once, in one pass over its keys: each key's length and
-    /// first eight bytes make a fingerprint, kept in an open-addressing table in scratch memory the tape keeps (no
-    /// allocation per object); keys with equal fingerprints are compared whole.
+    /// The key traits of the object at `index`, worked out once, in one pass over its keys (``DuplicateKeys``).
     mutating func keyTraits(ofObjectAt index: Int) -> KeyTraits {
         precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
         let known = KeyTraits(rawValue: tokenBase[index].flags)
@@ -346,70 +341,28 @@ struct Tape {
         var traits: KeyTraits = .known
         let end = Int(tokenBase[index].length)
         precondition(end <= tokenCount, "Tape: object end out of range")
-        let count = Int(tokenBase[index].start)
-        var capacity = 16
-        while capacity < count * 2 { capacity *= 2 }
-        if scratchCapacity < capacity {
-            free(scratch)
-            scratch = Self.allocate(capacity)
-            scratch.initialize(repeating: 0, count: capacity)
-            scratchCapacity = capacity
-            generation = 0
-        }
-        // A slot is taken when it holds this object's generation in its high half (no clearing between objects);
-        // the low half is the key's token index.
-        generation &+= 1
-        if generation == 0 {
-            scratch.update(repeating: 0, count: scratchCapacity)
-            generation = 1
-        }
-        let tag = UInt64(generation) << 32
-        let mask = capacity - 1
-        var position = index + 1
-        while position < end && !traits.contains(.duplicates) {
-            assert(position + 1 < tokenCount, "Tape: a key without its value")
-            let token = tokenBase[position]
-            let start = Int(token.start)
-            let length = Int(token.length)
+        // The look-ups below read the tape through these copies, not `self`, which `duplicates` is part of.
+        let tokens = tokens
+        let bytes = self.bytes
+        func key(_ position: Int) -> UnsafeRawBufferPointer {
+            let token = tokens[position]
             // The tape wrote these ranges itself (``append(_:_:offset:)``), inside its byte buffer.
-            assert(start >= 0 && length >= 0 && start + length <= byteCount, "Tape: byte range out of bounds")
-            let first = Self.firstWord(byteBase + start, length: length, capacity: byteCapacity - start)
-            let fingerprint = first ^ UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
-            var slot = Int(truncatingIfNeeded: (fingerprint &* 0xBF58_476D_1CE4_E5B9) >> 40) & mask
-            while true {
-                let entry = scratch[slot]
-                if entry & 0xFFFF_FFFF_0000_0000 != tag {
-                    scratch[slot] = tag | UInt64(UInt32(truncatingIfNeeded: position))
-                    break
-                }
-                let otherToken = tokenBase[Int(entry & 0xFFFF_FFFF)]
-                if Int(otherToken.length) == length
-                    && memcmp(byteBase + Int(otherToken.start), byteBase + start, length) == 0
-                {
-                    traits.insert(.duplicates)
-                    break
-                }
-                slot = (slot + 1) & mask
+            assert(token.kind == .key, "Tape: not a key")
+            return UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start) + Int(token.length)])
+        }
+        duplicates.begin(count: Int(tokenBase[index].start))
+        var position = index + 1
+        while position < end {
+            assert(position + 1 < tokenCount, "Tape: a key without its value")
+            if duplicates.insert(key(position), id: UInt32(truncatingIfNeeded: position), bytesOf: { key(Int($0)) }) {
+                traits.insert(.duplicates)
+                break
             }
-            let value = tokenBase[position + 1]
+            let value = tokens[position + 1]
             position = value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
         }
         tokenBase[index].flags |= traits.rawValue
         return KeyTraits(rawValue: tokenBase[index].flags)
-    }
-
-    /// A key's first eight bytes (zero past its end), read as one word where the buffer's `capacity` past the key's
-    /// start allows.
-    @inline(__always)
-    private static func firstWord(_ bytes: UnsafeMutablePointer<UInt8>, length: Int, capacity: Int) -> UInt64 {
-        var first: UInt64 = 0
-        if capacity >= 8 {
-            first = UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self)
-            if length < 8 { first &= (UInt64(1) << UInt64(length * 8)) &- 1 }
-        } else {
-            for offset in 0..<min(length, 8) { first |= UInt64(bytes[offset]) << UInt64(offset * 8) }
-        }
-        return first
     }
 
     /// The bytes of the key at `index`.

@@ -32,6 +32,8 @@ final class EncodableTree {
         var text: JSONWriter
         var convertedKeys: [String: String] = [:]
         var typeKinds: [ObjectIdentifier: TypeKind] = [:]
+        /// Finds keys encoded twice in an object (``needsOrdering(_:)``).
+        var duplicates = DuplicateKeys()
     }
 
     /// The mutable state, in memory of its own (allocated by `init`, freed by `deinit`): every value touches it, and
@@ -112,6 +114,7 @@ final class EncodableTree {
     }
 
     deinit {
+        state.pointee.duplicates.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -252,32 +255,32 @@ final class EncodableTree {
     /// them in the order of a dictionary seeded per instance, which changes from one call to the next, so no order
     /// could match it byte for byte; the encoding order is the one that stays the same.
     private func needsOrdering(_ index: Int) -> Bool {
+        let nodes = state.pointee.nodes
         if options.sortedKeys { return nodes[index].first != nodes[index].last }
-        var outer = nodes[index].first
         var count = 0
-        while outer >= 0 {
+        var child = nodes[index].first
+        while child >= 0 {
             count += 1
-            if count > 64 { return Set(childList(of: index).map(keyBytes)).count != count + countRest(after: outer) }
-            var inner = nodes[Int(outer)].next
-            while inner >= 0 {
-                if nodes[Int(inner)].keyLength == nodes[Int(outer)].keyLength && keyBytes(inner) == keyBytes(outer) {
+            child = nodes[Int(child)].next
+        }
+        guard count > 1 else { return false }
+        return state.pointee.keys.withUnsafeBytes { keys in
+            func key(_ member: Int32) -> UnsafeRawBufferPointer {
+                let node = nodes[Int(member)]
+                return UnsafeRawBufferPointer(rebasing: keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)])
+            }
+            state.pointee.duplicates.begin(count: count)
+            var child = nodes[index].first
+            while child >= 0 {
+                if state.pointee.duplicates.insert(key(child), id: UInt32(bitPattern: child), bytesOf: {
+                    key(Int32(bitPattern: $0))
+                }) {
                     return true
                 }
-                inner = nodes[Int(inner)].next
+                child = nodes[Int(child)].next
             }
-            outer = nodes[Int(outer)].next
+            return false
         }
-        return false
-    }
-
-    private func countRest(after index: Int32) -> Int {
-        var count = 0
-        var next = nodes[Int(index)].next
-        while next >= 0 {
-            count += 1
-            next = nodes[Int(next)].next
-        }
-        return count
     }
 
     private func childList(of index: Int) -> [Int32] {
