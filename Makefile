@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench test test-integrations test-release test-asan test-tsan fuzz docs build clean
+.PHONY: deps bench test test-integrations test-release test-asan test-tsan fuzz docs lint format build clean
 FUZZ_SECONDS ?= 60
 
 ## deps: install libyajl-dev when it is missing (Debian/Ubuntu): yajl's headers and its static archive, which the
@@ -63,6 +63,15 @@ docs: deps
 	docc convert Sources/HandyStream/HandyStream.docc --additional-symbol-graph-dir .build-docs/symbols \
 		--output-path .build/docs --fallback-display-name HandyStream --fallback-bundle-identifier HandyStream \
 		--warnings-as-errors
+
+## lint: the toolchain's swift-format, in lint mode with the checked-in configuration (.swift-format): any finding
+## fails. `make format` rewrites the files the same way.
+FORMATTED = Sources Tests Fuzz Benchmarks/Benchmarks Package.swift Benchmarks/Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMATTED)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(FORMATTED)
 
 build: deps
 	$(SWIFT) build

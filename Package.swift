@@ -50,7 +50,8 @@ let package = Package(
             name: "HandyStreamNIO",
             dependencies: [
                 "HandyStream",
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP", "Vapor", "Hummingbird"])),
+                .product(
+                    name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP", "Vapor", "Hummingbird"])),
             ]
         ),
         .target(

@@ -18,6 +18,6 @@ let package = Package(
             ],
             path: "Benchmarks/Decoding",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ]
 )

@@ -48,9 +48,12 @@ struct FuzzModel: HandyJSON {
         mapper <<< self.serialized <-- ["serializeKey", "x.y"]
         mapper <<< self.taken <-- ["int", "taken"]
         mapper <<< self.across <-- ["x.z.w", "across", "x.v"]
-        mapper <<< self.pair <-- (["pair", "x.pair"], TransformOf<(Int, Int), [Int]>(
-            fromJSON: { list in list.flatMap { $0.count == 2 ? ($0[0], $0[1]) : nil } },
-            toJSON: { pair in pair.map { [$0.0, $0.1] } }))
+        mapper <<< self.pair <-- (
+            ["pair", "x.pair"],
+            TransformOf<(Int, Int), [Int]>(
+                fromJSON: { list in list.flatMap { $0.count == 2 ? ($0[0], $0[1]) : nil } },
+                toJSON: { pair in pair.map { [$0.0, $0.1] } })
+        )
     }
 }
 

@@ -35,7 +35,8 @@ extension ModelDecoder: RequestDecoder {
 
 extension ModelEncoder: ResponseEncoder {
     /// A 200 response with `value` as its JSON body.
-    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
+    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response
+    {
         let bytes = try encode(value)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"

@@ -68,8 +68,9 @@ final class ChunkedJSONServer: @unchecked Sendable {
             var headers = HTTPHeaders()
             headers.add(name: "content-type", value: "application/json")
             headers.add(name: "transfer-encoding", value: "chunked")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
-                          promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
+                promise: nil)
             var offset = 0
             while offset < document.count {
                 let end = min(document.count, offset + chunkSize)
@@ -111,7 +112,8 @@ struct HTTPResponseDecodingTests {
 
             let third = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
             var names: [String] = []
-            for try await item in ModelDecoder().elements(of: CodableHTTPItem.self, at: "data.items", from: third.body) {
+            for try await item in ModelDecoder().elements(of: CodableHTTPItem.self, at: "data.items", from: third.body)
+            {
                 names.append(item.name)
             }
             #expect(names.count == Self.count && names.last?.hasPrefix("item \(Self.count - 1) ") == true)
@@ -157,7 +159,9 @@ struct HTTPResponseDecodingTests {
             continuation.finish()
         }
         var ids: [Int] = []
-        for try await item in ModelDecoder().elements(of: CodableHTTPItem.self, at: "items", from: body) { ids.append(item.id) }
+        for try await item in ModelDecoder().elements(of: CodableHTTPItem.self, at: "items", from: body) {
+            ids.append(item.id)
+        }
         #expect(ids == [1, 2])
         let again = AsyncStream<ByteBuffer> { continuation in
             for slice in slices { continuation.yield(slice) }

@@ -63,12 +63,16 @@ struct HandyContext: RequestContext {
         }
         router.get("sample") { _, _ in Self.sample }
         router.post("items") { request, _ -> String in
-            try await summarize(ModelDecoder().elements(of: BirdItem.self, at: "items", from: request.body)) { $0.price }
+            try await summarize(ModelDecoder().elements(of: BirdItem.self, at: "items", from: request.body)) {
+                $0.price
+            }
         }
         return Application(router: router)
     }
 
-    func post(_ client: some TestClientProtocol, _ uri: String, _ body: String) async throws -> (HTTPResponse.Status, String) {
+    func post(_ client: some TestClientProtocol, _ uri: String, _ body: String) async throws -> (
+        HTTPResponse.Status, String
+    ) {
         try await client.execute(uri: uri, method: .post, body: ByteBuffer(string: body)) { response in
             (response.status, String(buffer: response.body))
         }
@@ -77,7 +81,9 @@ struct HandyContext: RequestContext {
     /// The README's context, unchanged: a model decoded and written back.
     @Test func readmeContext() async throws {
         let router = Router(context: AppContext.self)
-        router.post("item") { request, context -> BirdItem in try await request.decode(as: BirdItem.self, context: context) }
+        router.post("item") { request, context -> BirdItem in
+            try await request.decode(as: BirdItem.self, context: context)
+        }
         try await Application(router: router).test(.live) { client in
             let (status, body) = try await post(client, "/item", #"{"id": 7, "name": "lamp", "price": 12.5}"#)
             #expect(status == .ok)

@@ -106,7 +106,8 @@ struct VaporSample: Content, Equatable {
     /// The response is what Foundation's JSONEncoder writes with sorted keys, byte for byte.
     @Test func responseAsJSONEncoderWritesIt() async throws {
         try await withServer { base in
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/sample"), timeout: .seconds(30))
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: base + "/sample"), timeout: .seconds(30))
             let bytes = try await response.body.collect(upTo: 1 << 20)
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys

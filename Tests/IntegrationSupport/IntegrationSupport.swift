@@ -67,7 +67,8 @@ public struct GeneratedItems: AsyncSequence, Sendable {
             let end = Swift.min(position + 500, count)
             let padding = String(repeating: "x", count: 60)
             while position < end {
-                text += (position == 0 ? "" : ",")
+                text +=
+                    (position == 0 ? "" : ",")
                     + #"{"id":\#(position),"name":"item \#(position) \#(padding)","price":\#(position).5}"#
                 position += 1
             }

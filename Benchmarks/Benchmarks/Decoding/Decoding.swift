@@ -20,7 +20,8 @@ private func generatedStream(megabytes: Int) -> [UInt8] {
     var index = 0
     while bytes.count < megabytes * 1_000_000 {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
-        bytes += Array("""
+        bytes += Array(
+            """
             {"id":\(index),"name":"item \(index)","price":\(Double(index % 10_000) / 100 + 0.99),"active":true,\
             "tags":["a","b","c"],"owner":{"id":\(index % 5000),"name":"owner","email":"o@example.com"},\
             "description":"\(String(repeating: "lorem ipsum dolor sit amet ", count: 28))","ratings":[4.5,3.25,5]}
@@ -69,11 +70,16 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("twitter.json: HandyStream, full models", configuration: configuration(bytes: twitter.count)) { b in
         for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(TwitterSearch.self, from: twitter)) }
     }
-    Benchmark("twitter.json: Foundation JSONDecoder, full models", configuration: configuration(bytes: twitter.count)) { b in
-        for _ in b.scaledIterations { blackHole(try JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)) }
+    Benchmark("twitter.json: Foundation JSONDecoder, full models", configuration: configuration(bytes: twitter.count)) {
+        b in
+        for _ in b.scaledIterations {
+            blackHole(try JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter))
+        }
     }
-    Benchmark("twitter.json: JSONSerialization, then the models from [String: Any]",
-              configuration: configuration(bytes: twitter.count)) { b in
+    Benchmark(
+        "twitter.json: JSONSerialization, then the models from [String: Any]",
+        configuration: configuration(bytes: twitter.count)
+    ) { b in
         for _ in b.scaledIterations {
             let object = try JSONSerialization.jsonObject(with: twitter) as? [String: Any]
             blackHole(TwitterSearch.deserialize(from: object))
@@ -82,10 +88,15 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("twitter.json: HandyStream, partial model", configuration: configuration(bytes: twitter.count)) { b in
         for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(TwitterSearchPartial.self, from: twitter)) }
     }
-    Benchmark("twitter.json: Foundation JSONDecoder, partial model", configuration: configuration(bytes: twitter.count)) { b in
-        for _ in b.scaledIterations { blackHole(try JSONDecoder().decode(PlainCodable.TwitterSearchPartial.self, from: twitter)) }
+    Benchmark("twitter.json: Foundation JSONDecoder, partial model", configuration: configuration(bytes: twitter.count))
+    { b in
+        for _ in b.scaledIterations {
+            blackHole(try JSONDecoder().decode(PlainCodable.TwitterSearchPartial.self, from: twitter))
+        }
     }
-    Benchmark("twitter.json: HandyStream, designated path at the end", configuration: configuration(bytes: twitter.count)) { b in
+    Benchmark(
+        "twitter.json: HandyStream, designated path at the end", configuration: configuration(bytes: twitter.count)
+    ) { b in
         for _ in b.scaledIterations {
             blackHole(try ModelDecoder().decode(SearchMetadata.self, from: twitter, at: "search_metadata"))
         }
@@ -100,27 +111,39 @@ let benchmarks: @Sendable () -> Void = {
         for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(FeatureCollection.self, from: canada)) }
     }
     Benchmark("canada.json: Foundation JSONDecoder", configuration: configuration(bytes: canada.count)) { b in
-        for _ in b.scaledIterations { blackHole(try JSONDecoder().decode(PlainCodable.FeatureCollection.self, from: canada)) }
+        for _ in b.scaledIterations {
+            blackHole(try JSONDecoder().decode(PlainCodable.FeatureCollection.self, from: canada))
+        }
     }
 
     // The same documents as plain Codable types (no HandyJSON conformance): the Codable path, lenient and strict;
     // Foundation's JSONDecoder on the same types is the rows above.
     let strict = ModelDecoder(options: DecodingOptions(strict: true))
-    Benchmark("twitter.json: HandyStream, plain Codable types", configuration: configuration(bytes: twitter.count)) { b in
-        for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)) }
+    Benchmark("twitter.json: HandyStream, plain Codable types", configuration: configuration(bytes: twitter.count)) {
+        b in
+        for _ in b.scaledIterations {
+            blackHole(try ModelDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter))
+        }
     }
-    Benchmark("twitter.json: HandyStream strict, plain Codable types", configuration: configuration(bytes: twitter.count)) { b in
+    Benchmark(
+        "twitter.json: HandyStream strict, plain Codable types", configuration: configuration(bytes: twitter.count)
+    ) { b in
         for _ in b.scaledIterations { blackHole(try strict.decode(PlainCodable.TwitterSearch.self, from: twitter)) }
     }
-    Benchmark("citm_catalog.json: HandyStream, plain Codable types", configuration: configuration(bytes: citm.count)) { b in
+    Benchmark("citm_catalog.json: HandyStream, plain Codable types", configuration: configuration(bytes: citm.count)) {
+        b in
         for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(PlainCodable.Catalog.self, from: citm)) }
     }
     Benchmark("canada.json: HandyStream, plain Codable types", configuration: configuration(bytes: canada.count)) { b in
-        for _ in b.scaledIterations { blackHole(try ModelDecoder().decode(PlainCodable.FeatureCollection.self, from: canada)) }
+        for _ in b.scaledIterations {
+            blackHole(try ModelDecoder().decode(PlainCodable.FeatureCollection.self, from: canada))
+        }
     }
     if let plain = try? JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter) {
-        Benchmark("twitter.json Codable values to JSON: HandyStream ModelEncoder",
-                  configuration: configuration(bytes: twitter.count)) { b in
+        Benchmark(
+            "twitter.json Codable values to JSON: HandyStream ModelEncoder",
+            configuration: configuration(bytes: twitter.count)
+        ) { b in
             for _ in b.scaledIterations { blackHole(try ModelEncoder().encode(plain)) }
         }
     }
@@ -129,22 +152,30 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("twitter.json models to JSON: HandyStream", configuration: configuration(bytes: twitter.count)) { b in
         for _ in b.scaledIterations { blackHole(try ModelEncoder().encode(search)) }
     }
-    let plainSearch = (try? JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)) ?? PlainCodable.TwitterSearch()
-    Benchmark("twitter.json models to JSON: Foundation JSONEncoder", configuration: configuration(bytes: twitter.count)) { b in
+    let plainSearch =
+        (try? JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)) ?? PlainCodable.TwitterSearch()
+    Benchmark("twitter.json models to JSON: Foundation JSONEncoder", configuration: configuration(bytes: twitter.count))
+    { b in
         for _ in b.scaledIterations { blackHole(try JSONEncoder().encode(plainSearch)) }
     }
 
     let stream = generatedStream(megabytes: 64)
-    Benchmark("64 MB stream: HandyStream element streaming, 64 KiB chunks",
-              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
-                                   maxDuration: .seconds(5), maxIterations: 5,
-                                   thresholds: configuration(bytes: 0).thresholds)) { b in
+    Benchmark(
+        "64 MB stream: HandyStream element streaming, 64 KiB chunks",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+            maxDuration: .seconds(5), maxIterations: 5,
+            thresholds: configuration(bytes: 0).thresholds)
+    ) { b in
         for _ in b.scaledIterations { blackHole(try streamElements(GeneratedItem.self, of: stream)) }
     }
-    Benchmark("64 MB stream: HandyStream Codable element streaming, 64 KiB chunks",
-              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
-                                   maxDuration: .seconds(5), maxIterations: 5,
-                                   thresholds: configuration(bytes: 0).thresholds)) { b in
+    Benchmark(
+        "64 MB stream: HandyStream Codable element streaming, 64 KiB chunks",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+            maxDuration: .seconds(5), maxIterations: 5,
+            thresholds: configuration(bytes: 0).thresholds)
+    ) { b in
         for _ in b.scaledIterations { blackHole(try streamElements(PlainCodable.GeneratedItem.self, of: stream)) }
     }
 }

@@ -53,8 +53,9 @@ private struct ConfiguredDecodable<T: DecodableWithConfiguration>: Decodable {
 
     init(from decoder: any Decoder) throws {
         guard let box = decoder.userInfo[Self.key] as? ConfigurationBox<T.DecodingConfiguration> else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "No decoding configuration for \(T.self)."))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "No decoding configuration for \(T.self)."))
         }
         value = try T(from: decoder, configuration: box.configuration)
     }

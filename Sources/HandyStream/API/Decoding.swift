@@ -17,7 +17,9 @@ enum Decoding {
     /// The codec for `T` at the root of a ``ModelDecoder`` call (a whole value or a stream element): a `Decodable`
     /// type follows its `Decodable` declarations (its coding keys and `init(from:)`, exactly as `JSONDecoder` reads
     /// them), even when it is also a ``HandyJSON`` model; any other type takes the field tables.
-    static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(ModelDeclarationError) -> ValueCodec {
+    static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(ModelDeclarationError)
+        -> ValueCodec
+    {
         // JSONValue keeps its own codec at the root, which builds it from the events as they come (in a `Codable`
         // value it is read from the tape, see JSONValueCodable.swift).
         if let decodable = type as? any Decodable.Type, type != JSONValue.self { return codableCodec(decodable) }

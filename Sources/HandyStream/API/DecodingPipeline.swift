@@ -69,7 +69,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         builder = Builder(root: root, options: options)
         builder.seed = seed
         let filters = mode != .value || !path.isEmpty
-        filter = filters
+        filter =
+            filters
             ? PathFilter(
                 path: mode == .elements ? path.streamingElements() : path, builder: builder,
                 mode: mode == .value ? .single : .stream)
@@ -149,7 +150,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
                 try textStages.rewrite(text, isLast: isLast) { try tokenize($0, tracksLines: tracksLines) }
             }
         } catch {
-            let thrown = (error as? InputEncoding.Invalid).map(encodingError)
+            let thrown =
+                (error as? InputEncoding.Invalid).map(encodingError)
                 ?? (error as? TextStageError).map(textError) ?? error
             state = .failed(thrown)
             throw thrown
@@ -168,8 +170,10 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     /// Input that is not valid in the encoding its first bytes announced.
     private func encodingError(_ invalid: InputEncoding.Invalid) -> any Error {
-        asThrown(JSONDecodingError(
-            kind: .invalidUTF8, message: invalid.message, offset: tokenizer.bytesFed, path: currentPath, input: nil))
+        asThrown(
+            JSONDecodingError(
+                kind: .invalidUTF8, message: invalid.message, offset: tokenizer.bytesFed, path: currentPath, input: nil)
+        )
     }
 
     /// Text that a stage before the tokenizer refuses (JSON5's grammar), at its offset in the text as given.
@@ -191,7 +195,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         }
         // The last bytes held back to decide or convert the encoding, or by a text stage.
         try convert(
-            UnsafeRawBufferPointer(start: nil, count: 0), isLast: true, tracksLines: input == nil || !textStages.isEmpty)
+            UnsafeRawBufferPointer(start: nil, count: 0), isLast: true, tracksLines: input == nil || !textStages.isEmpty
+        )
         guard case .reading = state else {
             state = .finished
             return
@@ -263,9 +268,10 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             throw asThrown(error)
         case .malformed(let syntax):
             let (kind, message) = JSONDecodingError.translate(syntax)
-            throw asThrown(JSONDecodingError(
-                kind: kind, message: message, offset: syntax.offset, path: currentPath, chunk: chunk,
-                chunkStart: chunkStart, lines: lines))
+            throw asThrown(
+                JSONDecodingError(
+                    kind: kind, message: message, offset: syntax.offset, path: currentPath, chunk: chunk,
+                    chunkStart: chunkStart, lines: lines))
         }
     }
 
@@ -273,12 +279,14 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// path, as `JSONDecoder` throws for input that is not JSON, carrying `error` (line, column, offset and path).
     private func asThrown(_ error: JSONDecodingError) -> any Error {
         guard throwsDecodingErrors else { return error }
-        let description = switch error.kind {
-        case .malformed, .truncated, .invalidUTF8: "The given data was not valid JSON."
-        default: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."
-        }
-        return DecodingError.dataCorrupted(.init(
-            codingPath: [], debugDescription: description + " (\(error))", underlyingError: error))
+        let description =
+            switch error.kind {
+            case .malformed, .truncated, .invalidUTF8: "The given data was not valid JSON."
+            default: error.message.prefix(1).uppercased() + error.message.dropFirst() + "."
+            }
+        return DecodingError.dataCorrupted(
+            .init(
+                codingPath: [], debugDescription: description + " (\(error))", underlyingError: error))
     }
 
     /// Where decoding is: the filter's position before the value, the builder's inside it.
@@ -306,9 +314,10 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
                 path: builder.pathPrefix, input: input)
             throw Self.locate(decodable.error, at: error)
         }
-        throw asThrown(JSONDecodingError(
-            kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)",
-            offset: root.mismatchOffset, path: builder.pathPrefix, input: input))
+        throw asThrown(
+            JSONDecodingError(
+                kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)",
+                offset: root.mismatchOffset, path: builder.pathPrefix, input: input))
     }
 
     /// A `Decodable` value's error with HandyStream's location added: a `DecodingError` keeps its case and coding
@@ -329,7 +338,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
                 location.message = number.description
                 return DecodingError.Context(
                     codingPath: context.codingPath,
-                    debugDescription: context.debugDescription + " \(number.description) (\(position(location)), at \(location.path))",
+                    debugDescription: context.debugDescription
+                        + " \(number.description) (\(position(location)), at \(location.path))",
                     underlyingError: location)
             }
             location.path += CodingPathNode.jsonPath(of: context.codingPath)

@@ -87,7 +87,9 @@ public struct FileChunks: AsyncSequence, Sendable {
             var chunk = [UInt8](repeating: 0, count: count)
             let read: Int
             do {
-                read = try chunk.withUnsafeMutableBytes { try ChunkReader.readOnce(descriptor: descriptor, name: path, into: $0) }
+                read = try chunk.withUnsafeMutableBytes {
+                    try ChunkReader.readOnce(descriptor: descriptor, name: path, into: $0)
+                }
             } catch {
                 ended = true
                 throw error

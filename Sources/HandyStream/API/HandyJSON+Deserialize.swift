@@ -109,13 +109,16 @@ public final class JSONDeserializer<T: HandyJSON> {
         let updated = json.withUTF8 { bytes -> T? in
             let input = UnsafeRawBufferPointer(bytes)
             // A class is filled in place: check the whole document first, so that nothing is written when it fails.
-            if T.self is AnyClass, (try? Decoding.decode(
-                Validation.self, from: input, path: "", options: options, reportProblems: false)) == nil
+            if T.self is AnyClass,
+                (try? Decoding.decode(
+                    Validation.self, from: input, path: "", options: options, reportProblems: false)) == nil
             {
                 return nil
             }
-            return (try? Decoding.decode(
-                T.self, from: input, path: designatedPath ?? "", options: options, reportProblems: false, seed: seed))
+            return
+                (try? Decoding.decode(
+                    T.self, from: input, path: designatedPath ?? "", options: options, reportProblems: false, seed: seed
+                ))
                 ?? nil
         }
         if let updated { object = updated }
@@ -126,7 +129,8 @@ enum HandyJSONDecoding {
     /// The HandyJSON calls are lenient and quiet, with the configured key strategy (`.caseInsensitive` when
     /// `HandyJSONConfiguration.deserializeOptions` says so, as in HandyJSON).
     static var options: DecodingOptions {
-        let strategy = HandyJSONConfiguration.deserializeOptions.contains(.caseInsensitive)
+        let strategy =
+            HandyJSONConfiguration.deserializeOptions.contains(.caseInsensitive)
             ? .caseInsensitive : HandyJSONConfiguration.keyDecodingStrategy
         return DecodingOptions(keyDecodingStrategy: strategy)
     }

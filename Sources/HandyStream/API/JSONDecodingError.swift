@@ -73,8 +73,10 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
 
     /// An error in streamed input: `chunk` is the chunk being read (it begins at `chunkStart`), and `lines` knows
     /// the lines of the chunks before it.
-    init(kind: Kind, message: String, offset: Int, path: String, chunk: UnsafeRawBufferPointer, chunkStart: Int,
-         lines: LineTracker) {
+    init(
+        kind: Kind, message: String, offset: Int, path: String, chunk: UnsafeRawBufferPointer, chunkStart: Int,
+        lines: LineTracker
+    ) {
         self.kind = kind
         self.message = message
         self.offset = offset
@@ -88,7 +90,6 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
         line += lines.newlines
         (self.line, self.column, self.snippet) = (line, column, snippet)
     }
-
 
     private static let snippetRadius = 30
 
@@ -152,7 +153,9 @@ struct LineTracker {
 }
 
 extension String {
-    fileprivate var replacingTabs: String { String(unicodeScalars.map { $0 == "\t" || $0 == "\r" ? " " : Character($0) }) }
+    fileprivate var replacingTabs: String {
+        String(unicodeScalars.map { $0 == "\t" || $0 == "\r" ? " " : Character($0) })
+    }
 }
 
 extension JSONDecodingError {
@@ -170,8 +173,12 @@ extension JSONDecodingError {
         case "invalid bytes in UTF8 string.": (.invalidUTF8, "invalid UTF-8 in a string")
         case "invalid char in json text.": (.malformed, "invalid character")
         case "invalid string in json text.": (.malformed, "invalid literal (expected true, false or null)")
-        case "invalid character inside string.": (.malformed, "invalid character in a string (control characters "
-            + "must be escaped)")
+        case "invalid character inside string.":
+            (
+                .malformed,
+                "invalid character in a string (control characters "
+                    + "must be escaped)"
+            )
         case "invalid (non-hex) character occurs after '\\u' inside string.":
             (.malformed, "invalid \\u escape in a string")
         case "malformed number, a digit is required after the exponent.":
@@ -183,10 +190,17 @@ extension JSONDecodingError {
         case "probable comment found in input text, comments are not enabled.": (.malformed, "comments are not allowed")
         case Tokenizer.byteOrderMarkMessage: (.malformed, "a byte order mark (U+FEFF) is not allowed in JSON")
         case let message where message.hasPrefix(Tokenizer.unpairedSurrogatePrefix):
-            (.malformed, "an unpaired UTF-16 surrogate escape (\(message.dropFirst(Tokenizer.unpairedSurrogatePrefix.count))) "
-                + "in a string; lenient decoding reads it as U+FFFD")
-        case Tokenizer.controlCharacterMessage: (.malformed, "invalid character (form feed and vertical tab are not "
-            + "JSON whitespace, nor allowed unescaped in strings)")
+            (
+                .malformed,
+                "an unpaired UTF-16 surrogate escape (\(message.dropFirst(Tokenizer.unpairedSurrogatePrefix.count))) "
+                    + "in a string; lenient decoding reads it as U+FFFD"
+            )
+        case Tokenizer.controlCharacterMessage:
+            (
+                .malformed,
+                "invalid character (form feed and vertical tab are not "
+                    + "JSON whitespace, nor allowed unescaped in strings)"
+            )
         default: (.malformed, failure.message)
         }
     }

@@ -92,8 +92,9 @@ extension ModelDecoder {
     /// A push decoder for one value of type `T` at `path`, fed chunk by chunk.
     public func incremental<T>(_ type: T.Type, at path: String = "") throws -> IncrementalDecoder<T> {
         let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
-        return IncrementalDecoder(engine: DecodingPipeline(
-            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value))
+        return IncrementalDecoder(
+            engine: DecodingPipeline(
+                codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value))
     }
 
     /// A push decoder for the elements of the array at `path` (`"data.items"`, or `"data.items[*]"`; `"[*]"` for a
@@ -104,8 +105,9 @@ extension ModelDecoder {
         let parsed = try DesignatedPath(parsing: path)
         // The empty path streams each top-level value; `[*]` each element of a top-level array.
         let topLevelValues = parsed.isEmpty
-        return ElementDecoder(engine: DecodingPipeline(
-            codec: codec, path: parsed, options: options, mode: topLevelValues ? .valuePerDocument : .elements))
+        return ElementDecoder(
+            engine: DecodingPipeline(
+                codec: codec, path: parsed, options: options, mode: topLevelValues ? .valuePerDocument : .elements))
     }
 
     /// A push decoder for the value at `path` in each top-level value of the input: one value for a single document,
@@ -115,8 +117,9 @@ extension ModelDecoder {
     ///     let ids = try ModelDecoder().values(of: Int.self, at: "user.id")   // {"user": {"id": 1}}\n{"user": …}
     public func values<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
         let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
-        return ElementDecoder(engine: DecodingPipeline(
-            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .valuePerDocument))
+        return ElementDecoder(
+            engine: DecodingPipeline(
+                codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .valuePerDocument))
     }
 
     /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`, `ArraySlice<UInt8>`),

@@ -185,8 +185,6 @@ final class ArrayFrame<Element>: Frame {
     @inline(__always)
     private func element<Result>(_ body: (ValueCodec) -> Result) -> Result { elementReference.withInstance(body) }
 
-
-
     override func begin(_ builder: Builder) {
         elements.count = 0
         index = 0
@@ -209,8 +207,10 @@ final class ArrayFrame<Element>: Frame {
     /// Reports an element that doesn't fit; for `[T?]` it becomes `nil`, otherwise it is dropped.
     private func elementDidNotFit(_ builder: Builder, found: String) -> Bool {
         element {
-            elements.didNotFit($0, found: found, kept: "; the element became nil", leftOut: "; the element was dropped",
-                               builder).proceed
+            elements.didNotFit(
+                $0, found: found, kept: "; the element became nil", leftOut: "; the element was dropped",
+                builder
+            ).proceed
         }
     }
 
@@ -221,8 +221,9 @@ final class ArrayFrame<Element>: Frame {
         appended(element { $0.storeBool(value, at: slot, mode: .initialize) }, builder, found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        appended(element { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
-                 found: "the number " + String(jsonBytes: text))
+        appended(
+            element { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
+            found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         appended(element { $0.storeString(bytes, at: slot, mode: .initialize) }, builder, found: "a string")
@@ -233,8 +234,9 @@ final class ArrayFrame<Element>: Frame {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        appended(element { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
-                 found: child.isObject ? "an object" : "an array")
+        appended(
+            element { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
+            found: child.isObject ? "an object" : "an array")
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard element({ $0.storeReady(value, at: slot, mode: .initialize) }) else { return nil }

@@ -122,7 +122,9 @@ final class Builder: TokenSink {
     override func tokenNull() -> Bool {
         if skipDepth > 0 { return true }
         if let tape = top.withInstance({ $0.recorder }) {
-            return record(on: tape, byteCount: 0) { $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1) }
+            return record(on: tape, byteCount: 0) {
+                $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1)
+            }
         }
         return top.withInstance { $0.null(self) }
     }
@@ -169,8 +171,10 @@ final class Builder: TokenSink {
 
     @inline(never)
     private func _slowpath_tapeFull() -> Bool {
-        fail(BuildFailure(
-            kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens", path: currentPath()))
+        fail(
+            BuildFailure(
+                kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens",
+                path: currentPath()))
     }
     override func tokenReady(_ value: Any) -> Bool? {
         skipDepth > 0 ? true : top.withInstance { $0.ready(value, self) }

@@ -47,8 +47,9 @@ struct DecimalText {
         }
         let integerEnd = index
         guard integerEnd > integerStart else { return nil }
-        if !fromString && integerEnd - integerStart > 1 && base.load(fromByteOffset: integerStart, as: UInt8.self)
-            == ASCII.zero
+        if !fromString && integerEnd - integerStart > 1
+            && base.load(fromByteOffset: integerStart, as: UInt8.self)
+                == ASCII.zero
         {
             return nil
         }
@@ -160,7 +161,8 @@ struct DecimalText {
                 }
                 #endif
                 while index < end && taken < 19 {
-                    significand = significand &* 10 &+ UInt64(base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero)
+                    significand =
+                        significand &* 10 &+ UInt64(base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero)
                     taken &+= 1
                     index &+= 1
                 }
@@ -268,7 +270,8 @@ struct DecimalText {
         if !droppedNonZero && significand <= Self.maximumExactSignificand && exponent >= -22 && exponent <= 22 {
             // Clinger: both operands are exact, so one IEEE operation rounds correctly.
             let value = Double(significand)
-            let result = exponent >= 0
+            let result =
+                exponent >= 0
                 ? value * Self.exactPowersOfTen[exponent] : value / Self.exactPowersOfTen[-exponent]
             return isNegative ? -result : result
         }

@@ -33,7 +33,6 @@ final class DictionaryFrame<Value>: Frame {
         super.init(opener: opener, isObject: true)
     }
 
-
     override func begin(_ builder: Builder) {
         keys.removeAll(keepingCapacity: true)
         values.count = 0
@@ -41,7 +40,6 @@ final class DictionaryFrame<Value>: Frame {
 
     @inline(__always)
     private func value<Result>(_ body: (ValueCodec) -> Result) -> Result { valueReference.withInstance(body) }
-
 
     @inline(__always)
     private var slot: UnsafeMutableRawPointer { values.nextSlot() }
@@ -60,8 +58,9 @@ final class DictionaryFrame<Value>: Frame {
     /// `[String: T?]` it becomes `nil`, otherwise the entry is left out.
     private func valueDidNotFit(_ builder: Builder, found: String) -> Bool {
         let (proceed, kept) = value {
-            values.didNotFit($0, found: found, kept: "; the value became nil", leftOut: "; the entry was left out",
-                             builder)
+            values.didNotFit(
+                $0, found: found, kept: "; the value became nil", leftOut: "; the entry was left out",
+                builder)
         }
         if !kept { keys.removeLast() }
         return proceed
@@ -78,8 +77,9 @@ final class DictionaryFrame<Value>: Frame {
         inserted(value { $0.storeBool(flag, at: slot, mode: .initialize) }, builder, found: flag ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        inserted(value { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
-                 found: "the number " + String(jsonBytes: text))
+        inserted(
+            value { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
+            found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         inserted(value { $0.storeString(bytes, at: slot, mode: .initialize) }, builder, found: "a string")
@@ -90,8 +90,9 @@ final class DictionaryFrame<Value>: Frame {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        inserted(value { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
-                 found: child.isObject ? "an object" : "an array")
+        inserted(
+            value { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
+            found: child.isObject ? "an object" : "an array")
     }
     override func ready(_ ready: Any, _ builder: Builder) -> Bool? {
         guard value({ $0.storeReady(ready, at: slot, mode: .initialize) }) else { return nil }

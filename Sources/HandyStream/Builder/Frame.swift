@@ -115,8 +115,9 @@ final class RootFrame<T>: Frame {
         scalar(opener.storeBool(value, at: target, mode: .initialize), builder, found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(opener.storeNumber(text, at: target, mode: .initialize), builder,
-               found: "the number " + String(jsonBytes: text))
+        scalar(
+            opener.storeNumber(text, at: target, mode: .initialize), builder,
+            found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(opener.storeString(bytes, at: target, mode: .initialize), builder, found: "a string")

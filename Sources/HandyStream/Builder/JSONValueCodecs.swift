@@ -27,7 +27,9 @@ final class ValidationCodec: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: false) }
     }
     override func openArray(_ builder: Builder) -> Frame? {
-        builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: false) }
+        builder.frame(openedBy: self, isObject: false) {
+            JSONTextFrame(opener: self, isObject: false, keepsText: false)
+        }
     }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         store(target, mode)
@@ -244,8 +246,10 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         case .string(let text): run.writer.string(text)
         case .array(let elements): try openElements(elements, self, owner: self, on: &run)
         case .object(let members):
-            try run.open(DictionaryCursor<JSONValue>.self, owner: self, isObject: true) { DictionaryCursor(codec: self) }
-                .start(members: members)
+            try run.open(DictionaryCursor<JSONValue>.self, owner: self, isObject: true) {
+                DictionaryCursor(codec: self)
+            }
+            .start(members: members)
         }
     }
 

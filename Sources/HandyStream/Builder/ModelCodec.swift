@@ -91,8 +91,11 @@ class PropertyFrame: Frame {
         inUnknownKey = found < 0
         if inUnknownKey {
             unknownKeyLength = min(bytes.count, Self.unknownKeyCapacity)
-            if unknownKeyLength > 0 { unknownKey.update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                                        count: unknownKeyLength) }
+            if unknownKeyLength > 0 {
+                unknownKey.update(
+                    from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    count: unknownKeyLength)
+            }
         }
         return true
     }
@@ -132,8 +135,9 @@ class PropertyFrame: Frame {
         scalar(builder, { $0.storeBool(value, at: $1, mode: .assign) }, found: value ? "true" : "false")
     }
     override final func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(builder, { $0.storeNumber(text, at: $1, mode: .assign) },
-               found: "the number " + String(jsonBytes: text))
+        scalar(
+            builder, { $0.storeNumber(text, at: $1, mode: .assign) },
+            found: "the number " + String(jsonBytes: text))
     }
     override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign) }, found: "a string")
@@ -179,7 +183,8 @@ class PropertyFrame: Frame {
         if pending >= 0 {
             path += "." + table.slot(pending).pointee.key
         } else if inUnknownKey {
-            path += "." + String(decoding: UnsafeBufferPointer(start: unknownKey, count: unknownKeyLength), as: UTF8.self)
+            path +=
+                "." + String(decoding: UnsafeBufferPointer(start: unknownKey, count: unknownKeyLength), as: UTF8.self)
         }
     }
 }
@@ -207,8 +212,9 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
             storage.initialize(to: Model())
         }
         isLive = true
-        beginProperties(at: table.isClass
-            ? ModelStorage.objectBase(referenceAt: storage) : UnsafeMutableRawPointer(storage))
+        beginProperties(
+            at: table.isClass
+                ? ModelStorage.objectBase(referenceAt: storage) : UnsafeMutableRawPointer(storage))
         if !bestCandidates.isEmpty { bestCandidates.update(repeating: .max) }
         storage.pointee.willStartMapping()
     }
@@ -270,7 +276,9 @@ final class PathFrame: PropertyFrame {
     override func begin(_ builder: Builder) {
         // The frame that opened this one (the model's, or an outer path's) owns the properties and the record of
         // candidates seen.
-        guard let owner = builder.topPropertyFrame else { fatalError("PathFrame: opened by a frame without properties") }
+        guard let owner = builder.topPropertyFrame else {
+            fatalError("PathFrame: opened by a frame without properties")
+        }
         beginProperties(at: owner.propertyBase.unsafelyUnwrapped)
         bestCandidates = owner.bestCandidates
     }

@@ -149,15 +149,17 @@ final class DecodableFrame<T: Decodable>: Frame {
             // Strict mode stops with the error; lenient mode lets the parent treat the value as one that doesn't
             // fit (a property keeps its default, an element is dropped), and keeps the error for a root value.
             if let exhausted = error as? StackExhausted {
-                return builder.fail(BuildFailure(
-                    kind: .tooDeep, message: exhausted.description,
-                    path: builder.currentPath() + CodingPathNode.jsonPath(of: exhausted.codingPath),
-                    offset: decoder.errorOffset))
+                return builder.fail(
+                    BuildFailure(
+                        kind: .tooDeep, message: exhausted.description,
+                        path: builder.currentPath() + CodingPathNode.jsonPath(of: exhausted.codingPath),
+                        offset: decoder.errorOffset))
             }
             if context.strict {
-                return builder.fail(BuildFailure(
-                    kind: .typeMismatch, message: "\(error)", path: builder.currentPath(), underlying: error,
-                    offset: decoder.errorOffset))
+                return builder.fail(
+                    BuildFailure(
+                        kind: .typeMismatch, message: "\(error)", path: builder.currentPath(), underlying: error,
+                        offset: decoder.errorOffset))
             }
             if builder.atRootValue { context.lastFailure = (error, decoder.errorOffset) }
             return true

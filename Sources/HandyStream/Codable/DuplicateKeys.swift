@@ -36,7 +36,9 @@ struct DuplicateKeys {
         while size < count * 2 { size *= 2 }
         if capacity < size {
             free(scratch)
-            guard let raw = calloc(size, MemoryLayout<UInt64>.stride) else { fatalError("DuplicateKeys: out of memory") }
+            guard let raw = calloc(size, MemoryLayout<UInt64>.stride) else {
+                fatalError("DuplicateKeys: out of memory")
+            }
             scratch = raw.bindMemory(to: UInt64.self, capacity: size)
             capacity = size
             generation = 0
@@ -66,7 +68,9 @@ struct DuplicateKeys {
                 return false
             }
             let other = bytesOf(UInt32(truncatingIfNeeded: entry))
-            if other.count == bytes.count && (bytes.isEmpty || memcmp(other.baseAddress!, bytes.baseAddress!, bytes.count) == 0) {
+            if other.count == bytes.count
+                && (bytes.isEmpty || memcmp(other.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            {
                 return true
             }
             slot = (slot &+ 1) & mask

@@ -11,7 +11,10 @@ extension JSONValue: Codable {
             return
         }
         if let keyed = try? decoder.container(keyedBy: JSONValueKey.self) {
-            self = .object(try keyed.allKeys.map { Member(key: $0.stringValue, value: try keyed.decode(JSONValue.self, forKey: $0)) })
+            self = .object(
+                try keyed.allKeys.map {
+                    Member(key: $0.stringValue, value: try keyed.decode(JSONValue.self, forKey: $0))
+                })
             return
         }
         if var unkeyed = try? decoder.unkeyedContainer() {
@@ -105,7 +108,8 @@ extension TapeDecoder {
             var members: [JSONValue.Member] = []
             members.reserveCapacity(Int(token.start))
             while position < end {
-                members.append(.init(key: string(at: position), value: try jsonValue(at: position + 1, depth: depth + 1)))
+                members.append(
+                    .init(key: string(at: position), value: try jsonValue(at: position + 1, depth: depth + 1)))
                 position = tape.pointee.next(after: position + 1)
             }
             return .object(members)

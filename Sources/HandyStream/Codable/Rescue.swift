@@ -143,7 +143,8 @@ struct NumberNotRepresentable: RescuableFailure, CustomStringConvertible {
 
     /// What `JSONDecoder` throws for it at the top.
     var decodingError: DecodingError {
-        .dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: self))
+        .dataCorrupted(
+            .init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: self))
     }
 }
 

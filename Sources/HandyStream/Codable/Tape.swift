@@ -222,9 +222,10 @@ struct Tape {
             bits = Self.copy(to: UnsafeMutableRawPointer(byteBase + byteCount), from: source, count: text.count)
             byteCount += text.count
         }
-        appendToken(Token(
-            kind: kind, start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: text.count),
-            hint: 0, offset: offset))
+        appendToken(
+            Token(
+                kind: kind, start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: text.count),
+                hint: 0, offset: offset))
         return bits
     }
 

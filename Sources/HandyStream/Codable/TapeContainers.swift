@@ -62,9 +62,11 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func keyNotFound(_ key: Key) -> DecodingError {
         decoder.errorToken = object
-        return DecodingError.keyNotFound(key, .init(
-            codingPath: node.path,
-            debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        return DecodingError.keyNotFound(
+            key,
+            .init(
+                codingPath: node.path,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
     /// A member's value, read strictly; in rescue mode, on the way to a rescued place, read in rescue mode and
@@ -72,7 +74,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func member<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws -> T {
         if let rescue { return try rescuedMember(T.self, key, rescue, read) }
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) else { throw keyNotFound(key) }
+        guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) else {
+            throw keyNotFound(key)
+        }
         return try read(index, nil)
     }
 
@@ -93,9 +97,10 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return try read(index, request)
         } catch let error as any RescuableFailure {
             let here = node.appending(key)
-            guard let value = decoder.fallback(
-                T.self, key: key, mapping: mapping, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
-                node: here)
+            guard
+                let value = decoder.fallback(
+                    T.self, key: key, mapping: mapping, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
+                    node: here)
             else { throw error }
             decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
             return value
@@ -105,7 +110,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// An optional member's value: `nil` when missing or `null` (as `JSONDecoder`), and in rescue mode when it can't
     /// be rescued.
     @inline(__always)
-    private func optionalMember<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws -> T? {
+    private func optionalMember<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws
+        -> T?
+    {
         guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }),
             decoder.kind(at: index) != .null
         else { return nil }
@@ -162,7 +169,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I {
-        try member(type, key) { try decoder.decodeInteger(I.self, at: $0, node: node.appending(key), convert: $1 != nil) }
+        try member(type, key) {
+            try decoder.decodeInteger(I.self, at: $0, node: node.appending(key), convert: $1 != nil)
+        }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
@@ -215,11 +224,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let inner = nestedRescue(key)
         let index = try nestedIndex(key, inner)
-        return KeyedDecodingContainer(try nested(key, inner) {
-            try decoder.keyedContainer(
-                NestedKey.self, at: $0 ? -1 : index, node: node.appending(key), mapping: nil, rescue: inner,
-                absentAllowed: $0)
-        })
+        return KeyedDecodingContainer(
+            try nested(key, inner) {
+                try decoder.keyedContainer(
+                    NestedKey.self, at: $0 ? -1 : index, node: node.appending(key), mapping: nil, rescue: inner,
+                    absentAllowed: $0)
+            })
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -301,8 +311,10 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     private func atEnd(_ type: Any.Type) -> DecodingError {
         decoder.errorToken = array
-        return DecodingError.valueNotFound(type, .init(
-            codingPath: node.appending(index: currentIndex).path, debugDescription: "Unkeyed container is at end."))
+        return DecodingError.valueNotFound(
+            type,
+            .init(
+                codingPath: node.appending(index: currentIndex).path, debugDescription: "Unkeyed container is at end."))
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -528,7 +540,8 @@ extension TapeDecoder {
     ) throws -> Tape.Token? {
         guard index >= 0 else {
             if rescue != nil { return nil }
-            throw DecodingError.valueNotFound(type, .init(codingPath: node().path, debugDescription: "No value to decode"))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: node().path, debugDescription: "No value to decode"))
         }
         let header = tape.pointee.tokens[index]
         guard header.kind == kind else { throw mismatch(type, at: index, node: node(), found: header.kind) }
@@ -558,17 +571,20 @@ extension Array: LenientArray where Element: Decodable {
         // The commonest element types are read straight into a concrete array: no generic code per element.
         switch ObjectIdentifier(Element.self) {
         case ObjectIdentifier(Double.self):
-            return unsafeBitCast(try scalars(decoder, header, index) {
-                try decoder.decodeDouble(at: $0, node: node().appending(index: $1))
-            }, to: Result.self)
+            return unsafeBitCast(
+                try scalars(decoder, header, index) {
+                    try decoder.decodeDouble(at: $0, node: node().appending(index: $1))
+                }, to: Result.self)
         case ObjectIdentifier(Int.self):
-            return unsafeBitCast(try scalars(decoder, header, index) {
-                try decoder.decodeInteger(Int.self, at: $0, node: node().appending(index: $1))
-            }, to: Result.self)
+            return unsafeBitCast(
+                try scalars(decoder, header, index) {
+                    try decoder.decodeInteger(Int.self, at: $0, node: node().appending(index: $1))
+                }, to: Result.self)
         case ObjectIdentifier(String.self):
-            return unsafeBitCast(try scalars(decoder, header, index) {
-                try decoder.decodeString(at: $0, node: node().appending(index: $1))
-            }, to: Result.self)
+            return unsafeBitCast(
+                try scalars(decoder, header, index) {
+                    try decoder.decodeString(at: $0, node: node().appending(index: $1))
+                }, to: Result.self)
         default:
             break
         }
@@ -609,8 +625,9 @@ extension Array: LenientArray where Element: Decodable {
             let next = decoder.tape.pointee.next(after: position)
             let here = node().appending(index: count)
             do {
-                result.append(try decoder.decode(
-                    Element.self, at: position, node: here, rescue: rescue.inside(.index(count))))
+                result.append(
+                    try decoder.decode(
+                        Element.self, at: position, node: here, rescue: rescue.inside(.index(count))))
             } catch let error as any RescuableFailure {
                 if let none = (Element.self as? any OptionalNone.Type)?.none as? Element {
                     result.append(none)
@@ -664,8 +681,9 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
     ) throws -> Result {
         var path = LazyCodingPath()
         func node() -> CodingPathNode { path.node(makeNode) }
-        guard let header = try decoder.containerHeader(
-            [String: Value].self, .object, at: index, node: node, rescue: rescue)
+        guard
+            let header = try decoder.containerHeader(
+                [String: Value].self, .object, at: index, node: node, rescue: rescue)
         else { return _identityCast([String: Value](), to: Result.self) }
         let tape = decoder.tape
         var result: [String: Value] = [:]
@@ -709,7 +727,8 @@ extension Optional: OptionalDecoding where Wrapped: Decodable {
     ) throws -> Result {
         if decoder.kind(at: index) == .null { return _identityCast(Wrapped?.none, to: Result.self) }
         guard let rescue else {
-            return _identityCast(Wrapped?.some(try decoder.decode(Wrapped.self, at: index, node: node())), to: Result.self)
+            return _identityCast(
+                Wrapped?.some(try decoder.decode(Wrapped.self, at: index, node: node())), to: Result.self)
         }
         do {
             let value = try decoder.decode(Wrapped.self, at: index, node: node(), rescue: rescue)
@@ -748,7 +767,8 @@ extension Dictionary: RescuedCollection where Key == Int, Value: Decodable {
         for (key, value) in members {
             guard let number = Int(key) else {
                 decoder.context.report(
-                    decoder.pathPrefix, node().appending(NamedKey(key)), "the key is not an integer; the entry was dropped")
+                    decoder.pathPrefix, node().appending(NamedKey(key)),
+                    "the key is not an integer; the entry was dropped")
                 continue
             }
             result[number] = value

@@ -130,9 +130,10 @@ final class TapeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let rescue = ownRescue
-        return try KeyedDecodingContainer(keyedContainer(
-            Key.self, at: current, node: node, mapping: mapping, rescue: rescue,
-            absentAllowed: rescue?.route(nil) != nil))
+        return try KeyedDecodingContainer(
+            keyedContainer(
+                Key.self, at: current, node: node, mapping: mapping, rescue: rescue,
+                absentAllowed: rescue?.route(nil) != nil))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -246,7 +247,8 @@ final class TapeDecoder: Decoder {
         case .plain: break
         // The traits say `T` is exactly the type read, so the casts below are identities (no dynamic cast).
         case .string: return _identityCast(try decodeString(at: index, node: node(), convert: convert), to: T.self)
-        case .int: return _identityCast(try decodeInteger(Int.self, at: index, node: node(), convert: convert), to: T.self)
+        case .int:
+            return _identityCast(try decodeInteger(Int.self, at: index, node: node(), convert: convert), to: T.self)
         case .double: return _identityCast(try decodeDouble(at: index, node: node(), convert: convert), to: T.self)
         case .bool: return _identityCast(try decodeBool(at: index, node: node(), convert: convert), to: T.self)
         case .float: return _identityCast(try decodeFloat(at: index, node: node(), convert: convert), to: T.self)
@@ -268,13 +270,17 @@ final class TapeDecoder: Decoder {
         case .rescuedCollection(let collection):
             // Decoded by the standard library's `init(from:)` when strict; by this library in rescue mode, so that
             // an element that can't be rescued is dropped.
-            if let rescue { return try collection.decodeRescued(self, at: index, node: node, rescue: rescue, as: T.self) }
+            if let rescue {
+                return try collection.decodeRescued(self, at: index, node: node, rescue: rescue, as: T.self)
+            }
         }
         guard stackBudget.hasRoom(nesting: nesting) else {
             errorToken = index
             throw StackExhausted(codingPath: node().path, call: "init(from:)")
         }
-        guard rescue == nil && scope == nil else { return try decodeInRescue(T.self, at: index, node: node(), traits, rescue) }
+        guard rescue == nil && scope == nil else {
+            return try decodeInRescue(T.self, at: index, node: node(), traits, rescue)
+        }
         // The strict pass: no rescue state to save.
         let saved = (current, self.node, mapping)
         current = index
@@ -386,12 +392,17 @@ final class TapeDecoder: Decoder {
     func mismatch(_ type: Any.Type, at index: Int, node: CodingPathNode, found kind: Tape.Kind) -> DecodingError {
         errorToken = index
         if kind == .null {
-            return DecodingError.valueNotFound(type, .init(
-                codingPath: node.path,
-                debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+            return DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: node.path,
+                    debugDescription: "Cannot get value of type \(type) -- found null value instead"))
         }
-        return DecodingError.typeMismatch(type, .init(
-            codingPath: node.path, debugDescription: "Expected to decode \(type) but found \(Self.describe(kind)) instead."))
+        return DecodingError.typeMismatch(
+            type,
+            .init(
+                codingPath: node.path,
+                debugDescription: "Expected to decode \(type) but found \(Self.describe(kind)) instead."))
     }
 
     func corrupted(_ message: String, at index: Int, node: CodingPathNode) -> DecodingError {
@@ -526,7 +537,9 @@ extension TapeDecoder {
         // Past 2^53 a `Double` may have rounded the text: JSONDecoder then reads it as a `Decimal`, truncated toward
         // zero (`12345678901234567.5` is 12345678901234567).
         if double.magnitude < 0x1p53 { return exact }
-        guard var decimal = Decimal(string: String(decoding: bytes, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX"))
+        guard
+            var decimal = Decimal(
+                string: String(decoding: bytes, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX"))
         else { return nil }
         var truncated = Decimal()
         NSDecimalRound(&truncated, &decimal, 0, decimal < 0 ? .up : .down)
@@ -559,8 +572,9 @@ extension TapeDecoder {
 
     /// `"Infinity"`-style strings, as the non-conforming float strategy names them.
     private func nonConforming(_ bytes: UnsafeRawBufferPointer) -> Double? {
-        guard case .convertFromString(let positive, let negative, let nan) =
-            context.options.nonConformingFloatDecodingStrategy
+        guard
+            case .convertFromString(let positive, let negative, let nan) =
+                context.options.nonConformingFloatDecodingStrategy
         else { return nil }
         let text = String(jsonBytes: bytes)
         if text == positive { return .infinity }
@@ -761,7 +775,8 @@ extension TapeDecoder {
                 && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
                     == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
         }
-        for index in 0..<count where a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
+        for index in 0..<count
+        where a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
             return false
         }
         return true

@@ -29,8 +29,11 @@ public final class HelpingMapper {
     func offset(ofAddress address: Int) -> Int { address - Int(bitPattern: base) }
 
     func add(_ mapping: CustomMappingKeyValueTuple) {
-        mappings.append((MappedProperty(offset: offset(ofAddress: mapping.0), type: mapping.1.propertyType),
-                         mapping.1))
+        mappings.append(
+            (
+                MappedProperty(offset: offset(ofAddress: mapping.0), type: mapping.1.propertyType),
+                mapping.1
+            ))
     }
 
     func exclude<T>(address: Int, _: T.Type) {

@@ -1,4 +1,3 @@
-
 /// How property names become JSON keys when a model has no explicit mapping for a property. Explicit mappings
 /// (`<--`, `specify`) always win over the strategy.
 ///
@@ -81,7 +80,6 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
 
     var isCaseInsensitive: Bool { kind == .caseInsensitive }
 
-
     /// Foundation's `convertFromSnakeCase`: leading and trailing underscores kept, the words between joined with
     /// each word after the first capitalized; a key without inner underscores is left as it is.
     static func camelCase(fromSnakeCase key: String) -> String {
@@ -89,7 +87,8 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
         var last = key.index(before: key.endIndex)
         while last > first && key[last] == "_" { key.formIndex(before: &last) }
         let words = key[first...last].split(separator: "_")
-        let joined = words.count == 1
+        let joined =
+            words.count == 1
             ? String(key[first...last])
             : ([words[0].lowercased()] + words.dropFirst().map { $0.capitalized }).joined()
         return String(key[..<first]) + joined + String(key[key.index(after: last)...])

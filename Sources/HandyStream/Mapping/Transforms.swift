@@ -246,11 +246,15 @@ open class HexColorTransform: TransformType {
         }
         switch text.count {
         case 3: return HexColor(red: component(8, 4), green: component(4, 4), blue: component(0, 4))
-        case 4: return HexColor(red: component(12, 4), green: component(8, 4), blue: component(4, 4),
-                                alpha: component(0, 4))
+        case 4:
+            return HexColor(
+                red: component(12, 4), green: component(8, 4), blue: component(4, 4),
+                alpha: component(0, 4))
         case 6: return HexColor(red: component(16, 8), green: component(8, 8), blue: component(0, 8))
-        case 8: return HexColor(red: component(24, 8), green: component(16, 8), blue: component(8, 8),
-                                alpha: component(0, 8))
+        case 8:
+            return HexColor(
+                red: component(24, 8), green: component(16, 8), blue: component(8, 8),
+                alpha: component(0, 8))
         default: return nil
         }
     }

@@ -57,8 +57,10 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                 } else if !inside.isEmpty, inside.count <= 18, inside.allSatisfy(ASCII.isDigit) {
                     segments.append(.index(inside.reduce(0) { $0 * 10 + Int($1 &- ASCII.zero) }))
                 } else {
-                    throw InvalidPathError(path: text, reason: "'[\(String(decoding: inside, as: UTF8.self))]' is "
-                        + "neither an index nor [*]; write \\[ for a key containing '['")
+                    throw InvalidPathError(
+                        path: text,
+                        reason: "'[\(String(decoding: inside, as: UTF8.self))]' is "
+                            + "neither an index nor [*]; write \\[ for a key containing '['")
                 }
             default:
                 key.append(byte)

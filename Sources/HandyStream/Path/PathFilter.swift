@@ -205,8 +205,10 @@ final class PathFilter: TokenSink {
         }
         depth += 1
         if depth > builder.maximumDepth {
-            return fail(BuildFailure(kind: .tooDeep, message: "nesting deeper than \(builder.maximumDepth) levels",
-                                     path: childPath()))
+            return fail(
+                BuildFailure(
+                    kind: .tooDeep, message: "nesting deeper than \(builder.maximumDepth) levels",
+                    path: childPath()))
         }
         if skipDepth > 0 {
             skipDepth += 1
@@ -229,8 +231,9 @@ final class PathFilter: TokenSink {
             levels.append(Level(isObject: isObject, segment: segment, path: childPath))
             if segment == firstWildcard && mode == .single {
                 // The matches are collected into an array that this container's end closes.
-                delegate?.pathFilter(self, handsOverAt: path.jsonPath(prefix: path.segments.count), index: nil,
-                                     outerDepth: depth, handsTokenizer: false)
+                delegate?.pathFilter(
+                    self, handsOverAt: path.jsonPath(prefix: path.segments.count), index: nil,
+                    outerDepth: depth, handsTokenizer: false)
                 return builder.tokenStartArray()
             }
             return true
@@ -294,8 +297,9 @@ final class PathFilter: TokenSink {
     private func handOver() {
         isPassing = true
         if let last = levels.indices.last, !levels[last].isObject {
-            delegate?.pathFilter(self, handsOverAt: levels[last].path ?? "$", index: levels[last].index,
-                                 outerDepth: depth, handsTokenizer: true)
+            delegate?.pathFilter(
+                self, handsOverAt: levels[last].path ?? "$", index: levels[last].index,
+                outerDepth: depth, handsTokenizer: true)
         } else {
             delegate?.pathFilter(self, handsOverAt: childPath(), index: nil, outerDepth: depth, handsTokenizer: true)
         }

@@ -150,8 +150,9 @@ final class CodecFactory {
             } else if !property.isVar {
                 continue  // a `let` is only written, and one of a type that can't be written is left out
             } else {
-                problem("\(modelName).\(property.name): a property of type \(property.type) can't be decoded; "
-                    + "make the type HandyJSON or HandyJSONEnum, or exclude the property in mapping(mapper:)")
+                problem(
+                    "\(modelName).\(property.name): a property of type \(property.type) can't be decoded; "
+                        + "make the type HandyJSON or HandyJSONEnum, or exclude the property in mapping(mapper:)")
                 continue
             }
             let keys = rule?.keys ?? [strategy.key(forProperty: property.name)]
@@ -212,7 +213,8 @@ final class CodecFactory {
         var pending = [start]
         var found: [String] = []
         while let model = pending.popLast() {
-            found += ownProblems[model]
+            found +=
+                ownProblems[model]
                 ?? TypeRegistry.publishedProblems(TypeRegistry.Key(type: model, strategy: strategy)) ?? []
             for next in containedModels[model] ?? [] where seen.insert(next).inserted { pending.append(next) }
         }
@@ -267,8 +269,9 @@ private struct PathNode {
             let child = children[name]!
             let pathCodec = factory.pathCodec(child, modelName: modelName, candidateCount: candidateCount)
             keys.append(FieldTable.Key(bytes: Array(name.utf8), slot: slots.count, priority: 0))
-            slots.append(FieldTable.Slot(
-                name: name, key: name, offset: 0, codec: pathCodec, writes: child.writesAnything, isMapped: true))
+            slots.append(
+                FieldTable.Slot(
+                    name: name, key: name, offset: 0, codec: pathCodec, writes: child.writesAnything, isMapped: true))
         }
         return FieldTable(
             modelName: modelName, isClass: isClass, slots: slots, keys: keys, candidateCount: candidateCount,

@@ -149,7 +149,8 @@ final class FieldTable: @unchecked Sendable {
             _ = UnsafeMutableBufferPointer(rebasing: keyBytes[cursor..<cursor + key.bytes.count])
                 .initialize(from: key.bytes)
             let hash = key.bytes.withUnsafeBytes { Self.hash($0) }
-            let packed = slots[key.slot].candidate < 0
+            let packed =
+                slots[key.slot].candidate < 0
                 ? key.slot : key.slot | (key.priority << Self.priorityShift) | Self.candidateFlag
             entries.baseAddress!.advanced(by: number).initialize(
                 to: Entry(hash: hash, keyStart: cursor, keyLength: key.bytes.count, packed: packed))
@@ -232,11 +233,15 @@ final class FieldTable: @unchecked Sendable {
         var offset = 0
         while offset + 8 <= key.count {
             if stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                != base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
             offset += 8
         }
         while offset < key.count {
-            if stored.load(fromByteOffset: offset, as: UInt8.self) != base.load(fromByteOffset: offset, as: UInt8.self) {
+            if stored.load(fromByteOffset: offset, as: UInt8.self) != base.load(fromByteOffset: offset, as: UInt8.self)
+            {
                 return false
             }
             offset += 1

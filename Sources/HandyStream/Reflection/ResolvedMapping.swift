@@ -15,13 +15,15 @@ struct ResolvedMapping {
             guard let index = resolve(named, properties, modelName, "maps") else { continue }
             let property = properties[index]
             if !property.isStrong {
-                problems.append("\(modelName).\(property.name): a weak or unowned property is never decoded; "
-                    + "remove its mapping")
+                problems.append(
+                    "\(modelName).\(property.name): a weak or unowned property is never decoded; "
+                        + "remove its mapping")
                 continue
             }
             if property.isLazy && handler.adapter != nil {
-                problems.append("\(modelName).\(property.name): a transform on a lazy property is not supported; "
-                    + "make it a plain var")
+                problems.append(
+                    "\(modelName).\(property.name): a transform on a lazy property is not supported; "
+                        + "make it a plain var")
                 continue
             }
             if rules[index] != nil { duplicates.insert(index) }
@@ -49,11 +51,13 @@ struct ResolvedMapping {
         if sameType.count == 1, properties[sameType[0]].isLazy || !properties[sameType[0]].isStrong {
             return sameType[0]
         }
-        var text = "\(modelName): mapping(mapper:) \(verb) a property of type \(named.type.type) that is not stored "
+        var text =
+            "\(modelName): mapping(mapper:) \(verb) a property of type \(named.type.type) that is not stored "
             + "in place: a computed property, or a lazy, weak, unowned or observed (willSet/didSet) one, which Swift "
             + "passes as a copy"
         if !sameType.isEmpty {
-            text += "; it may be " + sameType.map { properties[$0].name }.joined(separator: ", or ")
+            text +=
+                "; it may be " + sameType.map { properties[$0].name }.joined(separator: ", or ")
                 + " (HandyStream can't tell which; a property with willSet/didSet can't be mapped)"
         }
         problems.append(text)

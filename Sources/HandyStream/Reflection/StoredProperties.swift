@@ -35,8 +35,9 @@ struct StoredProperty {
         let options = isClass ? _EachFieldOptions(rawValue: 1 << 0) : []
         var properties: [StoredProperty] = []
         let complete = _forEachField(of: type, options: options) { name, offset, fieldType, _ in
-            properties.append(StoredProperty(
-                storedName: String(cString: name), offset: offset, type: fieldType, isStrong: true, isVar: true))
+            properties.append(
+                StoredProperty(
+                    storedName: String(cString: name), offset: offset, type: fieldType, isStrong: true, isVar: true))
             return true
         }
         guard complete, properties.count == _runtimeFieldCount(type) else { return nil }

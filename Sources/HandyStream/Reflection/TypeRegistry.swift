@@ -1,4 +1,3 @@
-
 /// The codecs of every type decoded so far, built once per type and then shared by all threads.
 ///
 /// A build runs outside the lock, in a ``CodecFactory`` of its own, so that a type that refers to itself

@@ -28,7 +28,8 @@ enum AnyWriter {
         case let number as any BinaryInteger: writeInteger(number, to: &run.writer)
         case let number as Decimal: try run.writer.decimal(number)
         case let dictionary as [String: Any]:
-            let members = run.options.sortedKeys
+            let members =
+                run.options.sortedKeys
                 ? dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
                 : dictionary.map { ($0.key, $0.value) }
             try run.open(AnyCursor.self, owner: nil, isObject: true) { AnyCursor() }.start(members: members)
@@ -81,8 +82,9 @@ enum AnyWriter {
                 guard let plain = custom._plainValue() else { return nil }
                 steps += 1
                 if steps > maximumSteps {
-                    throw JSONEncodingError(message: "\(type(of: custom))._plainValue() does not lead to a JSON "
-                        + "value after \(maximumSteps) steps (it returns a value of type \(type(of: plain)))")
+                    throw JSONEncodingError(
+                        message: "\(type(of: custom))._plainValue() does not lead to a JSON "
+                            + "value after \(maximumSteps) steps (it returns a value of type \(type(of: plain)))")
                 }
                 value = plain
             } else {

@@ -189,13 +189,15 @@ final class EncodableTree {
                 }
                 // Two writers: `text` is only read here, `writer` only written.
                 let all = text.output.bytes.pointee.buffer
-                writer.rawJSON(bytes: UnsafeRawBufferPointer(
-                    rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))
+                writer.rawJSON(
+                    bytes: UnsafeRawBufferPointer(
+                        rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))
             case .object:
                 try writer.beginObject()
                 let ordered = needsOrdering(index)
-                stack.append(Open(
-                    sorted: ordered ? members(of: index) : [], next: ordered ? -1 : node.first, isObject: true))
+                stack.append(
+                    Open(
+                        sorted: ordered ? members(of: index) : [], next: ordered ? -1 : node.first, isObject: true))
             case .pending:
                 try writer.beginObject()
                 stack.append(Open(sorted: [], next: -1, isObject: true))
@@ -222,8 +224,9 @@ final class EncodableTree {
             if stack[top].isObject {
                 keys.withUnsafeBytes { all in
                     let node = nodes[child]
-                    writer.key(bytes: UnsafeRawBufferPointer(
-                        rebasing: all[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]))
+                    writer.key(
+                        bytes: UnsafeRawBufferPointer(
+                            rebasing: all[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]))
                 }
             } else {
                 writer.element()
@@ -243,7 +246,9 @@ final class EncodableTree {
         var found: Int?
         var child = nodes[parent].first
         while child >= 0 {
-            if nodes[Int(child)].keyLength == wanted.count && keyBytes(child).elementsEqual(wanted) { found = Int(child) }
+            if nodes[Int(child)].keyLength == wanted.count && keyBytes(child).elementsEqual(wanted) {
+                found = Int(child)
+            }
             child = nodes[Int(child)].next
         }
         return found
@@ -272,9 +277,12 @@ final class EncodableTree {
             state.pointee.duplicates.begin(count: count)
             var child = nodes[index].first
             while child >= 0 {
-                if state.pointee.duplicates.insert(key(child), id: UInt32(bitPattern: child), bytesOf: {
-                    key(Int32(bitPattern: $0))
-                }) {
+                if state.pointee.duplicates.insert(
+                    key(child), id: UInt32(bitPattern: child),
+                    bytesOf: {
+                        key(Int32(bitPattern: $0))
+                    })
+                {
                     return true
                 }
                 child = nodes[Int(child)].next
@@ -381,8 +389,9 @@ final class TreeEncoder: Encoder {
             throw Self.nonFinite(value, at: node().path)
         }
         try tree.setText(index) { text in
-            if !value.isFinite, case .convertToString(let positive, let negative, let nan) =
-                tree.options.nonConformingFloatEncodingStrategy
+            if !value.isFinite,
+                case .convertToString(let positive, let negative, let nan) =
+                    tree.options.nonConformingFloatEncodingStrategy
             {
                 text.string(value.isNaN ? nan : value < 0 ? negative : positive)
             } else {
@@ -395,11 +404,13 @@ final class TreeEncoder: Encoder {
     @inline(never)
     static func nonFinite<F: BinaryFloatingPoint>(_ value: F, at path: [any CodingKey]) -> EncodingError {
         let name = value.isNaN ? "\(F.self).nan" : value < 0 ? "-\(F.self).infinity" : "\(F.self).infinity"
-        return .invalidValue(value, .init(
-            codingPath: path,
-            debugDescription: "Unable to encode \(name) directly in JSON. Use "
-                + "JSONEncoder.NonConformingFloatEncodingStrategy.convertToString to specify how the value should be "
-                + "encoded."))
+        return .invalidValue(
+            value,
+            .init(
+                codingPath: path,
+                debugDescription: "Unable to encode \(name) directly in JSON. Use "
+                    + "JSONEncoder.NonConformingFloatEncodingStrategy.convertToString to specify how the value should be "
+                    + "encoded."))
     }
 
     /// Whether `text` is a JSON number (a `JSONValue` made by hand may hold anything).
@@ -434,7 +445,8 @@ final class TreeEncoder: Encoder {
             return try encodeDate(_identityCast(value, to: Date.self), into: index, node: node())
         case ObjectIdentifier(Data.self):
             return try encodeData(_identityCast(value, to: Data.self), into: index, node: node())
-        case ObjectIdentifier(URL.self): return encodeString(_identityCast(value, to: URL.self).absoluteString, into: index)
+        case ObjectIdentifier(URL.self):
+            return encodeString(_identityCast(value, to: URL.self).absoluteString, into: index)
         case ObjectIdentifier(Decimal.self):
             let decimal = _identityCast(value, to: Decimal.self)
             try tree.setText(index) { try $0.decimal(decimal) }
@@ -464,9 +476,12 @@ final class TreeEncoder: Encoder {
             throw JSONEncodingError(message: StackExhausted(codingPath: node.path, call: "encode(to:)").description)
         }
         guard depth <= tree.options.maximumDepth else {
-            throw EncodingError.invalidValue(0, .init(
-                codingPath: node.path,
-                debugDescription: "nesting deeper than \(tree.options.maximumDepth) levels (a cycle in the object graph?)"))
+            throw EncodingError.invalidValue(
+                0,
+                .init(
+                    codingPath: node.path,
+                    debugDescription:
+                        "nesting deeper than \(tree.options.maximumDepth) levels (a cycle in the object graph?)"))
         }
         let saved = (slot, self.node)
         slot = index
@@ -505,7 +520,8 @@ extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable
     func encodeMembers(into index: Int, with encoder: TreeEncoder) throws {
         encoder.tree.makeContainer(index, object: true)
         for (key, value) in self {
-            try encoder.encode(value, into: encoder.tree.addVerbatim(to: index, key: key), node: encoder.node.appending(NamedKey(key)))
+            try encoder.encode(
+                value, into: encoder.tree.addVerbatim(to: index, key: key), node: encoder.node.appending(NamedKey(key)))
         }
     }
 }
@@ -586,7 +602,8 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func superEncoder() -> any Encoder {
         TreeEncoder(
-            tree: encoder.tree, slot: encoder.tree.add(to: object, key: "super"), node: node.appending(NamedKey("super")))
+            tree: encoder.tree, slot: encoder.tree.add(to: object, key: "super"),
+            node: node.appending(NamedKey("super")))
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -699,8 +716,10 @@ extension EncodingRun {
         let encoder = TreeEncoder(tree: tree, slot: root)
         try encoder.encode(value, into: root, node: .root)
         if isTopLevel && tree.nodes[root].kind == .pending {
-            throw EncodingError.invalidValue(value, .init(
-                codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
         }
         let style = writer.foundationStyle
         writer.foundationStyle = true

@@ -49,8 +49,10 @@ public struct EncodingOptions: Sendable {
     /// Options for an encoder; the defaults write compact text in declaration order and leave `nil` out, as HandyJSON
     /// did.
     public init(
-        prettyPrinted: Bool = false, sortedKeys: Bool = false, keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys,
-        nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError, maximumDepth: Int = DecodingOptions.defaultMaximumDepth,
+        prettyPrinted: Bool = false, sortedKeys: Bool = false,
+        keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys,
+        nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError,
+        maximumDepth: Int = DecodingOptions.defaultMaximumDepth,
         escapesSlashes: Bool = true
     ) {
         self.escapesSlashes = escapesSlashes

@@ -75,8 +75,10 @@ struct EncodingRun {
     /// Keeps `value` in a cursor of its own while `codec` writes it: for values that exist only here (a model inside
     /// an `Any`), whose members the codec's cursors read in place. Writes no brackets of its own.
     mutating func hold<T>(_ value: T, _ codec: ValueCodec) throws {
-        unsafeDowncast(push(HolderCursor<T>.self, owner: codec) { HolderCursor<T>(codec: codec) },
-                       to: HolderCursor<T>.self).start(value)
+        unsafeDowncast(
+            push(HolderCursor<T>.self, owner: codec) { HolderCursor<T>(codec: codec) },
+            to: HolderCursor<T>.self
+        ).start(value)
     }
 
     private mutating func push(_ type: EncodeCursor.Type, owner: AnyObject?, make: () -> EncodeCursor)

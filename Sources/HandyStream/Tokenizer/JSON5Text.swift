@@ -83,7 +83,8 @@ final class JSON5Text: TextStage {
     /// An error at the current byte, or at the word's start.
     private func fail(_ message: String, atWord: Bool = false, truncated: Bool = false) -> TextStageError {
         let at = atWord ? wordStart : (offset, line, column)
-        return TextStageError(message: message, offset: at.offset, line: at.line, column: at.column, truncated: truncated)
+        return TextStageError(
+            message: message, offset: at.offset, line: at.line, column: at.column, truncated: truncated)
     }
 
     private func consume(_ byte: UInt8) throws {
@@ -286,7 +287,8 @@ final class JSON5Text: TextStage {
 
     /// The word as errors quote it: its first 40 bytes (a word may be as long as the input).
     private var wordText: String {
-        word.count <= 40 ? String(decoding: word, as: UTF8.self) : String(decoding: word.prefix(40), as: UTF8.self) + "…"
+        word.count <= 40
+            ? String(decoding: word, as: UTF8.self) : String(decoding: word.prefix(40), as: UTF8.self) + "…"
     }
 
     /// A literal or a number, in JSON's grammar.
@@ -313,7 +315,8 @@ final class JSON5Text: TextStage {
             output.append(contentsOf: Array("2E999999".utf8))
             return
         }
-        if rest.count > 2 && rest.first == ASCII.zero && rest.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x") {
+        if rest.count > 2 && rest.first == ASCII.zero && rest.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x")
+        {
             return try writeHexadecimal(rest.dropFirst(2), negative: negative)
         }
         // Digits, an optional fraction (either side of the point may be empty, not both), an optional exponent.
@@ -419,7 +422,8 @@ final class JSON5Text: TextStage {
         }
         for (position, (scalar, _)) in scalars.enumerated() {
             // An escaped character obeys the same rule (`\u0031` can't start a key), as the specification says.
-            let allowed = position == 0 ? scalar == "$" || scalar == "_" || Self.startsKey(scalar) : Self.continuesKey(scalar)
+            let allowed =
+                position == 0 ? scalar == "$" || scalar == "_" || Self.startsKey(scalar) : Self.continuesKey(scalar)
             guard allowed else {
                 throw fail("\"\(scalar)\" is not allowed in an unquoted key", atWord: true)
             }

@@ -220,31 +220,32 @@ final class Tokenizer {
     /// yajl keeps this pointer for the handle's life, so it must never move: one table, allocated once.
     nonisolated(unsafe) private static let callbacks: UnsafePointer<yajl_callbacks> = {
         let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
-        table.initialize(to: yajl_callbacks(
-            yajl_null: { context in flag(receiver(context).withInstance { $0.tokenNull() }) },
-            yajl_boolean: { context, value in flag(receiver(context).withInstance { $0.tokenBool(value != 0) }) },
-            // Numbers arrive only as raw text: yajl_integer and yajl_double would lose precision.
-            yajl_integer: nil,
-            yajl_double: nil,
-            yajl_number: { context, text, length in
-                let buffer = UnsafeRawBufferPointer(start: text, count: length)
-                return flag(receiver(context).withInstance { $0.tokenNumber(buffer) })
-            },
-            yajl_string: { context, bytes, length in
-                let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-                guard validUTF8(context, buffer) else { return 0 }
-                return flag(receiver(context).withInstance { $0.tokenString(buffer) })
-            },
-            yajl_start_map: { context in flag(receiver(context).withInstance { $0.tokenStartMap() }) },
-            yajl_map_key: { context, bytes, length in
-                let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-                guard validUTF8(context, buffer) else { return 0 }
-                return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
-            },
-            yajl_end_map: { context in flag(receiver(context).withInstance { $0.tokenEndMap() }) },
-            yajl_start_array: { context in flag(receiver(context).withInstance { $0.tokenStartArray() }) },
-            yajl_end_array: { context in flag(receiver(context).withInstance { $0.tokenEndArray() }) }
-        ))
+        table.initialize(
+            to: yajl_callbacks(
+                yajl_null: { context in flag(receiver(context).withInstance { $0.tokenNull() }) },
+                yajl_boolean: { context, value in flag(receiver(context).withInstance { $0.tokenBool(value != 0) }) },
+                // Numbers arrive only as raw text: yajl_integer and yajl_double would lose precision.
+                yajl_integer: nil,
+                yajl_double: nil,
+                yajl_number: { context, text, length in
+                    let buffer = UnsafeRawBufferPointer(start: text, count: length)
+                    return flag(receiver(context).withInstance { $0.tokenNumber(buffer) })
+                },
+                yajl_string: { context, bytes, length in
+                    let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+                    guard validUTF8(context, buffer) else { return 0 }
+                    return flag(receiver(context).withInstance { $0.tokenString(buffer) })
+                },
+                yajl_start_map: { context in flag(receiver(context).withInstance { $0.tokenStartMap() }) },
+                yajl_map_key: { context, bytes, length in
+                    let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+                    guard validUTF8(context, buffer) else { return 0 }
+                    return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
+                },
+                yajl_end_map: { context in flag(receiver(context).withInstance { $0.tokenEndMap() }) },
+                yajl_start_array: { context in flag(receiver(context).withInstance { $0.tokenStartArray() }) },
+                yajl_end_array: { context in flag(receiver(context).withInstance { $0.tokenEndArray() }) }
+            ))
         return UnsafePointer(table)
     }()
 }

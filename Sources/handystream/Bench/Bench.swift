@@ -22,11 +22,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Run only the documents whose file name contains this text.")
     var document: String?
 
-    @Option(help: """
-        Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
-        back to JSON; partial: the partial model; path: the path at the end; codable, codable-strict, codable-foundation, codable-encode, \
-        codable-jsonencoder: the plain Codable types), without the table: for profilers.
-        """)
+    @Option(
+        help: """
+            Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
+            back to JSON; partial: the partial model; path: the path at the end; codable, codable-strict, codable-foundation, codable-encode, \
+            codable-jsonencoder: the plain Codable types), without the table: for profilers.
+            """)
     var only: String?
 
     @Option(help: "Stream the elements at data.items of this file (see `handystream generate`) instead.")
@@ -50,12 +51,15 @@ struct Bench: ParsableCommand {
                     continue
                 }
                 if only.lowercased() == "path" {
-                    for _ in 0..<rounds { _ = try ModelDecoder().decode(SearchMetadata.self, from: data, at: "search_metadata") }
+                    for _ in 0..<rounds {
+                        _ = try ModelDecoder().decode(SearchMetadata.self, from: data, at: "search_metadata")
+                    }
                     continue
                 }
                 if only.lowercased().hasPrefix("codable") {
                     let codable = try document.codable(data)
-                    let contender = codable.decoding.first { $0.name.lowercased() == only.lowercased() }
+                    let contender =
+                        codable.decoding.first { $0.name.lowercased() == only.lowercased() }
                         ?? codable.encoding.first { $0.name.lowercased() == only.lowercased() }
                     guard let contender else { throw ValidationError("no contender named \(only)") }
                     for _ in 0..<rounds { _ = try contender.run(data) }
@@ -102,7 +106,8 @@ struct Bench: ParsableCommand {
             print("")
             try runComparisons()
         }
-        print("""
+        print(
+            """
 
             HandyStream and Foundation's JSONDecoder fill the same models (every field of the document); "yajl bare" \
             is yajl's tokenizer with callbacks that do nothing, the ceiling of a decoder built on it. "vs Foundation" \
@@ -122,7 +127,9 @@ struct Bench: ParsableCommand {
             let contenders = codable.decoding + codable.encoding
             var seconds = Array(repeating: [Double](), count: contenders.count)
             for _ in 0..<rounds {
-                for (index, contender) in contenders.enumerated() { seconds[index].append(try self.seconds(contender, data)) }
+                for (index, contender) in contenders.enumerated() {
+                    seconds[index].append(try self.seconds(contender, data))
+                }
             }
             let rate = seconds.map { Double(data.count) / median($0) / 1e6 }
             rows.append([
@@ -144,30 +151,45 @@ struct Bench: ParsableCommand {
     private func runStream(_ file: String) throws {
         let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
         var runs: [(String, () throws -> Int)] = [
-            ("yajl bare", {
-                try Self.bareTokenizer(file)
-            }),
-            ("HandyStream, typed elements", {
-                var count = 0
-                try ModelDecoder().forEachElement(of: GeneratedItem.self, at: "data.items", inFileAt: file) { item in
-                    count += item.tags.count > 0 ? 1 : 0
+            (
+                "yajl bare",
+                {
+                    try Self.bareTokenizer(file)
                 }
-                return count
-            }),
-            ("HandyStream, Codable elements", {
-                var count = 0
-                try ModelDecoder().forEachElement(of: PlainCodable.GeneratedItem.self, at: "data.items", inFileAt: file) {
-                    count += $0.tags.count > 0 ? 1 : 0
+            ),
+            (
+                "HandyStream, typed elements",
+                {
+                    var count = 0
+                    try ModelDecoder().forEachElement(of: GeneratedItem.self, at: "data.items", inFileAt: file) {
+                        item in
+                        count += item.tags.count > 0 ? 1 : 0
+                    }
+                    return count
                 }
-                return count
-            }),
-            ("HandyStream, JSONText elements (extract)", {
-                var count = 0
-                try ModelDecoder().forEachElement(of: JSONText.self, at: "data.items[*]", inFileAt: file) {
-                    count += $0.bytes.isEmpty ? 0 : 1
+            ),
+            (
+                "HandyStream, Codable elements",
+                {
+                    var count = 0
+                    try ModelDecoder().forEachElement(
+                        of: PlainCodable.GeneratedItem.self, at: "data.items", inFileAt: file
+                    ) {
+                        count += $0.tags.count > 0 ? 1 : 0
+                    }
+                    return count
                 }
-                return count
-            }),
+            ),
+            (
+                "HandyStream, JSONText elements (extract)",
+                {
+                    var count = 0
+                    try ModelDecoder().forEachElement(of: JSONText.self, at: "data.items[*]", inFileAt: file) {
+                        count += $0.bytes.isEmpty ? 0 : 1
+                    }
+                    return count
+                }
+            ),
         ]
         if let only { runs = runs.filter { $0.0.lowercased().hasPrefix(only.lowercased()) } }
         print("Streaming \(file) (\(size.formatted()) bytes) in 64 KiB chunks:")
@@ -194,20 +216,38 @@ struct Bench: ParsableCommand {
     private func runComparisons() throws {
         let twitter = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("twitter.json"))
         let comparisons: [(String, Contender, Contender)] = [
-            ("twitter.json, partial model: HandyStream vs Foundation",
-             Contender(name: "HandyStream") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count },
-             Contender(name: "Foundation") {
-                 try JSONDecoder().decode(PlainCodable.TwitterSearchPartial.self, from: $0).statuses.count
-             }),
-            ("twitter.json, partial model with mappings vs without",
-             Contender(name: "mapped") { try ModelDecoder().decode(TwitterSearchMapped.self, from: $0).tweets.count },
-             Contender(name: "plain") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count }),
-            ("twitter.json, partial model vs yajl bare",
-             Contender(name: "HandyStream") { try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count },
-             Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }),
-            ("twitter.json, designated path at the end (search_metadata) vs yajl bare",
-             Contender(name: "path") { try ModelDecoder().decode(SearchMetadata.self, from: $0, at: "search_metadata").count },
-             Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }),
+            (
+                "twitter.json, partial model: HandyStream vs Foundation",
+                Contender(name: "HandyStream") {
+                    try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count
+                },
+                Contender(name: "Foundation") {
+                    try JSONDecoder().decode(PlainCodable.TwitterSearchPartial.self, from: $0).statuses.count
+                }
+            ),
+            (
+                "twitter.json, partial model with mappings vs without",
+                Contender(name: "mapped") {
+                    try ModelDecoder().decode(TwitterSearchMapped.self, from: $0).tweets.count
+                },
+                Contender(name: "plain") {
+                    try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count
+                }
+            ),
+            (
+                "twitter.json, partial model vs yajl bare",
+                Contender(name: "HandyStream") {
+                    try ModelDecoder().decode(TwitterSearchPartial.self, from: $0).statuses.count
+                },
+                Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }
+            ),
+            (
+                "twitter.json, designated path at the end (search_metadata) vs yajl bare",
+                Contender(name: "path") {
+                    try ModelDecoder().decode(SearchMetadata.self, from: $0, at: "search_metadata").count
+                },
+                Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }
+            ),
         ]
         let search = try ModelDecoder().decode(TwitterSearch.self, from: twitter)
         let plainSearch = try JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)
@@ -216,41 +256,54 @@ struct Bench: ParsableCommand {
         let plainCatalog = try JSONDecoder().decode(PlainCodable.Catalog.self, from: citm)
         // Each row's MB/s are of its own source document.
         let encodings: [(String, Contender, Contender, Data)] = [
-            ("twitter.json models to JSON: HandyStream vs JSONEncoder",
-             Contender(name: "HandyStream") { _ in try ModelEncoder().encode(search).count },
-             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(plainSearch).count }, twitter),
-            ("citm_catalog.json models to JSON: HandyStream vs JSONEncoder",
-             Contender(name: "HandyStream") { _ in try ModelEncoder().encode(catalog).count },
-             Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(plainCatalog).count }, citm),
+            (
+                "twitter.json models to JSON: HandyStream vs JSONEncoder",
+                Contender(name: "HandyStream") { _ in try ModelEncoder().encode(search).count },
+                Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(plainSearch).count }, twitter
+            ),
+            (
+                "citm_catalog.json models to JSON: HandyStream vs JSONEncoder",
+                Contender(name: "HandyStream") { _ in try ModelEncoder().encode(catalog).count },
+                Contender(name: "JSONEncoder") { _ in try JSONEncoder().encode(plainCatalog).count }, citm
+            ),
         ]
         // Codable elements streamed from a generated document in memory, against JSONDecoder on the whole array.
-        let generated = Data((#"{"data": {"items": ["# + (0..<20_000).map {
-            String(decoding: Generate.element($0), as: UTF8.self)
-        }.joined(separator: ",") + "]}}").utf8)
-        let badPrices = Data(String(decoding: generated, as: UTF8.self)
-            .replacingOccurrences(of: #""price":"#, with: #""price":"n/a","was":"#).utf8)
+        let generated = Data(
+            (#"{"data": {"items": ["#
+                + (0..<20_000).map {
+                    String(decoding: Generate.element($0), as: UTF8.self)
+                }.joined(separator: ",") + "]}}").utf8)
+        let badPrices = Data(
+            String(decoding: generated, as: UTF8.self)
+                .replacingOccurrences(of: #""price":"#, with: #""price":"n/a","was":"#).utf8)
         struct Items: Decodable {
             struct Inner: Decodable { var items: [PlainCodable.GeneratedItem] }
             var data: Inner
         }
         let streaming: [(String, Contender, Contender, Data)] = [
-            ("generated 20,000 items, Codable: elements streamed vs JSONDecoder on the whole array",
-             Contender(name: "HandyStream") { data in
-                 let elements = try ModelDecoder().elements(of: PlainCodable.GeneratedItem.self, at: "data.items")
-                 var count = 0
-                 for start in stride(from: 0, to: data.count, by: 1 << 16) {
-                     count += try elements.feed(data[start..<min(start + (1 << 16), data.count)]).count
-                 }
-                 return count + (try elements.finish().count)
-             },
-             Contender(name: "JSONDecoder") { try JSONDecoder().decode(Items.self, from: $0).data.items.count },
-             generated),
+            (
+                "generated 20,000 items, Codable: elements streamed vs JSONDecoder on the whole array",
+                Contender(name: "HandyStream") { data in
+                    let elements = try ModelDecoder().elements(of: PlainCodable.GeneratedItem.self, at: "data.items")
+                    var count = 0
+                    for start in stride(from: 0, to: data.count, by: 1 << 16) {
+                        count += try elements.feed(data[start..<min(start + (1 << 16), data.count)]).count
+                    }
+                    return count + (try elements.finish().count)
+                },
+                Contender(name: "JSONDecoder") { try JSONDecoder().decode(Items.self, from: $0).data.items.count },
+                generated
+            ),
             // Lenient mode's cost when every element needs a rescue (its price is not a number), against the same
             // document without the mistakes (the MB/s of each are of the clean document's size).
-            ("generated 20,000 items, Codable, lenient: one bad field in every element vs none",
-             Contender(name: "rescued") { _ in try ModelDecoder().decode(Items.self, from: badPrices).data.items.count },
-             Contender(name: "clean") { try ModelDecoder().decode(Items.self, from: $0).data.items.count },
-             generated),
+            (
+                "generated 20,000 items, Codable, lenient: one bad field in every element vs none",
+                Contender(name: "rescued") { _ in
+                    try ModelDecoder().decode(Items.self, from: badPrices).data.items.count
+                },
+                Contender(name: "clean") { try ModelDecoder().decode(Items.self, from: $0).data.items.count },
+                generated
+            ),
         ]
         var rows: [[String]] = []
         for (title, first, second, data) in comparisons.map({ ($0.0, $0.1, $0.2, twitter) }) + encodings + streaming {
@@ -261,7 +314,9 @@ struct Bench: ParsableCommand {
             }
             let a = Double(data.count) / median(times.0) / 1e6
             let b = Double(data.count) / median(times.1) / 1e6
-            rows.append([title, "\(first.name) " + format(a), "\(second.name) " + format(b), String(format: "%.2f", a / b)])
+            rows.append([
+                title, "\(first.name) " + format(a), "\(second.name) " + format(b), String(format: "%.2f", a / b),
+            ])
         }
         printTable(header: ["comparison", "first", "second", "first / second"], rows: rows)
     }
@@ -286,7 +341,8 @@ struct Bench: ParsableCommand {
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
-                index == 0 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == 0
+                    ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[index] - cell.count) + cell
             }.joined(separator: "  ")
         }
@@ -310,45 +366,55 @@ struct BenchDocument {
     /// Decodes the document once; the closure writes the models back to JSON.
     var encoding: (Data) throws -> () throws -> Int
 
-    static var all: [BenchDocument] { [
-        BenchDocument(
-            file: "twitter.json",
-            summary: { data in
-                let search = try ModelDecoder().decode(TwitterSearch.self, from: data)
-                let retweets = search.statuses.filter { $0.retweeted_status != nil }.count
-                let hashtags = search.statuses.reduce(0) { $0 + $1.entities.hashtags.count }
-                let users = Set(search.statuses.map(\.user.id)).count
-                return "\(search.statuses.count) statuses (\(retweets) retweets) by \(users) users, "
-                    + "\(hashtags) hashtags"
-            },
-            contenders: standardContenders(TwitterSearch.self, PlainCodable.TwitterSearch.self, { $0.statuses.count }) {
-                $0.statuses.count
-            },
-            encoding: encoding(TwitterSearch.self)),
-        BenchDocument(
-            file: "citm_catalog.json",
-            summary: { data in
-                let catalog = try ModelDecoder().decode(Catalog.self, from: data)
-                let prices = catalog.performances.reduce(0) { $0 + $1.prices.count }
-                return "\(catalog.events.count) events, \(catalog.performances.count) performances, \(prices) prices"
-            },
-            contenders: standardContenders(Catalog.self, PlainCodable.Catalog.self, { $0.performances.count }) {
-                $0.performances.count
-            },
-            encoding: encoding(Catalog.self)),
-        BenchDocument(
-            file: "canada.json",
-            summary: { data in
-                let collection = try ModelDecoder().decode(FeatureCollection.self, from: data)
-                let rings = collection.features.reduce(0) { $0 + $1.geometry.coordinates.count }
-                let points = collection.features.reduce(0) { $0 + $1.geometry.coordinates.reduce(0) { $0 + $1.count } }
-                return "\(collection.features.count) feature, \(rings) rings, \(points.formatted()) points"
-            },
-            contenders: standardContenders(FeatureCollection.self, PlainCodable.FeatureCollection.self, {
-                $0.features.count
-            }) { $0.features.count },
-            encoding: encoding(FeatureCollection.self)),
-    ] }
+    static var all: [BenchDocument] {
+        [
+            BenchDocument(
+                file: "twitter.json",
+                summary: { data in
+                    let search = try ModelDecoder().decode(TwitterSearch.self, from: data)
+                    let retweets = search.statuses.filter { $0.retweeted_status != nil }.count
+                    let hashtags = search.statuses.reduce(0) { $0 + $1.entities.hashtags.count }
+                    let users = Set(search.statuses.map(\.user.id)).count
+                    return "\(search.statuses.count) statuses (\(retweets) retweets) by \(users) users, "
+                        + "\(hashtags) hashtags"
+                },
+                contenders: standardContenders(
+                    TwitterSearch.self, PlainCodable.TwitterSearch.self, { $0.statuses.count }
+                ) {
+                    $0.statuses.count
+                },
+                encoding: encoding(TwitterSearch.self)),
+            BenchDocument(
+                file: "citm_catalog.json",
+                summary: { data in
+                    let catalog = try ModelDecoder().decode(Catalog.self, from: data)
+                    let prices = catalog.performances.reduce(0) { $0 + $1.prices.count }
+                    return
+                        "\(catalog.events.count) events, \(catalog.performances.count) performances, \(prices) prices"
+                },
+                contenders: standardContenders(Catalog.self, PlainCodable.Catalog.self, { $0.performances.count }) {
+                    $0.performances.count
+                },
+                encoding: encoding(Catalog.self)),
+            BenchDocument(
+                file: "canada.json",
+                summary: { data in
+                    let collection = try ModelDecoder().decode(FeatureCollection.self, from: data)
+                    let rings = collection.features.reduce(0) { $0 + $1.geometry.coordinates.count }
+                    let points = collection.features.reduce(0) {
+                        $0 + $1.geometry.coordinates.reduce(0) { $0 + $1.count }
+                    }
+                    return "\(collection.features.count) feature, \(rings) rings, \(points.formatted()) points"
+                },
+                contenders: standardContenders(
+                    FeatureCollection.self, PlainCodable.FeatureCollection.self,
+                    {
+                        $0.features.count
+                    }
+                ) { $0.features.count },
+                encoding: encoding(FeatureCollection.self)),
+        ]
+    }
 
     /// The document's plain Codable contenders: decoding (lenient, strict, JSONDecoder) and encoding (ModelEncoder,
     /// JSONEncoder, of values decoded once).
@@ -374,7 +440,8 @@ struct BenchDocument {
             [
                 Contender(name: "codable-encode") { _ in try ModelEncoder().encode(value).count },
                 Contender(name: "codable-jsonencoder") { _ in try JSONEncoder().encode(value).count },
-            ])
+            ]
+        )
     }
 
     static func encoding<Model: HandyJSON>(_: Model.Type) -> (Data) throws -> () throws -> Int {

@@ -94,7 +94,8 @@ extension ExitCode {
 
     static func message(_ error: Error, file: String) -> String {
         if let error = error as? JSONDecodingError {
-            return error.line > 0 ? "\(file):\(error.line):\(error.column): \(error.message) at \(error.path)"
+            return error.line > 0
+                ? "\(file):\(error.line):\(error.column): \(error.message) at \(error.path)"
                 : "\(file): \(error.message) at \(error.path)"
         }
         return "\(file): \(error.localizedDescription)"

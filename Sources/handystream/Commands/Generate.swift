@@ -39,7 +39,8 @@ struct Generate: ParsableCommand {
     static func element(_ index: Int) -> [UInt8] {
         let tags = (0..<8).map { "\"tag-\(($0 * 7 + index) % 97)\"" }.joined(separator: ",")
         let text = String(repeating: "lorem ipsum dolor sit amet ", count: 20)
-        return Array("""
+        return Array(
+            """
             {"id":\(index),"name":"item \(index)","price":\(Double(index % 10_000) / 100 + 0.99),\
             "active":\(index % 3 != 0),"tags":[\(tags)],"owner":{"id":\(index % 5000),"name":"owner \(index % 5000)",\
             "email":"owner\(index % 5000)@example.com"},"description":"\(text)","ratings":[4.5,3.25,5,1e2,-0.5]}

@@ -80,11 +80,13 @@ struct CorpusTests {
         #expect(count == 100)
     }
 
-    @Test("Every corpus document decodes into Any exactly as JSONSerialization reads it", arguments: [
-        "github_events.json", "citm_catalog.json", "canada.json", "twitterescaped.json", "numbers.json",
-        "apache_builds.json", "random.json", "update-center.json", "instruments.json", "mesh.json",
-        "twitter_timeline.json", "gsoc-2018.json", "marine_ik.json",
-    ])
+    @Test(
+        "Every corpus document decodes into Any exactly as JSONSerialization reads it",
+        arguments: [
+            "github_events.json", "citm_catalog.json", "canada.json", "twitterescaped.json", "numbers.json",
+            "apache_builds.json", "random.json", "update-center.json", "instruments.json", "mesh.json",
+            "twitter_timeline.json", "gsoc-2018.json", "marine_ik.json",
+        ])
     func anyMatchesFoundation(name: String) throws {
         let data = try Corpus.data(name)
         let ours = try ModelDecoder().decode(Any.self, from: data)

@@ -4,7 +4,8 @@ import Testing
 
 @Suite("HandyJSON-compatible calls")
 struct HandyJSONAPITests {
-    static let catJSON = #"{"code": 200, "data": {"cat": {"name": "Tom", "age": "3"}, "list": [{"name": "a"}, {"name": "b"}]}}"#
+    static let catJSON =
+        #"{"code": 200, "data": {"cat": {"name": "Tom", "age": "3"}, "list": [{"name": "a"}, {"name": "b"}]}}"#
 
     @Test("deserialize(from:designatedPath:) for JSON text, Data and bytes")
     func deserializeText() throws {
@@ -12,8 +13,9 @@ struct HandyJSONAPITests {
         #expect(Owner.deserialize(from: Self.catJSON, designatedPath: "data.cat") == Owner(name: "Tom", age: 3))
         #expect(Owner.deserialize(from: Data(Self.catJSON.utf8), designatedPath: "data.cat")?.name == "Tom")
         #expect(Owner.deserialize(from: Array(Self.catJSON.utf8), designatedPath: "data.cat")?.age == 3)
-        #expect(Owner.deserialize(from: Self.catJSON, designatedPath: "..data..cat.")?.name == "Tom",
-                "empty segments are ignored")
+        #expect(
+            Owner.deserialize(from: Self.catJSON, designatedPath: "..data..cat.")?.name == "Tom",
+            "empty segments are ignored")
     }
 
     @Test("nil for nil input, malformed JSON, a missing path, or a value of the wrong shape")
@@ -33,9 +35,10 @@ struct HandyJSONAPITests {
     func arrays() throws {
         let list = try #require([Owner].deserialize(from: Self.catJSON, designatedPath: "data.list"))
         #expect(list == [Owner(name: "a", age: 0), Owner(name: "b", age: 0)])
-        #expect([Owner].deserialize(from: #"[{"age": 1}, 2, null, {"age": "4"}]"#) == [
-            Owner(name: "", age: 1), nil, nil, Owner(name: "", age: 4),
-        ])
+        #expect(
+            [Owner].deserialize(from: #"[{"age": 1}, 2, null, {"age": "4"}]"#) == [
+                Owner(name: "", age: 1), nil, nil, Owner(name: "", age: 4),
+            ])
         #expect([Owner].deserialize(from: #"{"not": "an array"}"#) == nil)
         #expect([Owner].deserialize(from: Self.catJSON, designatedPath: "data.list[*]")?.count == 2)
     }
@@ -49,12 +52,16 @@ struct HandyJSONAPITests {
         #expect(Owner.deserialize(from: nested, designatedPath: "data.dog") == nil)
         let fromSerialization = try JSONSerialization.jsonObject(with: Data(Self.catJSON.utf8)) as? [String: Any]
         #expect(Owner.deserialize(from: fromSerialization, designatedPath: "data.cat") == Owner(name: "Tom", age: 3))
-        #expect([Owner].deserialize(from: [["name": "x"], 3, ["age": 2]] as [Any]) == [
-            Owner(name: "x", age: 0), nil, Owner(name: "", age: 2),
-        ])
-        let containers = try #require(Containers.deserialize(from: [
-            "ints": [1, "2", 3.5] as [Any], "species": "dog", "byName": ["a": 1], "optionalInts": [NSNull(), 1],
-        ] as [String: Any]))
+        #expect(
+            [Owner].deserialize(from: [["name": "x"], 3, ["age": 2]] as [Any]) == [
+                Owner(name: "x", age: 0), nil, Owner(name: "", age: 2),
+            ])
+        let containers = try #require(
+            Containers.deserialize(
+                from: [
+                    "ints": [1, "2", 3.5] as [Any], "species": "dog", "byName": ["a": 1],
+                    "optionalInts": [NSNull(), 1],
+                ] as [String: Any]))
         #expect(containers.ints == [1, 2])
         #expect(containers.species == .dog)
         #expect(containers.byName == ["a": 1])
@@ -65,8 +72,9 @@ struct HandyJSONAPITests {
     func jsonDeserializer() throws {
         #expect(JSONDeserializer<Owner>.deserializeFrom(json: Self.catJSON, designatedPath: "data.cat")?.name == "Tom")
         #expect(JSONDeserializer<Owner>.deserializeFrom(dict: ["age": 9])?.age == 9)
-        #expect(JSONDeserializer<Owner>.deserializeModelArrayFrom(json: Self.catJSON, designatedPath: "data.list")?
-            .count == 2)
+        #expect(
+            JSONDeserializer<Owner>.deserializeModelArrayFrom(json: Self.catJSON, designatedPath: "data.list")?
+                .count == 2)
         #expect(JSONDeserializer<Owner>.deserializeModelArrayFrom(array: [["age": 1]])?.first??.age == 1)
     }
 

@@ -26,7 +26,8 @@ struct CaseKeys: HandyJSON {
 struct HandyJSONCompatibilityTests {
     @Test("NSArray, NSMutableArray, NSDictionary and NSMutableDictionary properties decode and encode")
     func foundationContainers() throws {
-        let json = #"{"array": [1, "a", [true]], "mutableArray": [{"k": 2}], "dictionary": {"x": 1.5, "y": null}, "#
+        let json =
+            #"{"array": [1, "a", [true]], "mutableArray": [{"k": 2}], "dictionary": {"x": 1.5, "y": null}, "#
             + #""mutableDictionary": {"z": [1]}, "text": "t", "number": 12}"#
         let model = try #require(NSContainers.deserialize(from: json))
         #expect(model.array?.count == 3)

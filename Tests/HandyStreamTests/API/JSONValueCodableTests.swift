@@ -11,7 +11,8 @@ struct WithPayload: Codable, Equatable {
 /// JSONValue is `Codable`: Foundation's coders read and write it, and HandyStream's keep numbers' text and members'
 /// order exactly, inside `Codable` values and at the root.
 @Suite struct JSONValueCodableTests {
-    let json = #"{"id": 1, "payload": {"z": 1.50, "a": [true, null, "x", 12345678901234567890], "m": {}}, "extras": [-0.0, 1e2]}"#
+    let json =
+        #"{"id": 1, "payload": {"z": 1.50, "a": [true, null, "x", 12345678901234567890], "m": {}}, "extras": [-0.0, 1e2]}"#
 
     @Test func foundationReadsAndWritesIt() throws {
         let value = try JSONDecoder().decode(WithPayload.self, from: Data(json.utf8))
@@ -30,7 +31,10 @@ struct WithPayload: Codable, Equatable {
             #expect(value.payload["z"] == .number("1.50"))
             #expect(value.extras == [.number("-0.0"), .number("1e2")])
             let written = try ModelEncoder().encodeToString(value)
-            #expect(written == #"{"id":1,"payload":{"z":1.50,"a":[true,null,"x",12345678901234567890],"m":{}},"extras":[-0.0,1e2]}"#)
+            #expect(
+                written
+                    == #"{"id":1,"payload":{"z":1.50,"a":[true,null,"x",12345678901234567890],"m":{}},"extras":[-0.0,1e2]}"#
+            )
         }
         // A missing payload is a DecodingError, as for any property.
         #expect(throws: DecodingError.self) {

@@ -71,14 +71,20 @@ struct ModelDecoderTests {
         #expect(missingKey.kind == .pathNotFound)
         #expect(missingKey.description == "1:47: path 'data.dog' not found: no key 'dog' in the object at $.data")
         let missingIndex = try #require(decodingError(Int.self, json, at: "data.list[3]"))
-        #expect(missingIndex.description
-            == "1:46: path 'data.list[3]' not found: no element [3] in the array at $.data.list")
+        #expect(
+            missingIndex.description
+                == "1:46: path 'data.list[3]' not found: no element [3] in the array at $.data.list")
         let wrongShape = try #require(decodingError(Owner.self, json, at: "data.cat.name.first"))
-        #expect(wrongShape.description
-            == "1:32: path 'data.cat.name.first' not found: found a scalar value instead of an object at $.data.cat.name")
-        let invalid = #expect(throws: InvalidPathError.self) { try ModelDecoder().decode(Owner.self, from: json, at: "data[x]") }
-        #expect(invalid?.description
-            == "invalid path 'data[x]': '[x]' is neither an index nor [*]; write \\[ for a key containing '['")
+        #expect(
+            wrongShape.description
+                == "1:32: path 'data.cat.name.first' not found: found a scalar value instead of an object at $.data.cat.name"
+        )
+        let invalid = #expect(throws: InvalidPathError.self) {
+            try ModelDecoder().decode(Owner.self, from: json, at: "data[x]")
+        }
+        #expect(
+            invalid?.description
+                == "invalid path 'data[x]': '[x]' is neither an index nor [*]; write \\[ for a key containing '['")
     }
 
     @Test("The root value must fit the type asked for")
@@ -120,28 +126,35 @@ struct ModelDecoderTests {
     @Test("Strict mode turns every fallback into an error with its path")
     func strict() throws {
         let strict = DecodingOptions(strict: true)
-        let error = try #require(decodingError(
-            Containers.self, #"{"owners": [{"name": "a"}, {"age": "old"}]}"#, options: strict))
+        let error = try #require(
+            decodingError(
+                Containers.self, #"{"owners": [{"name": "a"}, {"age": "old"}]}"#, options: strict))
         #expect(error.kind == .typeMismatch)
-        #expect(error.description
-            == "1:41: expected an integer that fits Int, found a string; the default was kept at $.owners[1].age")
+        #expect(
+            error.description
+                == "1:41: expected an integer that fits Int, found a string; the default was kept at $.owners[1].age")
         let dropped = try #require(decodingError(Containers.self, #"{"ints": [1, "x"]}"#, options: strict))
-        #expect(dropped.description == "1:17: expected an integer that fits Int, found a string; the element was dropped at $.ints[1]")
+        #expect(
+            dropped.description
+                == "1:17: expected an integer that fits Int, found a string; the element was dropped at $.ints[1]")
         #expect(try ModelDecoder(options: strict).decode(Owner.self, from: #"{"age": "3", "other": [1]}"#).age == 3)
     }
 
     @Test("Diagnostics hear of every fallback without changing the result")
     func diagnostics() throws {
         let heard = Locked<[String]>([])
-        let options = DecodingOptions(diagnostics: { diagnostic in heard.withLock { $0.append(diagnostic.description) } })
+        let options = DecodingOptions(diagnostics: { diagnostic in
+            heard.withLock { $0.append(diagnostic.description) }
+        })
         let model = try ModelDecoder(options: options).decode(
             Containers.self, #"{"ints": [1, "x"], "species": "bird", "owners": 3}"#)
         #expect(model.ints == [1])
-        #expect(heard.withLock { $0 } == [
-            "$.ints[1]: expected an integer that fits Int, found a string; the element was dropped",
-            "$.species: expected a raw value of Species, found a string; the default was kept",
-            "$.owners: expected an array, found the number 3; the default was kept",
-        ])
+        #expect(
+            heard.withLock { $0 } == [
+                "$.ints[1]: expected an integer that fits Int, found a string; the element was dropped",
+                "$.species: expected a raw value of Species, found a string; the default was kept",
+                "$.owners: expected an array, found the number 3; the default was kept",
+            ])
     }
 }
 

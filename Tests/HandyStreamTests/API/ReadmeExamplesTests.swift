@@ -56,7 +56,8 @@ extension ReadmeExamplesTests {
     @Test("Codable: defaults from init() and JSONValue literals")
     func codableDefaultsAndJSONValue() throws {
         struct Profile: Codable, EmptyInitializable { var name = "anon"; var age = 18 }
-        let profile = try ModelDecoder().decode(Profile.self, from: #"{"age": "old"}"#)     // Profile(name: "anon", age: 18)
+        // Profile(name: "anon", age: 18)
+        let profile = try ModelDecoder().decode(Profile.self, from: #"{"age": "old"}"#)
         #expect(profile.name == "anon" && profile.age == 18)
 
         let v: JSONValue = ["n": 1, "tags": ["a"]]

@@ -22,19 +22,21 @@ private func float(_ text: String) -> Float? {
 
 @Suite("Decimal text")
 struct DecimalTextTests {
-    @Test("Integers at the edges of their types", arguments: [
-        ("-9223372036854775808", Int64.min.description, true),
-        ("9223372036854775807", Int64.max.description, true),
-        ("9223372036854775808", "", false),
-        ("-9223372036854775809", "", false),
-        ("1.0", "1", true),
-        ("1e3", "1000", true),
-        ("1000e-3", "1", true),
-        ("-0", "0", true),
-        ("1.5", "", false),
-        ("1e-1", "", false),
-        ("123456789012345678901234567890e-20", "", false),
-    ])
+    @Test(
+        "Integers at the edges of their types",
+        arguments: [
+            ("-9223372036854775808", Int64.min.description, true),
+            ("9223372036854775807", Int64.max.description, true),
+            ("9223372036854775808", "", false),
+            ("-9223372036854775809", "", false),
+            ("1.0", "1", true),
+            ("1e3", "1000", true),
+            ("1000e-3", "1", true),
+            ("-0", "0", true),
+            ("1.5", "", false),
+            ("1e-1", "", false),
+            ("123456789012345678901234567890e-20", "", false),
+        ])
     func int64(text: String, expected: String, fits: Bool) {
         let value = decimal(text)?.integer(Int64.self)
         #expect((value != nil) == fits, "\(text)")
@@ -90,7 +92,9 @@ struct DecimalTextTests {
             var digits = String(Int.random(in: 1...9, using: &generator))
             for _ in 1..<digitCount { digits.append(String(Int.random(in: 0...9, using: &generator))) }
             let point = Int.random(in: 0...digitCount, using: &generator)
-            var text = point == digitCount ? digits
+            var text =
+                point == digitCount
+                ? digits
                 : String(digits.prefix(max(point, 1))) + "." + String(digits.dropFirst(max(point, 1)))
             if text.hasSuffix(".") { text.removeLast() }
             let exponent = Int.random(in: -345...330, using: &generator)
@@ -105,13 +109,18 @@ struct DecimalTextTests {
         }
     }
 
-    @Test("Halfway cases and the edges of the fast paths", arguments: [
-        "9007199254740993", "9007199254740995", "2.2250738585072011e-308", "2.2250738585072012e-308",
-        "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "1.7976931348623157e308",
-        "1.7976931348623158e308", "1.7976931348623159e308", "0.1", "0.30000000000000004", "123456789012345678901234",
-        "1e23", "8.98846567431158e307", "7.2057594037927933e16", "-65.613616999999977", "1.00000000000000011102230246251565404236316680908203125",
-        "1.00000000000000011102230246251565404236316680908203124", "1.00000000000000011102230246251565404236316680908203126",
-    ])
+    @Test(
+        "Halfway cases and the edges of the fast paths",
+        arguments: [
+            "9007199254740993", "9007199254740995", "2.2250738585072011e-308", "2.2250738585072012e-308",
+            "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "1.7976931348623157e308",
+            "1.7976931348623158e308", "1.7976931348623159e308", "0.1", "0.30000000000000004",
+            "123456789012345678901234",
+            "1e23", "8.98846567431158e307", "7.2057594037927933e16", "-65.613616999999977",
+            "1.00000000000000011102230246251565404236316680908203125",
+            "1.00000000000000011102230246251565404236316680908203124",
+            "1.00000000000000011102230246251565404236316680908203126",
+        ])
     func edgeCases(text: String) {
         let expected = Double(text)!
         #expect(double(text)?.bitPattern == (expected.isFinite ? expected.bitPattern : nil), "\(text)")
@@ -126,10 +135,12 @@ struct DecimalTextTests {
         #expect(float("1.00000017881393432617187499") == 1.0000001)  // double rounding would give 1.0000002
     }
 
-    @Test("Strings holding numbers", arguments: [
-        ("+5", true), ("007", true), ("-1.5e3", true), (" 5", false), ("5 ", false), ("0x10", false),
-        ("inf", false), ("nan", false), ("", false), ("-", false), ("1.", false), (".5", false), ("1e", false),
-    ])
+    @Test(
+        "Strings holding numbers",
+        arguments: [
+            ("+5", true), ("007", true), ("-1.5e3", true), (" 5", false), ("5 ", false), ("0x10", false),
+            ("inf", false), ("nan", false), ("", false), ("-", false), ("1.", false), (".5", false), ("1e", false),
+        ])
     func stringsHoldingNumbers(text: String, accepted: Bool) {
         #expect((decimal(text, fromString: true) != nil) == accepted, "\(text)")
     }

@@ -141,7 +141,8 @@ struct PropertyTypeTests {
 
     @Test("Strings holding numbers fill number properties")
     func numbersFromStrings() throws {
-        let json = #"{"int": "42", "int8": "-7", "uint64": "18446744073709551615", "double": "1.5e3", "float": "0.25", "bool": "TRUE", "decimal": "10.01", "nsNumber": "7"}"#
+        let json =
+            #"{"int": "42", "int8": "-7", "uint64": "18446744073709551615", "double": "1.5e3", "float": "0.25", "bool": "TRUE", "decimal": "10.01", "nsNumber": "7"}"#
         let model = try #require(Numbers.deserialize(from: json))
         #expect(model.int == 42)
         #expect(model.int8 == -7)
@@ -174,10 +175,12 @@ struct PropertyTypeTests {
         #expect(model.decimal == -1)
     }
 
-    @Test("Bool accepts the forms HandyJSON accepts", arguments: [
-        (#"true"#, true), (#"false"#, false), (#""true""#, true), (#""False""#, false), (#""1""#, true),
-        (#""0""#, false), ("1", true), ("0", false), ("2.5", true), ("0.0", false),
-    ])
+    @Test(
+        "Bool accepts the forms HandyJSON accepts",
+        arguments: [
+            (#"true"#, true), (#"false"#, false), (#""true""#, true), (#""False""#, false), (#""1""#, true),
+            (#""0""#, false), ("1", true), ("0", false), ("2.5", true), ("0.0", false),
+        ])
     func bools(json: String, expected: Bool) throws {
         let model = try #require(Numbers.deserialize(from: #"{"bool": \#(json)}"#))
         #expect(model.bool == expected)
@@ -195,7 +198,8 @@ struct PropertyTypeTests {
 
     @Test("Class models decode the same way")
     func classModel() throws {
-        let json = #"{"int": "5", "int64": -9223372036854775808, "uint64": 18446744073709551615, "double": -0.0, "bool": 1, "string": 3, "decimal": 2.5}"#
+        let json =
+            #"{"int": "5", "int64": -9223372036854775808, "uint64": 18446744073709551615, "double": -0.0, "bool": 1, "string": 3, "decimal": 2.5}"#
         let model = try #require(NumbersClass.deserialize(from: json))
         #expect(model.int == 5)
         #expect(model.int64 == .min)
@@ -208,7 +212,8 @@ struct PropertyTypeTests {
 
     @Test("Optionals: values, null, and mismatches")
     func optionals() throws {
-        let json = #"{"int": 1, "double": "2.5", "string": null, "bool": "nope", "implicitlyUnwrapped": 7, "withDefault": null, "nested": {"name": "Ann", "age": 30}, "nestedClass": {"name": "Home", "owners": [{"name": "Bo"}]}}"#
+        let json =
+            #"{"int": 1, "double": "2.5", "string": null, "bool": "nope", "implicitlyUnwrapped": 7, "withDefault": null, "nested": {"name": "Ann", "age": 30}, "nestedClass": {"name": "Home", "owners": [{"name": "Bo"}]}}"#
         let model = try #require(Optionals.deserialize(from: json))
         #expect(model.int == 1)
         #expect(model.double == 2.5)
@@ -256,10 +261,12 @@ struct PropertyTypeTests {
             var numbers: [String: Double] = [:]
             var optionals: [String: Int?] = [:]
         }
-        let maps = try ModelDecoder().decode(Maps.self, from: """
-            {"numbers": {"a": 1, "b": {"x": 1}, "c": [2], "d": 3},
-             "optionals": {"a": {"x": 1}, "b": 2, "c": [3]}}
-            """)
+        let maps = try ModelDecoder().decode(
+            Maps.self,
+            from: """
+                {"numbers": {"a": 1, "b": {"x": 1}, "c": [2], "d": 3},
+                 "optionals": {"a": {"x": 1}, "b": 2, "c": [3]}}
+                """)
         #expect(maps.numbers == ["a": 1, "d": 3])
         #expect(maps.optionals == ["a": nil, "b": 2, "c": nil])
     }
@@ -298,16 +305,19 @@ struct PropertyTypeTests {
 
     @Test("Generic models")
     func generics() throws {
-        let page = try #require(Page<Owner>.deserialize(from: #"{"total": 2, "items": [{"name": "a"}, {"name": "b"}]}"#))
+        let page = try #require(
+            Page<Owner>.deserialize(from: #"{"total": 2, "items": [{"name": "a"}, {"name": "b"}]}"#))
         #expect(page.total == 2)
         #expect(page.items.map(\.name) == ["a", "b"])
-        let nested = try #require(Page<Page<Owner>>.deserialize(from: #"{"items": [{"total": 1, "items": [{"age": 4}]}]}"#))
+        let nested = try #require(
+            Page<Page<Owner>>.deserialize(from: #"{"items": [{"total": 1, "items": [{"age": 4}]}]}"#))
         #expect(nested.items.first?.items.first?.age == 4)
     }
 
     @Test("A subclass decodes its own and its ancestors' properties")
     func inheritance() throws {
-        let kitten = try #require(Kitten.deserialize(from: #"{"name": "Mia", "legs": 4, "indoor": true, "ageInWeeks": 9}"#))
+        let kitten = try #require(
+            Kitten.deserialize(from: #"{"name": "Mia", "legs": 4, "indoor": true, "ageInWeeks": 9}"#))
         #expect(kitten.name == "Mia")
         #expect(kitten.legs == 4)
         #expect(kitten.indoor)

@@ -68,9 +68,13 @@ struct ProfileHolder: Codable, Equatable {
 
 extension CodableDecodingTests {
     @Test func defaultsWhenMissingOrUnfit() throws {
-        let profile = try ModelDecoder().decode(CodableProfile.self, from: #"{"nick_name": "li", "mood": "angry", "note": 5}"#)
-        #expect(profile == CodableProfile(
-            nickname: "LI", age: 0, mood: .unknown, tags: [], scores: [], optionalScores: [], note: "5", visits: 1))
+        let profile = try ModelDecoder().decode(
+            CodableProfile.self, from: #"{"nick_name": "li", "mood": "angry", "note": 5}"#)
+        #expect(
+            profile
+                == CodableProfile(
+                    nickname: "LI", age: 0, mood: .unknown, tags: [], scores: [], optionalScores: [], note: "5",
+                    visits: 1))
     }
 
     @Test func candidateKeysAndNestedPaths() throws {
@@ -92,7 +96,8 @@ extension CodableDecodingTests {
     @Test func diagnosticsHearEachFallback() throws {
         let log = DiagnosticLog()
         let decoder = ModelDecoder(options: log.options)
-        _ = try decoder.decode(ProfileHolder.self, from: #"{"profile": {"scores": [1, "x"], "mood": 7}, "count": "many"}"#)
+        _ = try decoder.decode(
+            ProfileHolder.self, from: #"{"profile": {"scores": [1, "x"], "mood": 7}, "count": "many"}"#)
         let entries = log.all
         #expect(entries.contains { $0.hasPrefix("$.profile.scores[1]: ") && $0.contains("dropped") })
         #expect(entries.contains { $0.hasPrefix("$.profile.mood: ") })
@@ -168,10 +173,12 @@ extension CodableDecodingTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("codable-\(UUID()).json")
         try Data(Self.points.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let first = try ModelDecoder().decode(StreamedPoint.self, fromFileAt: file.path, at: "data.points[0]", chunkSize: 5)
+        let first = try ModelDecoder().decode(
+            StreamedPoint.self, fromFileAt: file.path, at: "data.points[0]", chunkSize: 5)
         #expect(first == .init(x: 1, y: 2))
         var seen: [StreamedPoint] = []
-        try ModelDecoder().forEachElement(of: StreamedPoint.self, at: "data.points", inFileAt: file.path, chunkSize: 3) {
+        try ModelDecoder().forEachElement(of: StreamedPoint.self, at: "data.points", inFileAt: file.path, chunkSize: 3)
+        {
             seen.append($0)
         }
         #expect(seen.count == 3)
@@ -181,7 +188,9 @@ extension CodableDecodingTests {
         let object: [String: Any] = ["name": "lilei", "city": "shenzhen"]
         #expect(try ModelDecoder().decode(SeedPerson.self, fromJSONObject: object) == SeedPerson(name: "lilei"))
         let parsed = try JSONSerialization.jsonObject(with: Data(Self.points.utf8))
-        #expect(try ModelDecoder().decode(StreamedPoint.self, fromJSONObject: parsed, at: "data.points[0]") == .init(x: 1, y: 2))
+        #expect(
+            try ModelDecoder().decode(StreamedPoint.self, fromJSONObject: parsed, at: "data.points[0]")
+                == .init(x: 1, y: 2))
     }
 
     @Test func codableInsideModelsAndModelsInsideCodable() throws {
@@ -236,7 +245,8 @@ struct Stamp: Codable, Equatable {
 
 extension CodableDecodingTests {
     @Test func foundationTypesAndStrategies() throws {
-        let json = #"{"user_name": "a", "created_at": "2026-11-22 10:00", "token": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "link": "http://x/y", "amount": 1.10}"#
+        let json =
+            #"{"user_name": "a", "created_at": "2026-11-22 10:00", "token": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "link": "http://x/y", "amount": 1.10}"#
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -268,7 +278,8 @@ extension CodableDecodingTests {
 
     @Test func deepCodableValues() throws {
         let depth = 150  // 450 levels of nesting, within the default cap of 512
-        let json = String(repeating: #"{"node":{"_0":["#, count: depth) + #"{"leaf":{}}"#
+        let json =
+            String(repeating: #"{"node":{"_0":["#, count: depth) + #"{"leaf":{}}"#
             + String(repeating: "]}}", count: depth)
         @Sendable func levels() -> String {
             do {
@@ -280,7 +291,8 @@ extension CodableDecodingTests {
                 }
                 return "\(level) levels"
             } catch let error as DecodingError
-                where (error.context?.underlyingError as? JSONDecodingError)?.kind == .tooDeep {
+                where (error.context?.underlyingError as? JSONDecodingError)?.kind == .tooDeep
+            {
                 return "refused"
             } catch {
                 return "other: \(error)"
@@ -328,7 +340,8 @@ struct CodableHoldingModel: Codable {
 
 extension CodableDecodingTests {
     @Test func codableScalarsInsideAModelInsideCodable() throws {
-        let json = #"{"inner": {"name": "a", "when": 5, "city": "beijing"}, "list": [{"when": "x", "city": "hangzhou"}]}"#
+        let json =
+            #"{"inner": {"name": "a", "when": 5, "city": "beijing"}, "list": [{"when": "x", "city": "hangzhou"}]}"#
         let value = try ModelDecoder().decode(CodableHoldingModel.self, from: json)
         #expect(value.inner.when == Date(timeIntervalSinceReferenceDate: 5))
         #expect(value.inner.city == .beijing)

@@ -12,7 +12,9 @@ struct EncodedSample: Codable {
     var _x = 5
     var é = 6
     var text = "a/b\"\\\u{1}\u{7f}é😀\t\n\u{2028}\u{8}\u{c}\r"
-    var doubles: [Double] = [0.1, 1e20, 1e21, 1e-7, 100.0, -0.0, 5e-324, 1.7976931348623157e308, 123456789012345678, 12.5]
+    var doubles: [Double] = [
+        0.1, 1e20, 1e21, 1e-7, 100.0, -0.0, 5e-324, 1.7976931348623157e308, 123456789012345678, 12.5,
+    ]
     var floats: [Float] = [0.1, 1e20, 3.4028235e38, 16777216]
     var smallest = Int64.min
     var largest = UInt64.max
@@ -70,7 +72,8 @@ struct NamedCodingKey: CodingKey {
         #expect(try Self.ours(EncodedSample()) == Self.foundation(EncodedSample()))
         #expect(try Self.ours(EncodedSample(), pretty: true) == Self.foundation(EncodedSample(), pretty: true))
         #expect(try Self.ours(WithNested()) == Self.foundation(WithNested()))
-        #expect(try Self.ours([EncodedSample(), EncodedSample()]) == Self.foundation([EncodedSample(), EncodedSample()]))
+        #expect(
+            try Self.ours([EncodedSample(), EncodedSample()]) == Self.foundation([EncodedSample(), EncodedSample()]))
     }
 
     @Test func byteIdenticalOnTheCorpus() throws {
@@ -113,7 +116,8 @@ struct NamedCodingKey: CodingKey {
         #expect(text == #"{"blob":1,"ratio":"+inf","when":"1970-01-02T00:00:00Z"}"#)
         let decoding = DecodingOptions(
             strict: true, dateDecodingStrategy: .iso8601,
-            dataDecodingStrategy: .custom { decoder in Data(count: try decoder.singleValueContainer().decode(Int.self)) },
+            dataDecodingStrategy: .custom { decoder in Data(count: try decoder.singleValueContainer().decode(Int.self))
+            },
             nonConformingFloatDecodingStrategy: .convertFromString(
                 positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan"))
         let back = try ModelDecoder(options: decoding).decode(Stamped.self, from: text)

@@ -171,16 +171,22 @@ indirect enum Schema: Sendable {
         Schema.object([
             ("name", .string, false), ("color", .color, true), ("tags", .array(.string), false),
             ("counts", .dictionary(.int), false), ("point", point, true), ("flags", .set(.int), true),
-            ("small", .uint8, true), ("ratio", .float, true), ("byId", .intKeyed(.string), true), ("shape", .shape, true),
+            ("small", .uint8, true), ("ratio", .float, true), ("byId", .intKeyed(.string), true),
+            ("shape", .shape, true),
             ("big", .int64, true), ("maybe", .array(.optional(.double)), true),
         ])
     }
-    static var wrapped: Schema { Schema.object([("values", .array(.int), false), ("count", .int, false), ("id", .int, false)]) }
+    static var wrapped: Schema {
+        Schema.object([("values", .array(.int), false), ("count", .int, false), ("id", .int, false)])
+    }
     static var derived: Schema { Schema.object([("id", .int, false), ("extra", .string, false)]) }
-    static var viaSuper: Schema { Schema.object([("note", .string, true), ("super", .object([("id", .int, false)]), false)]) }
+    static var viaSuper: Schema {
+        Schema.object([("note", .string, true), ("super", .object([("id", .int, false)]), false)])
+    }
     static var manual: Schema {
         Schema.object([
-            ("first", .int, true), ("rest", .array(.string), true), ("extra", .anything, true), ("flag", .optional(.bool), true),
+            ("first", .int, true), ("rest", .array(.string), true), ("extra", .anything, true),
+            ("flag", .optional(.bool), true),
             ("pair", .array(.optional(.int)), true), ("nested", .object([("value", .double, true)]), true),
         ])
     }

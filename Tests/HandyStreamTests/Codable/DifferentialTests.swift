@@ -81,7 +81,8 @@ enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
             if foundation.isValue && lenient != foundation {
                 failures += 1
                 if failures <= 5 {
-                    let message = "lenient mode changed a value JSONDecoder decodes: \(lenient)\n"
+                    let message =
+                        "lenient mode changed a value JSONDecoder decodes: \(lenient)\n"
                         + "JSONDecoder: \(foundation)\ndocument: \(json)"
                     Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
                 }

@@ -13,7 +13,9 @@ import Testing
             finder.begin(count: keys.count)
             for (id, range) in ranges.enumerated() {
                 let key = UnsafeRawBufferPointer(rebasing: all[range])
-                if finder.insert(key, id: UInt32(id), bytesOf: { UnsafeRawBufferPointer(rebasing: all[ranges[Int($0)]]) }) {
+                if finder.insert(
+                    key, id: UInt32(id), bytesOf: { UnsafeRawBufferPointer(rebasing: all[ranges[Int($0)]]) })
+                {
                     return id
                 }
             }
@@ -35,7 +37,9 @@ import Testing
                 var list = keys
                 if let duplicate { list.append(keys[duplicate]) }
                 let found = Self.firstDuplicate(list, in: &finder)
-                #expect(found == duplicate.map { _ in count }, "\(count) keys, a second copy of \(String(describing: duplicate))")
+                #expect(
+                    found == duplicate.map { _ in count },
+                    "\(count) keys, a second copy of \(String(describing: duplicate))")
             }
         }
         #expect(Self.firstDuplicate([[], []], in: &finder) == 1, "two empty keys")

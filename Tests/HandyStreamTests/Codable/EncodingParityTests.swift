@@ -142,8 +142,9 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
         }
         let ours = Set(try (0..<50).map { _ in try ModelEncoder().encode(Ordered()) })
         #expect(ours.count == 1)
-        #expect(String(decoding: try ModelEncoder().encode(Ordered()), as: UTF8.self)
-            == #"{"zeta":1,"alpha":"a\/b","mid":[1,2.5],"nested":{"x":1,"y":2}}"#)
+        #expect(
+            String(decoding: try ModelEncoder().encode(Ordered()), as: UTF8.self)
+                == #"{"zeta":1,"alpha":"a\/b","mid":[1,2.5],"nested":{"x":1,"y":2}}"#)
     }
 }
 

@@ -40,8 +40,10 @@ struct ParityCase: CustomStringConvertible, Sendable {
     let json: String
     let check: @Sendable (String) -> (ours: String, foundation: String, lenient: String)
 
-    init<T: Decodable & Equatable>(_ type: T.Type, _ json: String, options: DecodingOptions = DecodingOptions(strict: true),
-                                   foundation configure: @escaping @Sendable (JSONDecoder) -> Void = { _ in }) {
+    init<T: Decodable & Equatable>(
+        _ type: T.Type, _ json: String, options: DecodingOptions = DecodingOptions(strict: true),
+        foundation configure: @escaping @Sendable (JSONDecoder) -> Void = { _ in }
+    ) {
         name = "\(T.self) from \(json)"
         self.json = json
         check = { json in
@@ -55,7 +57,10 @@ struct ParityCase: CustomStringConvertible, Sendable {
             let lenient = DiffOutcome { try ModelDecoder(options: lenientOptions).decode(T.self, from: data) }
             // Compared as values (a dictionary's description has no fixed order), shown as text.
             let text = "\(foundation)"
-            return (ours == foundation ? text : "\(ours)", text, !foundation.isValue || lenient == foundation ? text : "\(lenient)")
+            return (
+                ours == foundation ? text : "\(ours)", text,
+                !foundation.isValue || lenient == foundation ? text : "\(lenient)"
+            )
         }
     }
 
@@ -117,18 +122,29 @@ struct WideModel: HandyJSON {
 
 extension FoundationParityTests {
     @Test func int128AndUInt128() throws {
-        let json = #"{"signed": -170141183460469231731687303715884105728, "unsigned": 340282366920938463463374607431768211455, "maybe": 18446744073709551616, "list": [0, 1e3]}"#
+        let json =
+            #"{"signed": -170141183460469231731687303715884105728, "unsigned": 340282366920938463463374607431768211455, "maybe": 18446744073709551616, "list": [0, 1e3]}"#
         let foundation = try JSONDecoder().decode(WideIntegers.self, from: Data(json.utf8))
-        #expect(try ModelDecoder(options: DecodingOptions(strict: true)).decode(WideIntegers.self, from: json) == foundation)
+        #expect(
+            try ModelDecoder(options: DecodingOptions(strict: true)).decode(WideIntegers.self, from: json) == foundation
+        )
         #expect(try ModelDecoder().decode(WideIntegers.self, from: json) == foundation)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        #expect(try ModelEncoder(options: EncodingOptions(sortedKeys: true)).encode(foundation)
-            == Array(try encoder.encode(foundation)))
+        #expect(
+            try ModelEncoder(options: EncodingOptions(sortedKeys: true)).encode(foundation)
+                == Array(try encoder.encode(foundation)))
         // As model properties, and converted from strings in lenient mode.
-        let model = try #require(WideModel.deserialize(from: #"{"signed": "-170141183460469231731687303715884105728", "unsigned": 340282366920938463463374607431768211455}"#))
+        let model = try #require(
+            WideModel.deserialize(
+                from:
+                    #"{"signed": "-170141183460469231731687303715884105728", "unsigned": 340282366920938463463374607431768211455}"#
+            ))
         #expect(model.signed == .min && model.unsigned == .max)
-        #expect(model.toJSONString() == #"{"signed":-170141183460469231731687303715884105728,"unsigned":340282366920938463463374607431768211455}"#)
+        #expect(
+            model.toJSONString()
+                == #"{"signed":-170141183460469231731687303715884105728,"unsigned":340282366920938463463374607431768211455}"#
+        )
     }
 }
 
@@ -151,9 +167,12 @@ extension FoundationParityTests {
         let json = Data(#"{"amount": 1.5}"#.utf8)
         let foundation = try JSONDecoder().decode(Scaled.self, from: json, configuration: 10)
         #expect(try ModelDecoder().decode(Scaled.self, from: json, configuration: 10.0) == foundation)
-        #expect(try ModelDecoder(options: DecodingOptions(strict: true)).decode(Scaled.self, from: json, configuration: 10.0) == foundation)
-        #expect(try ModelEncoder().encode(Scaled(amount: 15), configuration: 10.0)
-            == Array(try JSONEncoder().encode(Scaled(amount: 15), configuration: 10)))
+        #expect(
+            try ModelDecoder(options: DecodingOptions(strict: true)).decode(
+                Scaled.self, from: json, configuration: 10.0) == foundation)
+        #expect(
+            try ModelEncoder().encode(Scaled(amount: 15), configuration: 10.0)
+                == Array(try JSONEncoder().encode(Scaled(amount: 15), configuration: 10)))
     }
 }
 
@@ -182,25 +201,38 @@ enum ShapeCase: Codable, Equatable {
 
 extension FoundationParityTests {
     static let snakeCases: [ParityCase] = [
-        ParityCase(SnakeKeys.self, #"{"rounded_rect": 1, "my_url_property": "a", "url_string": "b", "plain": 2}"#,
-                   options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
-                   foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
-        ParityCase(SnakeKeys.self, #"{"rounded_rect": 1, "rounded_rect": 2, "roundedRect": 3}"#,
-                   options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
-                   foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
-        ParityCase(AllKeysThenDecode.self, #"{"first_value": 1, "_second__value_": 2, "third": 3}"#,
-                   options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
-                   foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
-        ParityCase([ShapeCase].self, #"[{"rounded_rect": {"corner_radius": 2}}, {"plain_circle": {}}]"#,
-                   options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
-                   foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
-        ParityCase(SnakeKeys.self, #"{"ROUNDEDRECT": 1, "PLAIN": 2}"#,
-                   options: DecodingOptions(strict: true, keyDecodingStrategy: .custom { path in
-                       AnyCodingKey(stringValue: path.last!.stringValue == "ROUNDEDRECT" ? "roundedRect" : path.last!.stringValue.lowercased())
-                   }),
-                   foundation: { $0.keyDecodingStrategy = .custom { path in
-                       AnyCodingKey(stringValue: path.last!.stringValue == "ROUNDEDRECT" ? "roundedRect" : path.last!.stringValue.lowercased())
-                   } }),
+        ParityCase(
+            SnakeKeys.self, #"{"rounded_rect": 1, "my_url_property": "a", "url_string": "b", "plain": 2}"#,
+            options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+            foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        ParityCase(
+            SnakeKeys.self, #"{"rounded_rect": 1, "rounded_rect": 2, "roundedRect": 3}"#,
+            options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+            foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        ParityCase(
+            AllKeysThenDecode.self, #"{"first_value": 1, "_second__value_": 2, "third": 3}"#,
+            options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+            foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        ParityCase(
+            [ShapeCase].self, #"[{"rounded_rect": {"corner_radius": 2}}, {"plain_circle": {}}]"#,
+            options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+            foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        ParityCase(
+            SnakeKeys.self, #"{"ROUNDEDRECT": 1, "PLAIN": 2}"#,
+            options: DecodingOptions(
+                strict: true,
+                keyDecodingStrategy: .custom { path in
+                    AnyCodingKey(
+                        stringValue: path.last!.stringValue == "ROUNDEDRECT"
+                            ? "roundedRect" : path.last!.stringValue.lowercased())
+                }),
+            foundation: {
+                $0.keyDecodingStrategy = .custom { path in
+                    AnyCodingKey(
+                        stringValue: path.last!.stringValue == "ROUNDEDRECT"
+                            ? "roundedRect" : path.last!.stringValue.lowercased())
+                }
+            }),
     ]
 
     @Test(arguments: snakeCases)
@@ -223,15 +255,17 @@ extension FoundationParityTests {
         foundation.outputFormatting = .sortedKeys
         foundation.keyEncodingStrategy = .convertToSnakeCase
         let ours = ModelEncoder(options: EncodingOptions(sortedKeys: true, keyEncodingStrategy: .convertToSnakeCase))
-        #expect(String(decoding: try ours.encode(Keys()), as: UTF8.self)
-            == String(decoding: try foundation.encode(Keys()), as: UTF8.self))
+        #expect(
+            String(decoding: try ours.encode(Keys()), as: UTF8.self)
+                == String(decoding: try foundation.encode(Keys()), as: UTF8.self))
         let custom: @Sendable ([any CodingKey]) -> any CodingKey = { path in
             AnyCodingKey(stringValue: "\(path.count)-" + path.last!.stringValue.uppercased())
         }
         foundation.keyEncodingStrategy = .custom(custom)
         let customOurs = ModelEncoder(options: EncodingOptions(sortedKeys: true, keyEncodingStrategy: .custom(custom)))
-        #expect(String(decoding: try customOurs.encode(Keys()), as: UTF8.self)
-            == String(decoding: try foundation.encode(Keys()), as: UTF8.self))
+        #expect(
+            String(decoding: try customOurs.encode(Keys()), as: UTF8.self)
+                == String(decoding: try foundation.encode(Keys()), as: UTF8.self))
     }
 }
 

@@ -212,7 +212,9 @@ struct JSON5Model: HandyJSON {
             // Past 2^53 a hexadecimal number is rounded to the nearest Double or Float; JSONDecoder refuses one
             // that it can't hold exactly (a difference the README names).
             if text == "0xFFFFFFFFFFFFFFFF" && (T.self == Double.self || T.self == Float.self) {
-                #expect(throws: Never.self) { try ModelDecoder(options: Self.json5Options()).decode(T.self, from: text) }
+                #expect(throws: Never.self) {
+                    try ModelDecoder(options: Self.json5Options()).decode(T.self, from: text)
+                }
                 return
             }
             let expected = Result { try Self.foundation().decode(T.self, from: Data(text.utf8)) }
@@ -246,7 +248,9 @@ struct JSON5Model: HandyJSON {
         ]
         for text in cases {
             let expected = Result { try Self.foundation().decode([String: Int].self, from: Data(text.utf8)) }
-            let actual = Result { try ModelDecoder(options: Self.json5Options()).decode([String: Int].self, from: text) }
+            let actual = Result {
+                try ModelDecoder(options: Self.json5Options()).decode([String: Int].self, from: text)
+            }
             switch (expected, actual) {
             case (.success(let a), .success(let b)): #expect(a == b, "\(text)")
             case (.failure, .failure): break
@@ -259,8 +263,11 @@ struct JSON5Model: HandyJSON {
     /// `sigΣma`; the suite keeps the case in `todo/`). This toolchain's JSONDecoder keeps such a key's text as
     /// written, backslash and all: a bug, not followed here (the README names it).
     @Test func unquotedKeyEscapesAsTheSpecSays() throws {
-        let cases = [("{sig\\u03A3ma: 1}", "sigΣma"), ("{\\u0061b: 1}", "ab"), ("{a\\x62: 1}", "ab"), ("{\\uD83D\\uDE00x: 1}", nil), ("{\\u0031: 1}", nil),
-            ("{a\\u0031: 1}", "a1")]
+        let cases = [
+            ("{sig\\u03A3ma: 1}", "sigΣma"), ("{\\u0061b: 1}", "ab"), ("{a\\x62: 1}", "ab"),
+            ("{\\uD83D\\uDE00x: 1}", nil), ("{\\u0031: 1}", nil),
+            ("{a\\u0031: 1}", "a1"),
+        ]
         for (text, key) in cases {
             let decoded = try? ModelDecoder(options: Self.json5Options()).decode([String: Int].self, from: text)
             #expect(decoded == key.map { [$0: 1] }, "\(text)")
@@ -313,7 +320,9 @@ struct JSON5Model: HandyJSON {
             switch (expectedDictionary, actualDictionary) {
             case (.success(let a), .success(let b)): #expect(a == b, "\(text)")
             case (.failure, .failure): break
-            default: Issue.record("\(text) (JSON5: \(json5)): JSONDecoder \(expectedDictionary), HandyStream \(actualDictionary)")
+            default:
+                Issue.record(
+                    "\(text) (JSON5: \(json5)): JSONDecoder \(expectedDictionary), HandyStream \(actualDictionary)")
             }
         }
     }
@@ -322,7 +331,9 @@ struct JSON5Model: HandyJSON {
     /// is a truncated document, and models read JSON5 too.
     @Test func errorsAndModels() throws {
         func underlying(_ text: String) -> JSONDecodingError? {
-            let result = Result { try ModelDecoder(options: Self.json5Options()).decode([String: Int].self, from: text) }
+            let result = Result {
+                try ModelDecoder(options: Self.json5Options()).decode([String: Int].self, from: text)
+            }
             guard case .failure(DecodingError.dataCorrupted(let context)) = result else { return nil }
             return context.underlyingError as? JSONDecodingError
         }

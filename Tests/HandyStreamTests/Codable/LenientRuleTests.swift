@@ -150,7 +150,8 @@ struct RescuedCollections: Codable, Equatable {
         #expect(decoded[4] == Item(id: 4, price: 4.5))
         // Each fallback is told once: the conversions are not fallbacks; the defaults are.
         #expect(log.all.count == 667)
-        #expect(log.all.first == "$[0].price: Expected to decode Double but found a string instead; the default was used")
+        #expect(
+            log.all.first == "$[0].price: Expected to decode Double but found a string instead; the default was used")
     }
 }
 
@@ -174,7 +175,9 @@ struct RescuedCollections: Codable, Equatable {
         defer { try? FileManager.default.removeItem(at: file) }
         var count = 0
         #expect(throws: DecodingError.self) {
-            try ModelDecoder().forEachElement(of: StreamedPoint.self, at: "items", inFileAt: file.path) { _ in count += 1 }
+            try ModelDecoder().forEachElement(of: StreamedPoint.self, at: "items", inFileAt: file.path) { _ in
+                count += 1
+            }
         }
         #expect(count == 1000)
     }
@@ -231,8 +234,9 @@ struct BothDeclared: HandyJSON, Codable, Equatable {
         // ModelDecoder and ModelEncoder: the coding keys, init() for defaults.
         let decoded = try ModelDecoder().decode(BothDeclared.self, from: #"{"user_id": 7, "title": "t"}"#)
         #expect(decoded == BothDeclared(userId: 7, label: "none"))
-        #expect(try ModelEncoder(options: EncodingOptions(sortedKeys: true)).encodeToString(decoded)
-            == #"{"label":"none","user_id":7}"#)
+        #expect(
+            try ModelEncoder(options: EncodingOptions(sortedKeys: true)).encodeToString(decoded)
+                == #"{"label":"none","user_id":7}"#)
         // HandyJSON's calls: the field tables and mapping(mapper:).
         let handy = try #require(BothDeclared.deserialize(from: #"{"userId": 8, "title": "t", "user_id": 9}"#))
         #expect(handy == BothDeclared(userId: 8, label: "t"))
@@ -248,7 +252,9 @@ struct BothDeclared: HandyJSON, Codable, Equatable {
     }
 
     @Test func errorsSayWhatTheyMean() throws {
-        let path = try #require(throws: InvalidPathError.self) { _ = try ModelDecoder().decode(Int.self, from: "1", at: "a[") }
+        let path = try #require(throws: InvalidPathError.self) {
+            _ = try ModelDecoder().decode(Int.self, from: "1", at: "a[")
+        }
         #expect(path.localizedDescription == path.description)
         #expect(!path.localizedDescription.contains("operation could not be completed"))
         let json = try #require(throws: JSONDecodingError.self) { try ModelDecoder().decode(Owner.self, from: "{,") }
@@ -258,7 +264,9 @@ struct BothDeclared: HandyJSON, Codable, Equatable {
         _ = try decoder.finish()
         let misuse = try #require(throws: DecoderMisuseError.self) { _ = try decoder.finish() }
         #expect(misuse.localizedDescription == misuse.description)
-        let encoding = try #require(throws: JSONEncodingError.self) { _ = try ModelEncoder().encode(["x": Double.nan] as [String: Any]) }
+        let encoding = try #require(throws: JSONEncodingError.self) {
+            _ = try ModelEncoder().encode(["x": Double.nan] as [String: Any])
+        }
         #expect(encoding.localizedDescription == encoding.description)
     }
 

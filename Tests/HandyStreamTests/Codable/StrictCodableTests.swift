@@ -45,7 +45,8 @@ enum Outcome: Equatable, CustomStringConvertible {
 @Suite struct StrictCodableTests {
     static let strict = ModelDecoder(options: DecodingOptions(strict: true))
 
-    static let valid = #"{"name": "n", "points": [{"x": 1, "y": 2.5}], "tags": {"a": 1}, "city": "beijing", "flag": true}"#
+    static let valid =
+        #"{"name": "n", "points": [{"x": 1, "y": 2.5}], "tags": {"a": 1}, "city": "beijing", "flag": true}"#
 
     /// Inputs that are valid JSON of the wrong shape, each a way `JSONDecoder` fails (or succeeds).
     static let shapes: [String] = [
@@ -260,12 +261,15 @@ struct CodableCollection: Codable, Equatable {
 
 extension StrictCodableTests {
     /// Number texts into each integer and floating-point type: strict mode accepts exactly what JSONDecoder accepts.
-    @Test(arguments: ["0", "-0", "1.0", "1e2", "1E2", "100e-2", "1.5e1", "1.5", "-1", "255", "256", "1e-400",
-                      "-1e-400", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
-                      "18446744073709551615", "18446744073709551616", "1e400", "0.1", "1.7976931348623157e308",
-                      "5e-324", "123456789012345678901234567890", "1.0000000000000000001", "0e5", "-0.0", "1e-10", "0.0e5", "-0e5", "0e-5", "2.01e-1234",
-                      "12345678901234567.5", "-12345678901234567.5", "9007199254740993.0", "1.5e300",
-                      "2.5e-1", "4.9406564584124654e-324", "3.4028235e38", "3.5e38"])
+    @Test(arguments: [
+        "0", "-0", "1.0", "1e2", "1E2", "100e-2", "1.5e1", "1.5", "-1", "255", "256", "1e-400",
+        "-1e-400", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+        "18446744073709551615", "18446744073709551616", "1e400", "0.1", "1.7976931348623157e308",
+        "5e-324", "123456789012345678901234567890", "1.0000000000000000001", "0e5", "-0.0", "1e-10", "0.0e5", "-0e5",
+        "0e-5", "2.01e-1234",
+        "12345678901234567.5", "-12345678901234567.5", "9007199254740993.0", "1.5e300",
+        "2.5e-1", "4.9406564584124654e-324", "3.4028235e38", "3.5e38",
+    ])
     func numbersAsFoundationReadsThem(text: String) {
         struct Box<T: Decodable & Equatable>: Decodable, Equatable { var v: T }
         func same<T: Decodable & Equatable>(_: T.Type) {
@@ -279,7 +283,9 @@ extension StrictCodableTests {
                 foundation = try? JSONDecoder().decode(Box<T>.self, from: Data(#"{"v": 0}"#.utf8))
             }
             let ours = try? Self.strict.decode(Box<T>.self, from: json)
-            #expect(foundation == ours, "\(text) as \(T.self): \(String(describing: foundation)) vs \(String(describing: ours))")
+            #expect(
+                foundation == ours,
+                "\(text) as \(T.self): \(String(describing: foundation)) vs \(String(describing: ours))")
         }
         same(Int.self)
         same(UInt8.self)

@@ -116,17 +116,19 @@ struct JSONTestSuiteTests {
         ("i_string_lone_second_surrogate.json", "\u{FFFD}"),
     ]
 
-    @Test("Unpaired surrogate escapes: U+FFFD when lenient, an error when strict, never another character",
-          arguments: surrogateCases.map(\.file))
+    @Test(
+        "Unpaired surrogate escapes: U+FFFD when lenient, an error when strict, never another character",
+        arguments: surrogateCases.map(\.file))
     func unpairedSurrogates(file: String) throws {
         let data = try Data(contentsOf: JSONTestSuite.directory.appendingPathComponent(file))
         let expected = try #require(Self.surrogateCases.first { $0.file == file }?.lenient)
         let value = try ModelDecoder().decode(JSONValue.self, from: data)
-        let text: String? = switch value {
-        case .array(let elements): elements.first.flatMap { if case .string(let text) = $0 { text } else { nil } }
-        case .object(let members): members.first?.key
-        default: nil
-        }
+        let text: String? =
+            switch value {
+            case .array(let elements): elements.first.flatMap { if case .string(let text) = $0 { text } else { nil } }
+            case .object(let members): members.first?.key
+            default: nil
+            }
         #expect(text == expected)
         let strict = ModelDecoder(options: DecodingOptions(strict: true))
         #expect(throws: JSONDecodingError.self) { try strict.decode(JSONValue.self, from: data) }
@@ -150,17 +152,21 @@ struct JSONTestSuiteTests {
         #expect(try decoded(#""\\\uD83D\uDE00x""#) == "\\😀x")
         #expect(try decoded(#""\uD800\\uDC00""#) == "\u{FFFD}\\uDC00")
         #expect(try decoded(#""a\uDC00b""#) == "a\u{FFFD}b")
-        let error = try #require(decodingError(String.self, #"["ok", "a\uD800\u0041"]"#, at: "[1]",
-                                               options: DecodingOptions(strict: true)))
-        #expect(error.description == "1:10: an unpaired UTF-16 surrogate escape (\\uD800) in a string; lenient "
-            + "decoding reads it as U+FFFD at $[1]")
+        let error = try #require(
+            decodingError(
+                String.self, #"["ok", "a\uD800\u0041"]"#, at: "[1]",
+                options: DecodingOptions(strict: true)))
+        #expect(
+            error.description == "1:10: an unpaired UTF-16 surrogate escape (\\uD800) in a string; lenient "
+                + "decoding reads it as U+FFFD at $[1]")
     }
 
     @Test("Form feed and vertical tab are refused, with the offset of the byte")
     func formFeed() throws {
         let error = try #require(decodingError(Any.self, "[1,\u{0C}2]"))
-        #expect(error.description == "1:4: invalid character (form feed and vertical tab are not JSON whitespace, "
-            + "nor allowed unescaped in strings) at $[1]")
+        #expect(
+            error.description == "1:4: invalid character (form feed and vertical tab are not JSON whitespace, "
+                + "nor allowed unescaped in strings) at $[1]")
         #expect(decodingError(Any.self, "[\"a\u{0B}b\"]")?.kind == .malformed)
     }
 
@@ -186,7 +192,9 @@ struct JSONTestSuiteTests {
             let foundation = try? JSONDecoder().decode(Value.self, from: Data(bytes))
             #expect(foundation == expected, "JSONDecoder, \(name)")
             #expect(try ModelDecoder().decode(Value.self, from: bytes) == expected, "\(name)")
-            #expect(try ModelDecoder(options: DecodingOptions(strict: true)).decode(Value.self, from: bytes) == expected, "\(name)")
+            #expect(
+                try ModelDecoder(options: DecodingOptions(strict: true)).decode(Value.self, from: bytes) == expected,
+                "\(name)")
             for size in [1, 2, 3, 5, 7] {
                 let decoder = try ModelDecoder().incremental(Value.self)
                 for start in stride(from: 0, to: bytes.count, by: size) {
@@ -197,7 +205,9 @@ struct JSONTestSuiteTests {
         }
         // A two-byte UTF-16 document, and input that is not valid in its encoding.
         #expect(try ModelDecoder().decode(Int.self, from: [0, 0x37]) == 7)
-        #expect(throws: DecodingError.self) { try ModelDecoder().decode(String.self, from: [0, 0x22, 0xD8, 0x00, 0, 0x22]) }
+        #expect(throws: DecodingError.self) {
+            try ModelDecoder().decode(String.self, from: [0, 0x22, 0xD8, 0x00, 0, 0x22])
+        }
         #expect(throws: DecodingError.self) { try ModelDecoder().decode(Int.self, from: [0, 0x31, 0]) }
     }
 }

@@ -18,12 +18,13 @@ struct MappedCat: HandyJSON, Equatable {
         mapper <<< self.id <-- "cat_id"
         mapper <<< self.name <-- ["nickname", "nickName", "nick_name"]
         mapper <<< [self.friendName <-- "friend.name", self.friendAge <-- "friend.age"]
-        mapper <<< self.parent <-- TransformOf<(String, String), String>(
-            fromJSON: { text in
-                guard let parts = text?.split(separator: "/"), parts.count == 2 else { return nil }
-                return (String(parts[0]), String(parts[1]))
-            },
-            toJSON: { pair in pair.map { "\($0.0)/\($0.1)" } })
+        mapper <<< self.parent
+            <-- TransformOf<(String, String), String>(
+                fromJSON: { text in
+                    guard let parts = text?.split(separator: "/"), parts.count == 2 else { return nil }
+                    return (String(parts[0]), String(parts[1]))
+                },
+                toJSON: { pair in pair.map { "\($0.0)/\($0.1)" } })
         mapper <<< self.birthday <-- ("born", DateTransform())
         mapper <<< self.seen <-- (["seen_at", "seen"], DateTransform())
         mapper >>> self.note
@@ -253,16 +254,18 @@ struct MappingTests {
             _ = try ModelDecoder().decode(TwiceMapped.self, from: "{}")
             Issue.record("expected a declaration error")
         } catch let error as ModelDeclarationError {
-            #expect(error.problems == [
-                "TwiceMapped.a: mapped twice in mapping(mapper:); the last mapping is used",
-                "TwiceMapped.b: the key 'y.b' can never match: 'y' is the key of a property, not an object of its own",
-            ])
+            #expect(
+                error.problems == [
+                    "TwiceMapped.a: mapped twice in mapping(mapper:); the last mapping is used",
+                    "TwiceMapped.b: the key 'y.b' can never match: 'y' is the key of a property, not an object of its own",
+                ])
         }
         do {
             _ = try ModelDecoder().decode(SameKey.self, from: "{}")
             Issue.record("expected a declaration error")
         } catch let error as ModelDeclarationError {
-            #expect(error.problems == ["SameKey.second: the key 'first' can never match: 'first' is already read by first"])
+            #expect(
+                error.problems == ["SameKey.second: the key 'first' can never match: 'first' is already read by first"])
         }
         #expect(TwiceMapped.deserialize(from: #"{"y": 2}"#)?.a == 2, "HandyJSON's calls go on")
     }

@@ -4,17 +4,19 @@ import Testing
 
 @Suite("Designated paths")
 struct DesignatedPathTests {
-    @Test("Parsing", arguments: [
-        ("data.cat", "$.data.cat"),
-        ("..data..cat.", "$.data.cat"),
-        ("list[3].name", "$.list[3].name"),
-        ("a\\.b.c", "$.a.b.c"),
-        ("items[*]", "$.items[*]"),
-        ("a[*][*].b.*", "$.a[*][*].b.*"),
-        ("a.\\*", "$.a.*"),
-        ("", "$"),
-        ("[0][1]", "$[0][1]"),
-    ])
+    @Test(
+        "Parsing",
+        arguments: [
+            ("data.cat", "$.data.cat"),
+            ("..data..cat.", "$.data.cat"),
+            ("list[3].name", "$.list[3].name"),
+            ("a\\.b.c", "$.a.b.c"),
+            ("items[*]", "$.items[*]"),
+            ("a[*][*].b.*", "$.a[*][*].b.*"),
+            ("a.\\*", "$.a.*"),
+            ("", "$"),
+            ("[0][1]", "$[0][1]"),
+        ])
     func parsing(text: String, jsonPath: String) throws {
         let path = try DesignatedPath(parsing: text)
         #expect(path.jsonPath(prefix: path.segments.count) == jsonPath)
@@ -34,7 +36,8 @@ struct DesignatedPathTests {
 
     @Test("Siblings before the path are skipped, whatever they hold")
     func skipsSiblings() throws {
-        let json = #"{"a": {"cat": {"name": "wrong"}}, "b": [[{"x": {}}], "s", null], "data": {"z": 1, "cat": {"name": "right"}}}"#
+        let json =
+            #"{"a": {"cat": {"name": "wrong"}}, "b": [[{"x": {}}], "s", null], "data": {"z": 1, "cat": {"name": "right"}}}"#
         #expect(try ModelDecoder().decode(Owner.self, from: json, at: "data.cat").name == "right")
         #expect(try ModelDecoder().decode(String.self, from: json, at: "b[1]") == "s")
         #expect(try ModelDecoder().decode(Owner.self, from: json, at: "b[0][0]").name == "")

@@ -37,8 +37,9 @@ struct WildcardPathTests {
         "data[*].items[0].n", "data[2].items[*]", "data[*]", "*", "*[*]", "data[*].*", "rates.*[*]",
     ]
 
-    @Test("Every match, in document order, at every chunk size: streamed, and collected into an array",
-          arguments: paths)
+    @Test(
+        "Every match, in document order, at every chunk size: streamed, and collected into an array",
+        arguments: paths)
     func matchesReference(path: String) throws {
         let bytes = Array(Self.document.utf8)
         let parsed = try DesignatedPath(parsing: path)
@@ -61,14 +62,18 @@ struct WildcardPathTests {
     func corpus() throws {
         let twitter = try Corpus.data("twitter.json")
         let whole = try ModelDecoder().decode(JSONValue.self, from: twitter)
-        for path in ["statuses[*].user.screen_name", "statuses[*].entities.hashtags[*].text", "search_metadata.*",
-                     "statuses[*].entities.*[*].indices[0]"] {
+        for path in [
+            "statuses[*].user.screen_name", "statuses[*].entities.hashtags[*].text", "search_metadata.*",
+            "statuses[*].entities.*[*].indices[0]",
+        ] {
             let expected = referenceMatches(try DesignatedPath(parsing: path).segments[...], in: whole)
             #expect(!expected.isEmpty)
             #expect(try ModelDecoder().decode([JSONValue].self, from: twitter, at: path) == expected, "\(path)")
             var streamed: [JSONValue] = []
-            try ModelDecoder().forEachElement(of: JSONValue.self, at: path, inFileAt: Corpus.path("twitter.json"),
-                                              chunkSize: 4_096) { streamed.append($0) }
+            try ModelDecoder().forEachElement(
+                of: JSONValue.self, at: path, inFileAt: Corpus.path("twitter.json"),
+                chunkSize: 4_096
+            ) { streamed.append($0) }
             #expect(streamed == expected, "\(path)")
         }
         let users = try ModelDecoder().decode([TwitterUserName].self, from: twitter, at: "statuses[*].user")
@@ -82,8 +87,10 @@ struct WildcardPathTests {
         #expect(error?.description == "1:17: path 'a.c[*]' not found: no key 'c' in the object at $.a")
         let shape = decodingError([JSONValue].self, #"{"a": {"b": 1}}"#, at: "a[*]")
         #expect(shape?.kind == .pathNotFound)
-        #expect(try ModelDecoder().decode([Int].self, from: #"{"a": [{"b": 1}, {"c": 2}, 3, {"b": "x"}]}"#,
-                                          at: "a[*].b") == [1])
+        #expect(
+            try ModelDecoder().decode(
+                [Int].self, from: #"{"a": [{"b": 1}, {"c": 2}, 3, {"b": "x"}]}"#,
+                at: "a[*].b") == [1])
     }
 
     @Test("Collecting stops reading once nothing more can match")

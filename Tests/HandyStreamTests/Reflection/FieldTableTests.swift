@@ -71,7 +71,8 @@ struct FieldTableTests {
 
     @Test("weak and unowned references are never written, in structs and in classes")
     func weakAndUnowned() throws {
-        let json = #"{"id": 3, "weakFriend": {"name": "x"}, "unsafeFriend": {}, "strongFriendName": "s", "delegate": 1, "owner": {}}"#
+        let json =
+            #"{"id": 3, "weakFriend": {"name": "x"}, "unsafeFriend": {}, "strongFriendName": "s", "delegate": 1, "owner": {}}"#
         let model = try #require(WithReferences.deserialize(from: json))
         #expect(model.id == 3)
         #expect(model.weakFriend == nil)
@@ -87,7 +88,8 @@ struct FieldTableTests {
 
     @Test("let properties keep the value init() gives them")
     func letProperties() throws {
-        let model = try #require(WithLet.deserialize(from: #"{"constant": 99, "constantString": "changed", "variable": 5}"#))
+        let model = try #require(
+            WithLet.deserialize(from: #"{"constant": 99, "constantString": "changed", "variable": 5}"#))
         #expect(model.constant == 7)
         #expect(model.constantString == "fixed")
         #expect(model.variable == 5)
@@ -113,17 +115,19 @@ struct FieldTableTests {
             _ = try ModelDecoder().decode([WithUndecodable].self, from: "[]")
             Issue.record("expected a declaration error")
         } catch let error as ModelDeclarationError {
-            #expect(error.description == """
-                Array<WithUndecodable> can't be decoded:
-                  - WithUndecodable.plain: a property of type NotAModel can't be decoded; make the type HandyJSON or \
-                HandyJSONEnum, or exclude the property in mapping(mapper:)
-                """)
+            #expect(
+                error.description == """
+                    Array<WithUndecodable> can't be decoded:
+                      - WithUndecodable.plain: a property of type NotAModel can't be decoded; make the type HandyJSON or \
+                    HandyJSONEnum, or exclude the property in mapping(mapper:)
+                    """)
         }
     }
 
     @Test("Recursive models")
     func recursive() throws {
-        let json = #"{"value": 1, "children": [{"value": 2, "children": [{"value": 3}]}, {"value": 4}], "parent": {"value": 0}}"#
+        let json =
+            #"{"value": 1, "children": [{"value": 2, "children": [{"value": 3}]}, {"value": 4}], "parent": {"value": 0}}"#
         let node = try #require(Node.deserialize(from: json))
         #expect(node.value == 1)
         #expect(node.children.map(\.value) == [2, 4])
@@ -133,7 +137,8 @@ struct FieldTableTests {
 
     @Test("A container of a recursive model, asked for before the model itself")
     func containerBeforeRecursiveModel() throws {
-        let nodes = try ModelDecoder().decode([LateNode].self, from: #"[{"value": 1, "children": [{"value": 2, "children": [{}]}]}]"#)
+        let nodes = try ModelDecoder().decode(
+            [LateNode].self, from: #"[{"value": 1, "children": [{"value": 2, "children": [{}]}]}]"#)
         #expect(nodes.first?.children.first?.value == 2)
         #expect(nodes.first?.children.first?.children.count == 1)
     }
@@ -192,14 +197,15 @@ final class CallLog: @unchecked Sendable {
 struct Counted: HandyJSON {
     var value = 0
     mutating func mapping(mapper: HelpingMapper) {
-        mapper <<< self.value <-- TransformOf<Int, String>(
-            fromJSON: { text in
-                CallLog.shared.calls += 1
-                return text.flatMap { Int($0) }
-            },
-            toJSON: { value in
-                CallLog.shared.calls += 1
-                return value.map { String($0) }
-            })
+        mapper <<< self.value
+            <-- TransformOf<Int, String>(
+                fromJSON: { text in
+                    CallLog.shared.calls += 1
+                    return text.flatMap { Int($0) }
+                },
+                toJSON: { value in
+                    CallLog.shared.calls += 1
+                    return value.map { String($0) }
+                })
     }
 }

@@ -130,8 +130,9 @@ struct EncodingSafetyTests {
                 return "\(error)"
             }
         }
-        #expect(message == "SelfPlain._plainValue() does not lead to a JSON value after 512 steps (it returns a "
-            + "value of type SelfPlain)")
+        #expect(
+            message == "SelfPlain._plainValue() does not lead to a JSON value after 512 steps (it returns a "
+                + "value of type SelfPlain)")
     }
 
     @Test("toJSON keeps every number in its own type")
@@ -209,7 +210,8 @@ final class MutualInner: Codable {
             outcomes.append(handy.map { "\(Self.levels($0)) levels" } ?? "nil")
             for strict in [false, true] {
                 do {
-                    let model = try ModelDecoder(options: DecodingOptions(strict: strict)).decode(MutualModel.self, from: json)
+                    let model = try ModelDecoder(options: DecodingOptions(strict: strict)).decode(
+                        MutualModel.self, from: json)
                     outcomes.append("\(Self.levels(model)) levels")
                 } catch let error as DecodingError {
                     let kind = (error.context?.underlyingError as? JSONDecodingError)?.kind
@@ -220,7 +222,9 @@ final class MutualInner: Codable {
             }
             return outcomes
         }
-        for outcome in outcomes { #expect(outcome == "200 levels" || outcome == "refused" || outcome == "nil", "\(outcomes)") }
+        for outcome in outcomes {
+            #expect(outcome == "200 levels" || outcome == "refused" || outcome == "nil", "\(outcomes)")
+        }
         #expect(!outcomes.contains { $0.hasSuffix("levels") && $0 != "200 levels" })
     }
 
@@ -239,6 +243,9 @@ final class MutualInner: Codable {
             let encoded = try? ModelEncoder().encode(StreamedPoint(x: 1, y: 2))
             return "\(String(describing: foundation)) \(String(describing: ours)) \(encoded?.count ?? -1)"
         }
-        #expect(outcome == "Optional(HandyStreamTests.StreamedPoint(x: 1, y: 2)) Optional(HandyStreamTests.StreamedPoint(x: 1, y: 2)) 13")
+        #expect(
+            outcome
+                == "Optional(HandyStreamTests.StreamedPoint(x: 1, y: 2)) Optional(HandyStreamTests.StreamedPoint(x: 1, y: 2)) 13"
+        )
     }
 }

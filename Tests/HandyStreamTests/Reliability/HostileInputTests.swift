@@ -43,7 +43,9 @@ struct HostileInputTests {
     @Test("400-digit numbers: exact text for String, the default for numbers")
     func hugeNumbers() throws {
         let digits = "9" + String(repeating: "8", count: 399)
-        let model = try ModelDecoder().decode(Everything.self, from: #"{"int": \#(digits), "double": \#(digits), "string": \#(digits), "optional": -\#(digits)}"#)
+        let model = try ModelDecoder().decode(
+            Everything.self,
+            from: #"{"int": \#(digits), "double": \#(digits), "string": \#(digits), "optional": -\#(digits)}"#)
         #expect(model.int == 0)
         #expect(model.double == 0)
         #expect(model.string == digits)
@@ -52,7 +54,8 @@ struct HostileInputTests {
         let small = "0." + String(repeating: "0", count: 400) + "1"
         #expect(try ModelDecoder().decode(Double.self, from: small) == 0)
         #expect(throws: JSONDecodingError.self) {
-            try ModelDecoder(options: DecodingOptions(strict: true)).decode(Everything.self, from: #"{"int": \#(digits)}"#)
+            try ModelDecoder(options: DecodingOptions(strict: true)).decode(
+                Everything.self, from: #"{"int": \#(digits)}"#)
         }
     }
 
@@ -95,10 +98,12 @@ struct HostileInputTests {
 
     @Test("Wrong types everywhere keep the defaults and never trap")
     func wrongTypes() throws {
-        let model = try ModelDecoder().decode(Everything.self, from: """
-            {"int": {"a": [1]}, "double": [1, 2], "string": {}, "bool": [], "optional": "x", "list": {"a": 1},
-             "nested": [1], "map": [1], "any": {"deep": [[[]]]}}
-            """)
+        let model = try ModelDecoder().decode(
+            Everything.self,
+            from: """
+                {"int": {"a": [1]}, "double": [1, 2], "string": {}, "bool": [], "optional": "x", "list": {"a": 1},
+                 "nested": [1], "map": [1], "any": {"deep": [[[]]]}}
+                """)
         #expect(model.int == 0 && model.double == 0 && model.string == "" && model.bool == false)
         #expect(model.optional == nil && model.list.isEmpty && model.nested == nil && model.map.isEmpty)
         #expect((model.any as? [String: Any])?["deep"] != nil)

@@ -38,12 +38,19 @@ struct MappingSafetyTests {
         #expect(try decoder.decode(CandidateThroughPath.self, from: #"{"a": {"b": "deep"}}"#).p == "deep")
         #expect(try decoder.decode(CandidateThroughPath.self, from: #"{"serializeKey": "top"}"#).p == "top")
         // The first candidate wins whichever comes first in the document.
-        #expect(try decoder.decode(CandidateThroughPath.self,
-                                   from: #"{"serializeKey": "top", "a": {"b": "deep"}}"#).p == "top")
-        #expect(try decoder.decode(CandidateThroughPath.self,
-                                   from: #"{"a": {"b": "deep"}, "serializeKey": "top"}"#).p == "top")
-        #expect(CandidateThroughPath.deserialize(from: #"{"a": {"b": "x"}, "other": 2}"#)
-            == CandidateThroughPath(p: "x", other: 2))
+        #expect(
+            try decoder.decode(
+                CandidateThroughPath.self,
+                from: #"{"serializeKey": "top", "a": {"b": "deep"}}"#
+            ).p == "top")
+        #expect(
+            try decoder.decode(
+                CandidateThroughPath.self,
+                from: #"{"a": {"b": "deep"}, "serializeKey": "top"}"#
+            ).p == "top")
+        #expect(
+            CandidateThroughPath.deserialize(from: #"{"a": {"b": "x"}, "other": 2}"#)
+                == CandidateThroughPath(p: "x", other: 2))
     }
 
     @Test("A candidate dropped because another property reads it leaves the rest working")
@@ -56,7 +63,8 @@ struct MappingSafetyTests {
     @Test("Candidates on several levels, and 300 candidates for one property")
     func candidatesEverywhere() throws {
         let decoder = ModelDecoder()
-        #expect(try decoder.decode(CandidatesEverywhere.self, from: #"{"x": {"w": "3", "y": {"z": "1"}}}"#).value == "1")
+        #expect(
+            try decoder.decode(CandidatesEverywhere.self, from: #"{"x": {"w": "3", "y": {"z": "1"}}}"#).value == "1")
         #expect(try decoder.decode(CandidatesEverywhere.self, from: #"{"x": {"w": "3"}, "top": "2"}"#).value == "2")
         #expect(try decoder.decode(CandidatesEverywhere.self, from: #"{"top": "2", "x": {"w": "3"}}"#).value == "2")
         #expect(try decoder.decode(CandidatesEverywhere.self, from: #"{"k299": 9, "k3": 3, "k250": 7}"#).many == 3)
@@ -153,7 +161,9 @@ extension MappingSafetyTests {
         let error = #expect(throws: ModelDeclarationError.self) {
             try ModelDecoder().decode(NeitherModelNorDecodable.self, from: #"{"x": 2}"#)
         }
-        #expect(error?.description.contains("NeitherModelNorDecodable is not a type HandyStream can decode") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("NeitherModelNorDecodable is not a type HandyStream can decode") == true,
+            "\(String(describing: error))")
         #expect(throws: ModelDeclarationError.self) { try ModelDecoder().incremental(NeitherModelNorDecodable.self) }
         #expect(throws: ModelDeclarationError.self) { try ModelDecoder().elements(of: NeitherModelNorDecodable.self) }
     }

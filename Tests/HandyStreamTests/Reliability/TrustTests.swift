@@ -32,8 +32,9 @@ struct TrustTests {
             String(repeating: #"{"a":"#, count: 6) + String(repeating: "[", count: valueDepth)
                 + String(repeating: "]", count: valueDepth) + String(repeating: "}", count: 6)
         }
-        #expect(try ModelDecoder(options: options).decode(JSONValue.self, from: document(valueDepth: 4), at: path)
-            != .null)
+        #expect(
+            try ModelDecoder(options: options).decode(JSONValue.self, from: document(valueDepth: 4), at: path)
+                != .null)
         let error = decodingError(JSONValue.self, document(valueDepth: 5), at: path, options: options)
         #expect(error?.kind == .tooDeep)
         #expect(error?.message == "nesting deeper than 10 levels")
@@ -89,13 +90,14 @@ extension TrustTests {
         #expect(model.map == ["a": Int?.none, "b": Int?.some(2)])
         #expect(model.owners.count == 2 && model.owners[1] == nil)
         #expect(model.kinds == [.cat, nil])
-        #expect(log.all == [
-            "$.ints[1]: expected an integer that fits Int, found a string; the element became nil",
-            "$.ints[2]: expected an integer that fits Int, found the number 3e20; the element became nil",
-            "$.map.a: expected an integer that fits Int, found a string; the value became nil",
-            "$.owners[1]: expected an object, found the number 7; the element became nil",
-            "$.kinds[1]: expected a raw value of Species2, found a string; the element became nil",
-        ])
+        #expect(
+            log.all == [
+                "$.ints[1]: expected an integer that fits Int, found a string; the element became nil",
+                "$.ints[2]: expected an integer that fits Int, found the number 3e20; the element became nil",
+                "$.map.a: expected an integer that fits Int, found a string; the value became nil",
+                "$.owners[1]: expected an object, found the number 7; the element became nil",
+                "$.kinds[1]: expected a raw value of Species2, found a string; the element became nil",
+            ])
         let strict = DecodingOptions(strict: true)
         #expect(decodingError(OptionalElements.self, #"{"ints":[1,"x",3e20]}"#, options: strict)?.path == "$.ints[1]")
         #expect(decodingError([String: Int?].self, #"{"a":"y"}"#, options: strict)?.path == "$.a")
@@ -108,8 +110,11 @@ extension TrustTests {
         #expect(try ModelDecoder(options: log.options).decode(Int?.self, from: #""x""#) == nil)
         #expect(try ModelDecoder(options: log.options).decode(Owner?.self, from: "[1]") == nil)
         // `Int?` is `Decodable` (JSONDecoder's messages); `Owner?` is a model's (the field tables' messages).
-        #expect(log.all == ["$: Expected to decode Int but found a string instead; the value became nil",
-                            "$: expected an object, found an array; the value became nil"])
+        #expect(
+            log.all == [
+                "$: Expected to decode Int but found a string instead; the value became nil",
+                "$: expected an object, found an array; the value became nil",
+            ])
         #expect(decodingError(Int?.self, #""x""#, options: DecodingOptions(strict: true))?.kind == .typeMismatch)
         #expect(try ModelDecoder().decode(Int?.self, from: "null") == nil)
         #expect(try ModelDecoder().decode(Int?.self, from: "5") == 5)
@@ -163,7 +168,8 @@ final class Profile: HandyJSON {
 extension TrustTests {
     @Test("A dictionary from JSONSerialization gives the same model as the text it was read from")
     func foundationBridging() throws {
-        let json = #"{"count": 123, "text": 123, "flagText": true, "flag": true, "ratio": 1.5, "big": 18446744073709551615}"#
+        let json =
+            #"{"count": 123, "text": 123, "flagText": true, "flag": true, "ratio": 1.5, "big": 18446744073709551615}"#
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
         let fromText = try #require(Bridged.deserialize(from: json))
         let fromObject = try #require(Bridged.deserialize(from: object))
@@ -202,21 +208,27 @@ extension TrustTests {
     @Test("A number beyond Double's range in Any says exactly why it doesn't fit")
     func outOfRangeInAny() throws {
         let error = decodingError(Any.self, "1e400")
-        #expect(error?.description
-            == "1:6: expected a JSON value (numbers within Double's range), found the number 1e400 at $")
+        #expect(
+            error?.description
+                == "1:6: expected a JSON value (numbers within Double's range), found the number 1e400 at $")
         let log = DiagnosticLog()
         let list = try ModelDecoder(options: log.options).decode([Any].self, from: "[1, 1e400, 2]")
         #expect(list.count == 2)
-        #expect(log.all == ["$[1]: expected a JSON value (numbers within Double's range), found the number 1e400; "
-            + "the element was dropped"])
+        #expect(
+            log.all == [
+                "$[1]: expected a JSON value (numbers within Double's range), found the number 1e400; "
+                    + "the element was dropped"
+            ])
     }
 
     @Test("update(object:from:) on a class is all or nothing")
     func updateAllOrNothing() throws {
         var profile = Profile()
         let original = profile
-        for bad in [#"{"name": "after", "age": 2, "tags": ["new"],"#, #"{"name": "after", "age": 2} x"#,
-                    #"{"name": "after", "age": [[[[1]]]], "tags": [1 2]}"#] {
+        for bad in [
+            #"{"name": "after", "age": 2, "tags": ["new"],"#, #"{"name": "after", "age": 2} x"#,
+            #"{"name": "after", "age": [[[[1]]]], "tags": [1 2]}"#,
+        ] {
             JSONDeserializer<Profile>.update(object: &profile, from: bad)
             #expect(profile === original)
             #expect(profile.name == "before" && profile.age == 1 && profile.tags == ["old"], "\(bad)")
@@ -235,7 +247,10 @@ extension TrustTests {
         dog.name = "Rex"
         dog.breed = "collie"
         let kennel = Kennel(animal: dog, animals: [dog, Pet()])
-        #expect(kennel.toJSONString() == #"{"animal":{"name":"Rex","breed":"collie"},"animals":[{"name":"Rex","breed":"collie"},{"name":""}]}"#)
+        #expect(
+            kennel.toJSONString()
+                == #"{"animal":{"name":"Rex","breed":"collie"},"animals":[{"name":"Rex","breed":"collie"},{"name":""}]}"#
+        )
         let animal: Pet = dog
         #expect(animal.toJSONString() == #"{"name":"Rex","breed":"collie"}"#)
         #expect(try ModelEncoder().encodeToString([animal]) == #"[{"name":"Rex","breed":"collie"}]"#)

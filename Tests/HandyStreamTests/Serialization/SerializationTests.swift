@@ -48,26 +48,40 @@ struct SnakeModel: HandyJSON {
 struct SerializationTests {
     @Test("Every property type round-trips")
     func everyType() throws {
-        let numbers = try #require(Numbers.deserialize(from: """
-            {"int": -9223372036854775808, "int8": -128, "int16": 32767, "int32": -2147483648,
-             "int64": 9223372036854775807, "uint": 18446744073709551615, "uint8": 255, "uint16": 65535,
-             "uint32": 4294967295, "uint64": 18446744073709551615, "float": 3.4028235e38, "double": 5e-324,
-             "bool": true, "string": "q\\"\\\\\\n\\u0001é😀", "nsString": "ns", "nsNumber": 42, "decimal": 3.14159265358979323846}
-            """))
+        let numbers = try #require(
+            Numbers.deserialize(
+                from: """
+                    {"int": -9223372036854775808, "int8": -128, "int16": 32767, "int32": -2147483648,
+                     "int64": 9223372036854775807, "uint": 18446744073709551615, "uint8": 255, "uint16": 65535,
+                     "uint32": 4294967295, "uint64": 18446744073709551615, "float": 3.4028235e38, "double": 5e-324,
+                     "bool": true, "string": "q\\"\\\\\\n\\u0001é😀", "nsString": "ns", "nsNumber": 42, "decimal": 3.14159265358979323846}
+                    """))
         try expectRoundTrip(numbers)
         #expect(try canonical(numbers).contains(#""decimal":3.14159265358979323846"#))
         #expect(try canonical(numbers).contains(#""string":"q\"\\\n\u0001é😀""#))
-        try expectRoundTrip(try #require(Optionals.deserialize(from:
-            #"{"int": 1, "implicitlyUnwrapped": 2, "nested": {"name": "n"}, "nestedClass": {"owners": [{"age": 1}]}}"#)))
-        try expectRoundTrip(try #require(Containers.deserialize(from: """
-            {"ints": [1, 2], "optionalInts": [1, null], "set": ["a", "b"], "matrix": [[1.5], []], "byName": {"a": 1},
-             "nestedDictionary": {"x": {"y": [1]}}, "owners": [{"name": "A"}], "ownersByName": {"z": {"age": 9}},
-             "shelters": [{"name": "S"}], "optionalOwners": [{"name": "O"}, null], "species": "dog",
-             "speciesList": ["cat"], "legs": 4, "weight": 10.25}
-            """)))
-        try expectRoundTrip(try #require(Loose.deserialize(from:
-            #"{"any": {"a": [1, 2.5, "s", true, null]}, "list": [1, "two"], "object": {"k": false}, "objects": [{"x": 1}]}"#)))
-        try expectRoundTrip(try #require(Kitten.deserialize(from: #"{"name": "Mia", "legs": 4, "indoor": true, "ageInWeeks": 9}"#)))
+        try expectRoundTrip(
+            try #require(
+                Optionals.deserialize(
+                    from:
+                        #"{"int": 1, "implicitlyUnwrapped": 2, "nested": {"name": "n"}, "nestedClass": {"owners": [{"age": 1}]}}"#
+                )))
+        try expectRoundTrip(
+            try #require(
+                Containers.deserialize(
+                    from: """
+                        {"ints": [1, 2], "optionalInts": [1, null], "set": ["a", "b"], "matrix": [[1.5], []], "byName": {"a": 1},
+                         "nestedDictionary": {"x": {"y": [1]}}, "owners": [{"name": "A"}], "ownersByName": {"z": {"age": 9}},
+                         "shelters": [{"name": "S"}], "optionalOwners": [{"name": "O"}, null], "species": "dog",
+                         "speciesList": ["cat"], "legs": 4, "weight": 10.25}
+                        """)))
+        try expectRoundTrip(
+            try #require(
+                Loose.deserialize(
+                    from:
+                        #"{"any": {"a": [1, 2.5, "s", true, null]}, "list": [1, "two"], "object": {"k": false}, "objects": [{"x": 1}]}"#
+                )))
+        try expectRoundTrip(
+            try #require(Kitten.deserialize(from: #"{"name": "Mia", "legs": 4, "indoor": true, "ageInWeeks": 9}"#)))
         try expectRoundTrip(try #require(Page<Owner>.deserialize(from: #"{"total": 1, "items": [{"name": "a"}]}"#)))
     }
 
@@ -77,25 +91,27 @@ struct SerializationTests {
         #expect(kitten.toJSONString() == #"{"name":"Mia","legs":0,"indoor":false,"ageInWeeks":9}"#)
         #expect(WithLet().toJSONString() == #"{"constant":7,"constantString":"fixed","variable":0}"#)
         #expect(Optionals().toJSONString() == #"{"withDefault":5}"#)
-        #expect(try ModelEncoder(options: EncodingOptions(nilEncoding: .null)).encodeToString(Owner())
-            == #"{"name":"","age":0}"#)
+        #expect(
+            try ModelEncoder(options: EncodingOptions(nilEncoding: .null)).encodeToString(Owner())
+                == #"{"name":"","age":0}"#)
         let withNulls = try ModelEncoder(options: EncodingOptions(nilEncoding: .null)).encodeToString(Optionals())
         #expect(withNulls.hasPrefix(#"{"int":null,"double":null,"#))
     }
 
     @Test("Pretty printing")
     func pretty() throws {
-        #expect(Page<Owner>(total: 1, items: [Owner(name: "a", age: 2)]).toJSONString(prettyPrint: true) == """
-            {
-              "total": 1,
-              "items": [
+        #expect(
+            Page<Owner>(total: 1, items: [Owner(name: "a", age: 2)]).toJSONString(prettyPrint: true) == """
                 {
-                  "name": "a",
-                  "age": 2
+                  "total": 1,
+                  "items": [
+                    {
+                      "name": "a",
+                      "age": 2
+                    }
+                  ]
                 }
-              ]
-            }
-            """)
+                """)
         #expect([Owner]().toJSONString(prettyPrint: true) == "[]")
     }
 
@@ -103,11 +119,15 @@ struct SerializationTests {
     func mappingsInReverse() throws {
         let cat = try #require(MappedCat.deserialize(from: MappingTests.catJSON))
         let text = try canonical(cat)
-        #expect(text == #"{"born":86400.0,"cat_id":7,"friend":{"age":4,"name":"Jerry"},"nickname":"first","parent":"Tom/Tabby","seen_at":60.0}"#)
+        #expect(
+            text
+                == #"{"born":86400.0,"cat_id":7,"friend":{"age":4,"name":"Jerry"},"nickname":"first","parent":"Tom/Tabby","seen_at":60.0}"#
+        )
         #expect(try ModelDecoder().decode(MappedCat.self, from: text) == cat)
         let purchase = try #require(Purchase.deserialize(from: #"{"price": "$12.5", "extras": [1]}"#))
-        #expect(try canonical(purchase)
-            == #"{"NAME_AS_IS":"","extras":["$1.0"],"imageURL":"","price":"$12.5","userId":0}"#)
+        #expect(
+            try canonical(purchase)
+                == #"{"NAME_AS_IS":"","extras":["$1.0"],"imageURL":"","price":"$12.5","userId":0}"#)
     }
 
     @Test("Key strategy and sorted keys")
@@ -123,10 +143,12 @@ struct SerializationTests {
     func nonFinite() throws {
         #expect(throws: JSONEncodingError.self) { try ModelEncoder().encodeToString(Floating(double: .infinity)) }
         #expect(Floating(double: .nan).toJSONString() == nil)
-        #expect(try ModelEncoder(options: EncodingOptions(nonFiniteNumbers: .null)).encodeToString(Floating(double: .nan))
-            == #"{"double":null,"float":0.0}"#)
-        #expect(try ModelEncoder(options: EncodingOptions(nonFiniteNumbers: .string))
-            .encodeToString(Floating(double: -.infinity, float: .infinity)) == #"{"double":"-inf","float":"inf"}"#)
+        #expect(
+            try ModelEncoder(options: EncodingOptions(nonFiniteNumbers: .null)).encodeToString(Floating(double: .nan))
+                == #"{"double":null,"float":0.0}"#)
+        #expect(
+            try ModelEncoder(options: EncodingOptions(nonFiniteNumbers: .string))
+                .encodeToString(Floating(double: -.infinity, float: .infinity)) == #"{"double":"-inf","float":"inf"}"#)
     }
 
     @Test("A cyclic object graph is an error, not a crash")
@@ -142,8 +164,11 @@ struct SerializationTests {
 
     @Test("Values that are not models are written from their stored properties")
     func plainValues() throws {
-        let loose = Loose(any: PlainPoint(), anyDefault: [PlainPoint(x: 2)] as [Any], list: [], object: [:], objects: [])
-        #expect(try canonical(loose) == #"{"any":{"x":1,"y":"why"},"anyDefault":[{"x":2,"y":"why"}],"list":[],"object":{},"objects":[]}"#)
+        let loose = Loose(
+            any: PlainPoint(), anyDefault: [PlainPoint(x: 2)] as [Any], list: [], object: [:], objects: [])
+        #expect(
+            try canonical(loose)
+                == #"{"any":{"x":1,"y":"why"},"anyDefault":[{"x":2,"y":"why"}],"list":[],"object":{},"objects":[]}"#)
     }
 
     @Test("Collections of models, toJSON and toJSONData")
@@ -163,14 +188,19 @@ struct SerializationTests {
             var numbers = Numbers()
             numbers.int64 = Int64(bitPattern: generator.next())
             numbers.uint64 = generator.next()
-            numbers.double = Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF) * (Bool.random(using: &generator) ? 1 : -1)
+            numbers.double =
+                Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF) * (Bool.random(using: &generator) ? 1 : -1)
             numbers.float = Float(bitPattern: UInt32(truncatingIfNeeded: generator.next()) & 0x7F7F_FFFF)
             let scalars = (0..<Int.random(in: 0...12, using: &generator)).compactMap { _ -> Character? in
                 let pick = Int.random(in: 0..<4, using: &generator)
-                let value = pick == 0 ? UInt32.random(in: 0...0x1F, using: &generator)
-                    : pick == 1 ? [0x22, 0x5C, 0x2F, 0x7F][Int.random(in: 0..<4, using: &generator)]
-                    : pick == 2 ? UInt32.random(in: 0x20...0x7E, using: &generator)
-                    : UInt32.random(in: 0xA0...0x10FFFF, using: &generator)
+                let value =
+                    pick == 0
+                    ? UInt32.random(in: 0...0x1F, using: &generator)
+                    : pick == 1
+                        ? [0x22, 0x5C, 0x2F, 0x7F][Int.random(in: 0..<4, using: &generator)]
+                        : pick == 2
+                            ? UInt32.random(in: 0x20...0x7E, using: &generator)
+                            : UInt32.random(in: 0xA0...0x10FFFF, using: &generator)
                 return Unicode.Scalar(value).map(Character.init)
             }
             numbers.string = String(scalars)

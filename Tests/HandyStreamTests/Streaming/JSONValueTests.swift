@@ -4,7 +4,8 @@ import Testing
 
 @Suite("JSONValue and JSONText")
 struct JSONValueTests {
-    static let json = #"{"b": 1, "a": [12345678901234567890123, -0.0, 1e400, "s\u00e9", true, null, {}], "b": {"z": 2}}"#
+    static let json =
+        #"{"b": 1, "a": [12345678901234567890123, -0.0, 1e400, "s\u00e9", true, null, {}], "b": {"z": 2}}"#
 
     @Test("JSONValue keeps number text and key order, duplicates included")
     func value() throws {
@@ -21,8 +22,9 @@ struct JSONValueTests {
         #expect(value["a"]?[4] == .bool(true))
         #expect(value["a"]?[5] == .null)
         #expect(value["a"]?[6] == .object([]))
-        #expect(try ModelEncoder().encodeToString(value)
-            == #"{"b":1,"a":[12345678901234567890123,-0.0,1e400,"sé",true,null,{}],"b":{"z":2}}"#)
+        #expect(
+            try ModelEncoder().encodeToString(value)
+                == #"{"b":1,"a":[12345678901234567890123,-0.0,1e400,"sé",true,null,{}],"b":{"z":2}}"#)
         let inModel = try ModelDecoder().decode(JSONValue.self, from: Self.json, at: "a[6]")
         #expect(inModel == .object([]))
     }
@@ -30,14 +32,17 @@ struct JSONValueTests {
     @Test("extractJSON gives the compact text of a subtree, exactly as written")
     func extract() throws {
         let decoder = ModelDecoder()
-        #expect(try decoder.extractJSON(at: "a", from: Data(Self.json.utf8))
-            == #"[12345678901234567890123,-0.0,1e400,"sé",true,null,{}]"#)
-        #expect(try decoder.extractJSON(at: "", from: Data(#" { "x" : [ 1 , { "y" : "\"q\"" } ] } "#.utf8))
-            == #"{"x":[1,{"y":"\"q\""}]}"#)
+        #expect(
+            try decoder.extractJSON(at: "a", from: Data(Self.json.utf8))
+                == #"[12345678901234567890123,-0.0,1e400,"sé",true,null,{}]"#)
+        #expect(
+            try decoder.extractJSON(at: "", from: Data(#" { "x" : [ 1 , { "y" : "\"q\"" } ] } "#.utf8))
+                == #"{"x":[1,{"y":"\"q\""}]}"#)
         #expect(try decoder.extractJSON(at: "a[3]", from: Data(Self.json.utf8)) == #""sé""#)
         let elements = try decoder.elements(of: JSONText.self, at: "a[*]")
-        #expect(try elements.feed(Data(Self.json.utf8)).map(\.string)
-            == ["12345678901234567890123", "-0.0", "1e400", #""sé""#, "true", "null", "{}"])
+        #expect(
+            try elements.feed(Data(Self.json.utf8)).map(\.string)
+                == ["12345678901234567890123", "-0.0", "1e400", #""sé""#, "true", "null", "{}"])
     }
 
     @Test("validate accepts well-formed documents and reports the first error")
@@ -54,7 +59,9 @@ struct JSONValueTests {
 
 @Suite struct JSONValueValueTests {
     @Test func literalsHashingAndPrinting() throws {
-        let value: JSONValue = ["name": "a/b", "count": 2, "ratio": 0.5, "ok": true, "none": nil, "list": [1, 2.0, "x"]]
+        let value: JSONValue = [
+            "name": "a/b", "count": 2, "ratio": 0.5, "ok": true, "none": nil, "list": [1, 2.0, "x"],
+        ]
         #expect(value.description == #"{"name":"a/b","count":2,"ratio":0.5,"ok":true,"none":null,"list":[1,2,"x"]}"#)
         #expect(value["list"]?[2] == "x")
         #expect(value["count"] == .number("2"))

@@ -38,15 +38,18 @@ struct PushDecoderStateTests {
         let decoder = try ModelDecoder().incremental(Item.self)
         try decoder.feed(Array(#"{"id": 1}"#.utf8))
         #expect(try decoder.finish().id == 1)
-        #expect(thrown { try decoder.feed(Array(" ".utf8)) }
-            == "IncrementalDecoder.feed(_:) was called after finish(): the decoder has ended")
-        #expect(thrown { _ = try decoder.finish() }
-            == "IncrementalDecoder.finish() was called twice: the decoder has ended")
+        #expect(
+            thrown { try decoder.feed(Array(" ".utf8)) }
+                == "IncrementalDecoder.feed(_:) was called after finish(): the decoder has ended")
+        #expect(
+            thrown { _ = try decoder.finish() }
+                == "IncrementalDecoder.finish() was called twice: the decoder has ended")
         let elements = try ModelDecoder().elements(of: Item.self, at: "[*]")
         _ = try elements.feed(Array("[]".utf8))
         #expect(try elements.finish().isEmpty)
-        #expect(thrown { _ = try elements.finish() }
-            == "ElementDecoder.finish() was called twice: the decoder has ended")
+        #expect(
+            thrown { _ = try elements.finish() }
+                == "ElementDecoder.finish() was called twice: the decoder has ended")
     }
 
     @Test("Without a path, the whole document is read: feed never says it is done early")
@@ -66,7 +69,8 @@ struct PushDecoderStateTests {
         let incremental = try ModelDecoder().incremental(JSONValue.self)
         #expect(thrown { try incremental.feed(json) }.hasSuffix("at $.a[1].b"))
         #expect(thrown { try ModelDecoder().validate(json) }.hasSuffix("at $.a[1].b"))
-        #expect(thrown { try ModelDecoder().validate(Array(#"[1, [2, {"k": [3, }]]"#.utf8)) }.hasSuffix("at $[1][1].k[1]"))
+        #expect(
+            thrown { try ModelDecoder().validate(Array(#"[1, [2, {"k": [3, }]]"#.utf8)) }.hasSuffix("at $[1][1].k[1]"))
     }
 
     @Test("Across chunks, columns count characters, not bytes")
@@ -91,8 +95,9 @@ struct PushDecoderStateTests {
         #expect(message.contains("Is a directory"), "\(message)")
         #expect(message.contains(directory))
         #expect(thrown { try ModelDecoder().validate(fileAt: directory) }.contains("Is a directory"))
-        #expect(thrown { _ = try ModelDecoder().decode(Item.self, fromFileAt: "/no/such/file") }
-            .contains("No such file or directory"))
+        #expect(
+            thrown { _ = try ModelDecoder().decode(Item.self, fromFileAt: "/no/such/file") }
+                .contains("No such file or directory"))
     }
 }
 
@@ -105,8 +110,11 @@ extension PushDecoderStateTests {
             var found: [JSONValue] = []
             for chunk in chunks(lines, size: size) { found += try decoder.feed(chunk) }
             found += try decoder.finish()
-            #expect(found == [.number("1"), .array([.number("2"), .number("3")]),
-                              .object([JSONValue.Member(key: "b", value: .number("4"))])], "chunks of \(size)")
+            #expect(
+                found == [
+                    .number("1"), .array([.number("2"), .number("3")]),
+                    .object([JSONValue.Member(key: "b", value: .number("4"))]),
+                ], "chunks of \(size)")
         }
         let missing = try ModelDecoder().values(of: Int.self, at: "a")
         #expect(try missing.feed(Array("{\"a\": 1}\n{\"b\": 2}\n".utf8)) == [1])

@@ -56,11 +56,13 @@ struct StreamingTests {
         }
     }
 
-    @Test("Every chunk size gives the same models, on every corpus document", arguments: [
-        "github_events.json", "twitter_timeline.json", "twitter.json", "citm_catalog.json", "canada.json",
-        "apache_builds.json", "instruments.json", "numbers.json", "random.json", "update-center.json",
-        "twitterescaped.json", "mesh.json",
-    ])
+    @Test(
+        "Every chunk size gives the same models, on every corpus document",
+        arguments: [
+            "github_events.json", "twitter_timeline.json", "twitter.json", "citm_catalog.json", "canada.json",
+            "apache_builds.json", "instruments.json", "numbers.json", "random.json", "update-center.json",
+            "twitterescaped.json", "mesh.json",
+        ])
     func chunkSizes(name: String) throws {
         let bytes = Array(try Corpus.data(name))
         let whole = try canonical(try ModelDecoder().decode(Any.self, from: bytes))

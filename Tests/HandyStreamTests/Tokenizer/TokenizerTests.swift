@@ -17,9 +17,15 @@ final class TraceSink: TokenSink {
 
     override func tokenNull() -> Bool { record("null") }
     override func tokenBool(_ value: Bool) -> Bool { record(value ? "true" : "false") }
-    override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool { record("num:" + String(decoding: text, as: UTF8.self)) }
-    override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { record("str:" + String(decoding: bytes, as: UTF8.self)) }
-    override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool { record("key:" + String(decoding: bytes, as: UTF8.self)) }
+    override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool {
+        record("num:" + String(decoding: text, as: UTF8.self))
+    }
+    override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        record("str:" + String(decoding: bytes, as: UTF8.self))
+    }
+    override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        record("key:" + String(decoding: bytes, as: UTF8.self))
+    }
     override func tokenStartMap() -> Bool { record("{") }
     override func tokenEndMap() -> Bool { record("}") }
     override func tokenStartArray() -> Bool { record("[") }
@@ -46,10 +52,14 @@ func tokenize(_ json: String, chunkSize: Int = .max, multipleValues: Bool = fals
 @Suite("Tokenizer")
 struct TokenizerTests {
     static let golden: [(json: String, trace: String)] = [
-        (#"{"a":1,"b":[true,false,null],"c":{"d":"e"}}"#,
-         "{ key:a num:1 key:b [ true false null ] key:c { key:d str:e } }"),
-        (#"[-0.0, 1e400, 12345678901234567890, -9223372036854775808]"#,
-         "[ num:-0.0 num:1e400 num:12345678901234567890 num:-9223372036854775808 ]"),
+        (
+            #"{"a":1,"b":[true,false,null],"c":{"d":"e"}}"#,
+            "{ key:a num:1 key:b [ true false null ] key:c { key:d str:e } }"
+        ),
+        (
+            #"[-0.0, 1e400, 12345678901234567890, -9223372036854775808]"#,
+            "[ num:-0.0 num:1e400 num:12345678901234567890 num:-9223372036854775808 ]"
+        ),
         (#"{"k\"ey":"a\u00e9\ud83d\ude00\n"}"#, "{ key:k\"ey str:aé😀\n }"),
         (#""just a string""#, "str:just a string"),
         ("  42  ", "num:42"),
@@ -125,8 +135,9 @@ struct TokenizerTests {
     @Test("Several top-level values when asked for")
     func multipleValues() {
         let lines = "{\"a\":1}\n{\"a\":2}\n[3]\n"
-        #expect(tokenize(lines, multipleValues: true).trace.joined(separator: " ")
-            == "{ key:a num:1 } { key:a num:2 } [ num:3 ]")
+        #expect(
+            tokenize(lines, multipleValues: true).trace.joined(separator: " ")
+                == "{ key:a num:1 } { key:a num:2 } [ num:3 ]")
         guard case .malformed(let failure) = tokenize(lines).outcome else {
             Issue.record("a second value must be refused by default")
             return
