@@ -37,8 +37,12 @@ public final class IncrementalDecoder<T> {
         return try engine.takeValue()
     }
 
-    /// Bytes fed so far.
-    public var bytesRead: Int { engine.bytesFed }
+    /// Bytes fed so far: every chunk taken, whole.
+    public var bytesFed: Int { engine.bytesFed }
+    /// Bytes of the input read: where reading stopped when the value ended before the input did (a designated
+    /// value: the rest is never read), otherwise all that was fed. Both counts are of the UTF-8 JSON text the
+    /// tokenizer reads (for UTF-16 or UTF-32 input, or JSON5, after conversion).
+    public var bytesRead: Int { engine.bytesRead }
 }
 
 /// Decodes the elements of an array (or a stream of top-level values) one at a time, as their last byte arrives;
@@ -85,7 +89,11 @@ public final class ElementDecoder<T> {
         }
     }
 
-    public var bytesRead: Int { engine.bytesFed }
+    /// Bytes fed so far: every chunk taken, whole.
+    public var bytesFed: Int { engine.bytesFed }
+    /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),
+    /// otherwise all that was fed (in the UTF-8 JSON text the tokenizer reads, as ``IncrementalDecoder/bytesRead``).
+    public var bytesRead: Int { engine.bytesRead }
 }
 
 extension ModelDecoder {

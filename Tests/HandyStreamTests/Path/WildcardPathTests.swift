@@ -99,7 +99,9 @@ struct WildcardPathTests {
         let decoder = try ModelDecoder().incremental([Int].self, at: "list[*].v")
         #expect(try decoder.feed(Array(head.utf8)) == true)
         #expect(try decoder.finish() == [1, 2])
-        #expect(decoder.bytesRead == head.utf8.count)
+        #expect(decoder.bytesFed == head.utf8.count)
+        let listEnd = head.utf8.count - #", "rest": ["#.utf8.count
+        #expect(decoder.bytesRead == listEnd, "read up to the ']' that closes the list")
     }
 }
 
