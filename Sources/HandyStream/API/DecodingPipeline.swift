@@ -163,7 +163,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         // The text stages may hand over more text after the value completed within the same chunk.
         guard case .reading = state else { return }
         let start = tokenizer.bytesFed
-        let outcome = CodableRun.with(builder) { tokenizer.parse(text) }
+        let outcome = tokenizer.parse(text)
         try handle(outcome, chunk: text, chunkStart: start)
         if tracksLines { lines.advance(over: text, startingAt: start) }
     }
@@ -205,7 +205,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         // A document read through a conversion (a byte order mark, UTF-16 or UTF-32) is located in the text read.
         let input = encoding.kind == .utf8 && !encoding.droppedMark && textStages.isEmpty ? input : nil
         do {
-            let outcome = CodableRun.with(builder) { tokenizer.complete() }
+            let outcome = tokenizer.complete()
             if let input {
                 try handle(outcome, chunk: input, chunkStart: 0)
             } else {
@@ -230,7 +230,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// Sends Foundation-style values (`[String: Any]`, `[Any]`) through the same stages, as a second event source.
     func decode(object: Any) throws -> T? {
         let sink = filter.map { $0 as TokenSink } ?? builder
-        if !CodableRun.with(builder, { ObjectEvents.emit(object, to: sink) }),
+        if !ObjectEvents.emit(object, to: sink),
             let failure = builder.failure ?? filter?.failure
         {
             let error = JSONDecodingError(

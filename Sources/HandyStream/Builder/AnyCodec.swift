@@ -5,22 +5,28 @@ import Foundation
 final class AnyCodec: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: Any.self) }
 
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         ModelStorage.storeAny(NSNull(), at: target, mode: mode)
         return true
     }
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         ModelStorage.storeAny(value, at: target, mode: mode)
         return true
     }
-    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         guard let value = Self.foundationNumber(text) else { return false }
         ModelStorage.storeAny(value, at: target, mode: mode)
         return true
     }
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         ModelStorage.storeAny(String(jsonBytes: bytes), at: target, mode: mode)

@@ -52,7 +52,9 @@ final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
         }
     }
     /// An array of ready values (`[Model]` inside a `[String: Any]`).
-    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         guard let elements = value as? [Element] else { return false }
         ModelStorage.store(elements, at: target, mode: mode)
         return true
@@ -153,7 +155,7 @@ final class ElementBuffer<Element> {
     ) -> (proceed: Bool, kept: Bool) {
         let optional = codec.isOptional
         let proceed = builder.fallback("expected \(codec.expectation), found \(found)" + (optional ? kept : leftOut))
-        guard optional && codec.storeNull(at: nextSlot(), mode: .initialize) else { return (proceed, false) }
+        guard optional && codec.storeNull(at: nextSlot(), mode: .initialize, builder) else { return (proceed, false) }
         commit()
         return (proceed, true)
     }
@@ -215,18 +217,20 @@ final class ArrayFrame<Element>: Frame {
     }
 
     override func null(_ builder: Builder) -> Bool {
-        appended(element { $0.storeNull(at: slot, mode: .initialize) }, builder, found: "null")
+        appended(element { $0.storeNull(at: slot, mode: .initialize, builder) }, builder, found: "null")
     }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        appended(element { $0.storeBool(value, at: slot, mode: .initialize) }, builder, found: value ? "true" : "false")
+        appended(
+            element { $0.storeBool(value, at: slot, mode: .initialize, builder) }, builder,
+            found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         appended(
-            element { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
+            element { $0.storeNumber(text, at: slot, mode: .initialize, builder) }, builder,
             found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        appended(element { $0.storeString(bytes, at: slot, mode: .initialize) }, builder, found: "a string")
+        appended(element { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
@@ -239,7 +243,7 @@ final class ArrayFrame<Element>: Frame {
             found: child.isObject ? "an object" : "an array")
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
-        guard element({ $0.storeReady(value, at: slot, mode: .initialize) }) else { return nil }
+        guard element({ $0.storeReady(value, at: slot, mode: .initialize, builder) }) else { return nil }
         elements.commit()
         index += 1
         return true

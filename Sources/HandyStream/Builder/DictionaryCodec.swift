@@ -71,18 +71,19 @@ final class DictionaryFrame<Value>: Frame {
         return true
     }
     override func null(_ builder: Builder) -> Bool {
-        inserted(value { $0.storeNull(at: slot, mode: .initialize) }, builder, found: "null")
+        inserted(value { $0.storeNull(at: slot, mode: .initialize, builder) }, builder, found: "null")
     }
     override func bool(_ flag: Bool, _ builder: Builder) -> Bool {
-        inserted(value { $0.storeBool(flag, at: slot, mode: .initialize) }, builder, found: flag ? "true" : "false")
+        inserted(
+            value { $0.storeBool(flag, at: slot, mode: .initialize, builder) }, builder, found: flag ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         inserted(
-            value { $0.storeNumber(text, at: slot, mode: .initialize) }, builder,
+            value { $0.storeNumber(text, at: slot, mode: .initialize, builder) }, builder,
             found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        inserted(value { $0.storeString(bytes, at: slot, mode: .initialize) }, builder, found: "a string")
+        inserted(value { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if let child = value({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
@@ -95,7 +96,7 @@ final class DictionaryFrame<Value>: Frame {
             found: child.isObject ? "an object" : "an array")
     }
     override func ready(_ ready: Any, _ builder: Builder) -> Bool? {
-        guard value({ $0.storeReady(ready, at: slot, mode: .initialize) }) else { return nil }
+        guard value({ $0.storeReady(ready, at: slot, mode: .initialize, builder) }) else { return nil }
         values.commit()
         return true
     }

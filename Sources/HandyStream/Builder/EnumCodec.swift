@@ -22,18 +22,24 @@ final class EnumCodec<E: RawRepresentable>: ValueCodec, @unchecked Sendable {
         }
     }
 
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        converting(target, mode) { raw.storeBool(value, at: $0, mode: .initialize) }
-    }
-    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
         -> Bool
     {
-        converting(target, mode) { raw.storeNumber(text, at: $0, mode: .initialize) }
+        converting(target, mode) { raw.storeBool(value, at: $0, mode: .initialize, builder) }
     }
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
-        converting(target, mode) { raw.storeString(bytes, at: $0, mode: .initialize) }
+        converting(target, mode) { raw.storeNumber(text, at: $0, mode: .initialize, builder) }
+    }
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
+        -> Bool
+    {
+        converting(target, mode) { raw.storeString(bytes, at: $0, mode: .initialize, builder) }
     }
     override var expectation: String { "a raw value of \(E.self)" }
     /// A raw value is a scalar: its codec writes it at once, so the temporary outlives the call.

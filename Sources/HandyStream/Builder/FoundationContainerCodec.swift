@@ -21,7 +21,9 @@ final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecke
         ModelStorage.store(container, at: target, mode: mode)
         return true
     }
-    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         guard type(of: value) is AnyClass, let container = value as? Container else { return false }
         ModelStorage.store(container, at: target, mode: mode)
         return true

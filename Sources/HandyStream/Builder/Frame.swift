@@ -101,7 +101,7 @@ final class RootFrame<T>: Frame {
         mismatch = "expected \(opener.expectation), found \(found)"
         mismatchOffset = builder.delegate?.currentOffset ?? 0
         guard builder.fallback(mismatch! + (opener.isOptional ? "; the value became nil" : "")) else { return false }
-        if opener.isOptional && opener.storeNull(at: target, mode: .initialize) {
+        if opener.isOptional && opener.storeNull(at: target, mode: .initialize, builder) {
             hasValue = true
             mismatch = nil
         }
@@ -109,21 +109,22 @@ final class RootFrame<T>: Frame {
     }
 
     override func null(_ builder: Builder) -> Bool {
-        scalar(opener.storeNull(at: target, mode: .initialize), builder, found: "null")
+        scalar(opener.storeNull(at: target, mode: .initialize, builder), builder, found: "null")
     }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        scalar(opener.storeBool(value, at: target, mode: .initialize), builder, found: value ? "true" : "false")
+        scalar(
+            opener.storeBool(value, at: target, mode: .initialize, builder), builder, found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(
-            opener.storeNumber(text, at: target, mode: .initialize), builder,
+            opener.storeNumber(text, at: target, mode: .initialize, builder), builder,
             found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(opener.storeString(bytes, at: target, mode: .initialize), builder, found: "a string")
+        scalar(opener.storeString(bytes, at: target, mode: .initialize, builder), builder, found: "a string")
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
-        guard opener.storeReady(value, at: target, mode: .initialize) else { return nil }
+        guard opener.storeReady(value, at: target, mode: .initialize, builder) else { return nil }
         hasValue = true
         return builder.rootCompleted()
     }

@@ -9,16 +9,24 @@ struct Validation {}
 /// their depth).
 final class ValidationCodec: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: Validation.self) }
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { store(target, mode) }
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         store(target, mode)
     }
-    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
         -> Bool
     {
         store(target, mode)
     }
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
+        -> Bool
+    {
+        store(target, mode)
+    }
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         store(target, mode)
@@ -54,18 +62,24 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
         return true
     }
 
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         text({ $0.null() }, target, mode)
     }
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         text({ $0.bool(value) }, target, mode)
     }
-    override func storeNumber(_ value: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ value: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         text({ $0.numberText(bytes: value) }, target, mode)
     }
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         text({ $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }, target, mode)
@@ -200,21 +214,27 @@ final class JSONTextFrame: Frame {
 final class JSONValueCodec: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: JSONValue.self) }
 
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         ModelStorage.store(JSONValue.null, at: target, mode: mode)
         return true
     }
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         ModelStorage.store(JSONValue.bool(value), at: target, mode: mode)
         return true
     }
-    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         ModelStorage.store(JSONValue.number(String(jsonBytes: text)), at: target, mode: mode)
         return true
     }
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         ModelStorage.store(JSONValue.string(String(jsonBytes: bytes)), at: target, mode: mode)
@@ -276,15 +296,15 @@ final class JSONObjectFrame: Frame {
         if stored { members.append(JSONValue.Member(key: key, value: valueSlot.move())) }
         return true
     }
-    override func null(_ builder: Builder) -> Bool { add(codec.storeNull(at: valueSlot, mode: .initialize)) }
+    override func null(_ builder: Builder) -> Bool { add(codec.storeNull(at: valueSlot, mode: .initialize, builder)) }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        add(codec.storeBool(value, at: valueSlot, mode: .initialize))
+        add(codec.storeBool(value, at: valueSlot, mode: .initialize, builder))
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        add(codec.storeNumber(text, at: valueSlot, mode: .initialize))
+        add(codec.storeNumber(text, at: valueSlot, mode: .initialize, builder))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        add(codec.storeString(bytes, at: valueSlot, mode: .initialize))
+        add(codec.storeString(bytes, at: valueSlot, mode: .initialize, builder))
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         isObject ? codec.openObject(builder) : codec.openArray(builder)

@@ -9,7 +9,9 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
         builder.frame(openedBy: self, isObject: true) { ModelFrame<Model>(opener: self, table: table) }
     }
     override var expectation: String { "an object" }
-    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         guard let model = value as? Model else { return false }
         ModelStorage.store(model, at: target, mode: mode)
         return true
@@ -132,22 +134,22 @@ class PropertyFrame: Frame {
         return true
     }
     override final func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        scalar(builder, { $0.storeBool(value, at: $1, mode: .assign) }, found: value ? "true" : "false")
+        scalar(builder, { $0.storeBool(value, at: $1, mode: .assign, builder) }, found: value ? "true" : "false")
     }
     override final func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(
-            builder, { $0.storeNumber(text, at: $1, mode: .assign) },
+            builder, { $0.storeNumber(text, at: $1, mode: .assign, builder) },
             found: "the number " + String(jsonBytes: text))
     }
     override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign) }, found: "a string")
+        scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign, builder) }, found: "a string")
     }
 
     override final func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard pending >= 0 else { return nil }
         let slot = table.slot(pending)
         let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
-        guard slot.pointee.codec.storeReady(value, at: target, mode: .assign) else { return nil }
+        guard slot.pointee.codec.storeReady(value, at: target, mode: .assign, builder) else { return nil }
         pending = -1
         return true
     }

@@ -26,27 +26,35 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
 
     override var isOptional: Bool { true }
 
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         ModelStorage.store(Wrapped?.none, at: target, mode: mode)
         return true
     }
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        wrapping(target, mode) { wrapped.storeBool(value, at: $0, mode: .initialize) }
-    }
-    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
         -> Bool
     {
-        wrapping(target, mode) { wrapped.storeNumber(text, at: $0, mode: .initialize) }
+        wrapping(target, mode) { wrapped.storeBool(value, at: $0, mode: .initialize, builder) }
     }
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
-        wrapping(target, mode) { wrapped.storeString(bytes, at: $0, mode: .initialize) }
+        wrapping(target, mode) { wrapped.storeNumber(text, at: $0, mode: .initialize, builder) }
+    }
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
+        -> Bool
+    {
+        wrapping(target, mode) { wrapped.storeString(bytes, at: $0, mode: .initialize, builder) }
     }
     override func openObject(_ builder: Builder) -> Frame? { wrapped.openObject(builder) }
     override func openArray(_ builder: Builder) -> Frame? { wrapped.openArray(builder) }
-    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        wrapping(target, mode) { wrapped.storeReady(value, at: $0, mode: .initialize) }
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
+        wrapping(target, mode) { wrapped.storeReady(value, at: $0, mode: .initialize, builder) }
     }
     override func isNil(_ source: UnsafeRawPointer) -> Bool {
         ModelStorage.load(Wrapped?.self, from: source) == nil

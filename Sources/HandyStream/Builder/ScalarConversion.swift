@@ -118,23 +118,31 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
         return true
     }
 
-    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         number(text, target, mode)
     }
 
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         string(bytes, target, mode)
     }
 
-    override func storeBool(_ flag: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeBool(_ flag: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         bool(flag, target, mode)
     }
 
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { null(target, mode) }
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
+        null(target, mode)
+    }
 
     override var expectation: String { expected }
 }

@@ -41,20 +41,26 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
         return adapter.toJSON(source)
     }
 
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         adapter.readsText ? false : store(nil, target, mode)
     }
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         store(adapter.readsText ? (value ? "true" : "false") : value, target, mode)
     }
-    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         if adapter.readsText { return store(String(jsonBytes: text), target, mode) }
         guard let number = AnyCodec.foundationNumber(text) else { return false }
         return store(number, target, mode)
     }
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
         store(String(jsonBytes: bytes), target, mode)

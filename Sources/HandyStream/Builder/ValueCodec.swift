@@ -20,18 +20,26 @@ class ValueCodec: @unchecked Sendable {
 
     init(valueType: Any.Type) { self.valueType = valueType }
 
-    func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { false }
-    func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { false }
-    func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool { false }
+    func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         false
     }
-    func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    ) -> Bool {
+        false
+    }
+    func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    ) -> Bool {
         false
     }
 
     /// Stores a value that already exists (a model instance inside a `[String: Any]`, taken as it is, as HandyJSON
     /// did); `false` when it is not of this type.
-    func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { false }
+    func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
+        false
+    }
 
     /// A frame that builds a value from the object starting now, or `nil` when an object does not fit the type.
     func openObject(_ builder: Builder) -> Frame? { nil }

@@ -6,16 +6,15 @@ import Foundation
 ///
 /// A container opens a ``DecodableFrame``, which records every event inside it (it stands for all of the value's
 /// levels, as ``JSONTextFrame`` does). A scalar is a one-token tape, decoded at once with the decoder of the run
-/// (found through ``CodableRun``).
+/// (the builder's, which every store call is given).
 final class DecodableCodec<T: Decodable>: ValueCodec, DecodableRootCodec, @unchecked Sendable {
     init() { super.init(valueType: T.self) }
 
     override var expectation: String { "a value of type \(T.self)" }
 
     private func scalar(
-        at target: UnsafeMutableRawPointer, mode: StoreMode, _ record: (inout Tape) -> Void
+        at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder, _ record: (inout Tape) -> Void
     ) -> Bool {
-        guard let builder = CodableRun.current else { return false }
         builder.releaseScalarDecoderIfKept()
         let decoder = builder.codableScalarDecoder
         decoder.storage.tape.pointee.reset()
@@ -33,25 +32,35 @@ final class DecodableCodec<T: Decodable>: ValueCodec, DecodableRootCodec, @unche
         }
     }
 
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        scalar(at: target, mode: mode) { $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: 0) }
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
+        scalar(at: target, mode: mode, builder) {
+            $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
+        }
     }
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        scalar(at: target, mode: mode) {
+    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
+        scalar(at: target, mode: mode, builder) {
             $0.scalar(value ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
         }
     }
-    override func storeNumber(_ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
-        scalar(at: target, mode: mode) { $0.scalar(.number, text, offset: 0) }
+        scalar(at: target, mode: mode, builder) { $0.scalar(.number, text, offset: 0) }
     }
-    override func storeString(_ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode)
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
         -> Bool
     {
-        scalar(at: target, mode: mode) { $0.scalar(.string, bytes, offset: 0) }
+        scalar(at: target, mode: mode, builder) { $0.scalar(.string, bytes, offset: 0) }
     }
-    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+    override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
         guard let value = value as? T else { return false }
         ModelStorage.store(value, at: target, mode: mode)
         return true
@@ -185,30 +194,4 @@ final class DecodableFrame<T: Decodable>: Frame {
     }
 
     override func discard() { value = nil }
-}
-
-/// The builder whose pipeline is feeding on this thread, for codecs that handle a scalar without a frame (and so
-/// without the builder's options).
-enum CodableRun {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    static var current: Builder? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<Builder>.fromOpaque(raw).takeUnretainedValue()
-    }
-
-    /// Runs `body` with `builder` as the current one, restoring the previous (a nested decode inside an
-    /// `init(from:)` has its own).
-    static func with<Result, Failure: Error>(
-        _ builder: Builder, _ body: () throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(builder).toOpaque())
-        defer { pthread_setspecific(key, previous) }
-        return try body()
-    }
 }
