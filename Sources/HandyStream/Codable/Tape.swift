@@ -47,7 +47,7 @@ struct Tape {
         static let nonASCII = KeyTraits(rawValue: 1 << 2)
     }
 
-    /// The tokens and bytes live in memory the tape manages itself (grown by doubling, kept across values, freed by
+    /// The tokens and bytes live in memory the tape manages itself (grown by `realloc`, kept across values, freed by
     /// ``deallocate()``): every event writes here and every value read reads here, and arrays would add a
     /// uniqueness check to each write. Every index is checked by `assert` in debug builds and by the callers' own
     /// bounds (a container's `end`, a token's `length`) in all builds.
