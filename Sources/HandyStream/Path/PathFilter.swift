@@ -58,17 +58,34 @@ final class PathFilter: TokenSink {
     /// has ended.
     private let firstWildcard: Int?
     private var levels: [Level] = []
-    /// > 0 while skipping a container.
-    private var skipDepth = 0
     /// Total open containers, to hold the same nesting cap as the builder while skipping.
     private var depth = 0
-    /// The builder has the tokenizer: a match is being built.
-    private(set) var isPassing = false
-    /// Collected matches: > 0 while forwarding a matching container's events (its open containers).
-    private var forwardDepth = 0
-    /// Nothing more can match in this top-level value: the rest is only checked.
+
+    /// What the filter does with the events arriving.
+    private enum State: Equatable {
+        /// Matching the path: each value that starts is judged against the innermost level's segment. Next: a
+        /// container on the way (a new level, still searching), one that can't match (skipping), a match handed to
+        /// the builder (passing) or, for collected matches, forwarded to it (forwarding).
+        case searching
+        /// Inside a container that can't match: how many of its containers are open. Next: searching, when the
+        /// outermost one closes.
+        case skipping(depth: Int)
+        /// Collected matches: a matching container's events go to the builder, into the array of matches; how many
+        /// of its containers are open. Next: searching, when the outermost one closes.
+        case forwarding(depth: Int)
+        /// The builder has the tokenizer: a match is being built. Next: searching, when the pipeline hands events
+        /// back (``resume()``).
+        case passing
+    }
+
+    private var state = State.searching
+    /// Nothing more can match in this top-level value: every value is skipped, the rest only checked (a fact about
+    /// the top-level value, whatever the state: cleared when the next one starts, in stream mode).
     private var exhausted = false
     private(set) var failure: BuildFailure?
+
+    /// The builder has the tokenizer: a match is being built.
+    var isPassing: Bool { state == .passing }
 
     init(path: DesignatedPath, builder: Builder, mode: Mode = .single) {
         self.path = path
@@ -80,8 +97,8 @@ final class PathFilter: TokenSink {
     /// A matched value handed to the builder is complete: events come back here.
     func resume() {
         delegate?.pathFilterTakesBack(self)
-        guard isPassing else { return }
-        isPassing = false
+        guard state == .passing else { return }
+        state = .searching
         // A path without wildcards matches once per top-level value.
         if firstWildcard == nil { exhausted = true }
         valueEnded()
@@ -95,8 +112,11 @@ final class PathFilter: TokenSink {
     override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool { scalar { $0.tokenString(bytes) } }
 
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if isPassing || forwardDepth > 0 { return builder.tokenKey(bytes) }
-        if skipDepth > 0 { return true }
+        switch state {
+        case .passing, .forwarding: return builder.tokenKey(bytes)
+        case .skipping: return true
+        case .searching: break
+        }
         guard let last = levels.indices.last, levels[last].isObject else {
             fatalError("PathFilter: a key arrived outside an object")
         }
@@ -115,8 +135,10 @@ final class PathFilter: TokenSink {
 
     /// Ready values are taken only inside a match; elsewhere their events find the path.
     override func tokenReady(_ value: Any) -> Bool? {
-        if isPassing || forwardDepth > 0 { return builder.tokenReady(value) }
-        return nil
+        switch state {
+        case .passing, .forwarding: return builder.tokenReady(value)
+        case .searching, .skipping: return nil
+        }
     }
 
     override func tokenStartMap() -> Bool { open(isObject: true) }
@@ -170,9 +192,11 @@ final class PathFilter: TokenSink {
     }
 
     private func scalar(_ forward: (Builder) -> Bool) -> Bool {
-        if isPassing { return forward(builder) }
-        if forwardDepth > 0 { return forward(builder) }
-        if skipDepth > 0 { return true }
+        switch state {
+        case .passing, .forwarding: return forward(builder)
+        case .skipping: return true
+        case .searching: break
+        }
         switch verdict(isContainer: false, isObject: false) {
         case .skip:
             valueEnded()
@@ -198,10 +222,12 @@ final class PathFilter: TokenSink {
     }
 
     private func open(isObject: Bool) -> Bool {
-        if isPassing { return isObject ? builder.tokenStartMap() : builder.tokenStartArray() }
-        if forwardDepth > 0 {
-            forwardDepth += 1
+        switch state {
+        case .passing: return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
+        case .forwarding(let open):
+            state = .forwarding(depth: open + 1)
             return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
+        case .searching, .skipping: break
         }
         depth += 1
         if depth > builder.maximumDepth {
@@ -210,18 +236,18 @@ final class PathFilter: TokenSink {
                     kind: .tooDeep, message: "nesting deeper than \(builder.maximumDepth) levels",
                     path: childPath()))
         }
-        if skipDepth > 0 {
-            skipDepth += 1
+        if case .skipping(let open) = state {
+            state = .skipping(depth: open + 1)
             return true
         }
         switch verdict(isContainer: true, isObject: isObject) {
         case .skip:
-            skipDepth = 1
+            state = .skipping(depth: 1)
             return true
         case .match:
             depth -= 1
             if firstWildcard != nil && mode == .single {
-                forwardDepth = 1
+                state = .forwarding(depth: 1)
                 return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
             }
             handOver()
@@ -239,7 +265,7 @@ final class PathFilter: TokenSink {
             return true
         case .mismatch(let matched):
             if withinWildcard(matched) {
-                skipDepth = 1
+                state = .skipping(depth: 1)
                 return true
             }
             return notFound(
@@ -249,18 +275,20 @@ final class PathFilter: TokenSink {
     }
 
     private func close(isObject: Bool) -> Bool {
-        if isPassing { return isObject ? builder.tokenEndMap() : builder.tokenEndArray() }
-        if forwardDepth > 0 {
-            forwardDepth -= 1
+        switch state {
+        case .passing: return isObject ? builder.tokenEndMap() : builder.tokenEndArray()
+        case .forwarding(let open):
+            state = open > 1 ? .forwarding(depth: open - 1) : .searching
             guard isObject ? builder.tokenEndMap() : builder.tokenEndArray() else { return false }
-            if forwardDepth == 0 { valueEnded() }
+            if open == 1 { valueEnded() }
             return true
-        }
-        depth -= 1
-        if skipDepth > 0 {
-            skipDepth -= 1
-            if skipDepth == 0 { valueEnded() }
+        case .skipping(let open):
+            depth -= 1
+            state = open > 1 ? .skipping(depth: open - 1) : .searching
+            if open == 1 { valueEnded() }
             return true
+        case .searching:
+            depth -= 1
         }
         guard let level = levels.popLast() else { fatalError("PathFilter: a container closed that never opened") }
         if !level.found && !withinWildcard(level.segment) {
@@ -295,7 +323,7 @@ final class PathFilter: TokenSink {
     }
 
     private func handOver() {
-        isPassing = true
+        state = .passing
         if let last = levels.indices.last, !levels[last].isObject {
             delegate?.pathFilter(
                 self, handsOverAt: levels[last].path ?? "$", index: levels[last].index,
