@@ -29,6 +29,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     }
 
     let root: RootFrame<T>
+    /// What the stages share (the tokenizer's position, the failure slot); the pipeline owns it.
+    private let run: DecodingRun
     let builder: Builder
     private let filter: PathFilter?
     private let tokenizer: Tokenizer
@@ -66,21 +68,22 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         throwsDecodingErrors = codec is any DecodableRootCodec
         textStages = Self.textStages(for: options)
         root = RootFrame<T>(codec: codec)
-        builder = Builder(root: root, options: options)
+        run = DecodingRun(options: options)
+        builder = Builder(root: root, run: run)
         builder.seed = seed
         let filters = mode != .value || !path.isEmpty
         filter =
             filters
             ? PathFilter(
-                path: mode == .elements ? path.streamingElements() : path, builder: builder,
+                path: mode == .elements ? path.streamingElements() : path, builder: builder, run: run,
                 mode: mode == .value ? .single : .stream)
             : nil
         stopsWhenComplete = mode == .value && !path.isEmpty
         tokenizer = Tokenizer(
             sink: filter.map { $0 as TokenSink } ?? builder, multipleValues: mode != .value,
             rejectsUnpairedSurrogates: options.strict)
+        run.attach(tokenizer)
         builder.delegate = self
-        builder.tokenizer = .passUnretained(tokenizer)
         filter?.delegate = self
     }
 
@@ -97,8 +100,6 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     // MARK: - The stages' hand-offs
 
-    var currentOffset: Int { tokenizer.offset }
-
     func builderCompletedRoot(_ builder: Builder) -> Bool {
         guard mode != .value else {
             isComplete = true
@@ -113,13 +114,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     func pathFilter(
         _ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int, handsTokenizer: Bool
     ) {
-        if let index {
-            builder.pathPrefixBase = path
-            builder.pathPrefixIndex = index
-        } else {
-            builder.pathPrefix = path
-        }
-        builder.outerDepth = outerDepth
+        builder.beginHandedValue(at: path, index: index, outerDepth: outerDepth)
         if handsTokenizer { tokenizer.sink = .passUnretained(builder) }
     }
 
@@ -231,7 +226,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     func decode(object: Any) throws -> T? {
         let sink = filter.map { $0 as TokenSink } ?? builder
         if !ObjectEvents.emit(object, to: sink),
-            let failure = builder.failure ?? filter?.failure
+            let failure = run.failure
         {
             let error = JSONDecodingError(
                 kind: failure.kind, message: failure.message, offset: 0, path: failure.path, input: nil)
@@ -257,7 +252,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         case .needsMore, .complete:
             return
         case .stopped:
-            guard let failure = builder.failure ?? filter?.failure else {
+            guard let failure = run.failure else {
                 state = .stopped
                 return
             }

@@ -12,8 +12,6 @@ final class Builder: TokenSink {
     protocol Delegate: AnyObject {
         /// The root value is complete (stored, or skipped because it did not fit). Returns whether to keep reading.
         func builderCompletedRoot(_ builder: Builder) -> Bool
-        /// The byte offset just past the token being handled, for errors found after the fact.
-        var currentOffset: Int { get }
     }
 
     /// The default nesting cap, as in Foundation's JSON reader: deep enough for any real document, shallow enough
@@ -22,11 +20,11 @@ final class Builder: TokenSink {
     let maximumDepth: Int
     let options: DecodingOptions
     weak var delegate: Delegate?
-    /// The tokenizer feeding this builder, for the offset of each token (a `Decodable` value records it on its
-    /// tape); set by the pipeline, which owns both and outlives every event.
-    var tokenizer: Unmanaged<Tokenizer>?
-    /// The byte offset just past the token being handled (0 when no tokenizer feeds the builder).
-    var currentOffset: Int { tokenizer?._withUnsafeGuaranteedRef { $0.offset } ?? 0 }
+    /// What the pipeline's stages share: the tokenizer's position, the failure slot.
+    let run: DecodingRun
+    /// The byte offset just past the token being handled (a `Decodable` value records it on its tape).
+    @inline(__always)
+    var currentOffset: Int { run.offset }
     /// The stack, `stack[0]` being the root frame, in raw memory of `capacity` entries, grown as nesting deepens
     /// (up to `maximumDepth + 1`): frames are pushed and popped on every container, and neither reference counting
     /// nor exclusivity checks belong there. The frames are owned by `ownedFrames`.
@@ -47,8 +45,8 @@ final class Builder: TokenSink {
     private(set) var depth = 0
     /// > 0 while skipping a subtree: how many of its containers are open.
     private var skipDepth = 0
-    /// Why the builder stopped the parse, when it did so because of an error.
-    private(set) var failure: BuildFailure?
+    /// Why the run was stopped, when the builder (or another stage) stopped it because of an error.
+    var failure: BuildFailure? { run.failure }
     /// Where the builder sits in the document, outside the frames (the designated path's prefix), kept in two parts
     /// so that streaming an element costs no string work: the string is made only when an error needs it.
     var pathPrefixBase = "$"
@@ -92,9 +90,11 @@ final class Builder: TokenSink {
     /// Entries allocated at first: documents rarely nest deeper.
     private static let initialCapacity = 64
 
-    init(root: Frame, options: DecodingOptions) {
+    init(root: Frame, run: DecodingRun) {
         self.root = root
         self.top = .passUnretained(root)
+        self.run = run
+        let options = run.options
         self.options = options
         // Any cap is honoured, `.max` included: the stack grows with the nesting actually met.
         self.maximumDepth = min(max(1, options.maximumDepth), Int.max - 1)
@@ -296,13 +296,13 @@ final class Builder: TokenSink {
     @inline(never)
     func fallback(_ reason: String) -> Bool {
         if options.strict {
-            failure = BuildFailure(kind: .typeMismatch, message: reason, path: currentPath())
+            var failure = BuildFailure(kind: .typeMismatch, message: reason, path: currentPath())
             // A `Decodable` scalar that failed: its own error says more.
             if let decodable = codableContext?.lastFailure {
                 codableContext?.lastFailure = nil
-                failure?.underlying = decodable.error
+                failure.underlying = decodable.error
             }
-            return false
+            return run.fail(failure)
         }
         if let handler = options.diagnostics {
             handler(DecodingDiagnostic(path: currentPath(), message: reason))
@@ -312,15 +312,23 @@ final class Builder: TokenSink {
 
     @inline(never)
     private func _slowpath_tooDeep() -> Bool {
-        failure = BuildFailure(
-            kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels", path: currentPath())
-        return false
+        run.fail(
+            BuildFailure(kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels", path: currentPath()))
     }
 
     /// Stops decoding with an error found outside the builder's own rules.
-    func fail(_ failure: BuildFailure) -> Bool {
-        self.failure = failure
-        return false
+    func fail(_ failure: BuildFailure) -> Bool { run.fail(failure) }
+
+    /// A value handed over by the path filter starts: it sits at `path` (element `index` of the array there, when
+    /// given), inside `outerDepth` containers that count toward the nesting cap.
+    func beginHandedValue(at path: String, index: Int?, outerDepth: Int) {
+        if let index {
+            pathPrefixBase = path
+            pathPrefixIndex = index
+        } else {
+            pathPrefix = path
+        }
+        self.outerDepth = outerDepth
     }
 
     /// The JSON path of the current position: `$.data.items[3].price`.

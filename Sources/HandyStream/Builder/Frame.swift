@@ -99,7 +99,7 @@ final class RootFrame<T>: Frame {
     @inline(never)
     private func didNotFit(_ builder: Builder, found: String) -> Bool {
         mismatch = "expected \(opener.expectation), found \(found)"
-        mismatchOffset = builder.delegate?.currentOffset ?? 0
+        mismatchOffset = builder.currentOffset
         guard builder.fallback(mismatch! + (opener.isOptional ? "; the value became nil" : "")) else { return false }
         if opener.isOptional && opener.storeNull(at: target, mode: .initialize, builder) {
             hasValue = true

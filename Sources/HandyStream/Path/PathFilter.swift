@@ -82,14 +82,17 @@ final class PathFilter: TokenSink {
     /// Nothing more can match in this top-level value: every value is skipped, the rest only checked (a fact about
     /// the top-level value, whatever the state: cleared when the next one starts, in stream mode).
     private var exhausted = false
-    private(set) var failure: BuildFailure?
 
     /// The builder has the tokenizer: a match is being built.
     var isPassing: Bool { state == .passing }
 
-    init(path: DesignatedPath, builder: Builder, mode: Mode = .single) {
+    /// What the pipeline's stages share: the failure slot.
+    private let run: DecodingRun
+
+    init(path: DesignatedPath, builder: Builder, run: DecodingRun, mode: Mode = .single) {
         self.path = path
         self.builder = builder
+        self.run = run
         self.mode = mode
         firstWildcard = path.firstWildcard
     }
@@ -356,10 +359,7 @@ final class PathFilter: TokenSink {
         fail(BuildFailure(kind: .pathNotFound, message: "path '\(path.text)' not found: \(detail)", path: position))
     }
 
-    private func fail(_ failure: BuildFailure) -> Bool {
-        self.failure = failure
-        return false
-    }
+    private func fail(_ failure: BuildFailure) -> Bool { run.fail(failure) }
 
     /// Where the filter is, for errors found by yajl before a match: the container on the way, and the key or element
     /// being read in it.
