@@ -75,7 +75,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         filter =
             filters
             ? PathFilter(
-                path: mode == .elements ? path.streamingElements() : path, builder: builder, run: run,
+                path: mode == .elements ? path.streamingElements() : path, next: builder, run: run,
                 mode: mode == .value ? .single : .stream)
             : nil
         stopsWhenComplete = mode == .value && !path.isEmpty

@@ -87,6 +87,10 @@ final class Builder: TokenSink {
     var atRootValue: Bool { height == 0 }
     /// The builder has received its first event.
 
+    /// The nesting cap for `options`: any cap is honoured, `.max` included (the stack grows with the nesting actually
+    /// met).
+    static func maximumDepth(for options: DecodingOptions) -> Int { min(max(1, options.maximumDepth), Int.max - 1) }
+
     /// Entries allocated at first: documents rarely nest deeper.
     private static let initialCapacity = 64
 
@@ -96,8 +100,7 @@ final class Builder: TokenSink {
         self.run = run
         let options = run.options
         self.options = options
-        // Any cap is honoured, `.max` included: the stack grows with the nesting actually met.
-        self.maximumDepth = min(max(1, options.maximumDepth), Int.max - 1)
+        self.maximumDepth = Self.maximumDepth(for: options)
         depthAllowance = maximumDepth
         capacity = min(maximumDepth, Self.initialCapacity) + 1
         stack = .allocate(capacity: capacity)

@@ -52,7 +52,10 @@ final class PathFilter: TokenSink {
 
     private let path: DesignatedPath
     private let mode: Mode
-    private unowned let builder: Builder
+    /// Where the events of matches go (the builder): the next stage, reached through the events' own interface.
+    private unowned let next: TokenSink
+    /// The nesting cap, the same as the builder's (every container counts, skipped ones too).
+    private let maximumDepth: Int
     weak var delegate: Delegate?
     /// The first wildcard segment: matches are collected (single mode), and no more can come once its container
     /// has ended.
@@ -89,9 +92,10 @@ final class PathFilter: TokenSink {
     /// What the pipeline's stages share: the failure slot.
     private let run: DecodingRun
 
-    init(path: DesignatedPath, builder: Builder, run: DecodingRun, mode: Mode = .single) {
+    init(path: DesignatedPath, next: TokenSink, run: DecodingRun, mode: Mode = .single) {
         self.path = path
-        self.builder = builder
+        self.next = next
+        maximumDepth = Builder.maximumDepth(for: run.options)
         self.run = run
         self.mode = mode
         firstWildcard = path.firstWildcard
@@ -116,7 +120,7 @@ final class PathFilter: TokenSink {
 
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         switch state {
-        case .passing, .forwarding: return builder.tokenKey(bytes)
+        case .passing, .forwarding: return next.tokenKey(bytes)
         case .skipping: return true
         case .searching: break
         }
@@ -139,7 +143,7 @@ final class PathFilter: TokenSink {
     /// Ready values are taken only inside a match; elsewhere their events find the path.
     override func tokenReady(_ value: Any) -> Bool? {
         switch state {
-        case .passing, .forwarding: return builder.tokenReady(value)
+        case .passing, .forwarding: return next.tokenReady(value)
         case .searching, .skipping: return nil
         }
     }
@@ -194,9 +198,9 @@ final class PathFilter: TokenSink {
         return firstWildcard < count
     }
 
-    private func scalar(_ forward: (Builder) -> Bool) -> Bool {
+    private func scalar(_ forward: (TokenSink) -> Bool) -> Bool {
         switch state {
-        case .passing, .forwarding: return forward(builder)
+        case .passing, .forwarding: return forward(next)
         case .skipping: return true
         case .searching: break
         }
@@ -207,12 +211,12 @@ final class PathFilter: TokenSink {
         case .match:
             if firstWildcard != nil && mode == .single {
                 // A collected scalar: into the array the builder is filling.
-                guard forward(builder) else { return false }
+                guard forward(next) else { return false }
                 valueEnded()
                 return true
             }
             handOver()
-            return forward(builder)
+            return forward(next)
         case .mismatch(let matched):
             if withinWildcard(matched) {
                 valueEnded()
@@ -226,17 +230,17 @@ final class PathFilter: TokenSink {
 
     private func open(isObject: Bool) -> Bool {
         switch state {
-        case .passing: return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
+        case .passing: return isObject ? next.tokenStartMap() : next.tokenStartArray()
         case .forwarding(let open):
             state = .forwarding(depth: open + 1)
-            return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
+            return isObject ? next.tokenStartMap() : next.tokenStartArray()
         case .searching, .skipping: break
         }
         depth += 1
-        if depth > builder.maximumDepth {
+        if depth > maximumDepth {
             return fail(
                 BuildFailure(
-                    kind: .tooDeep, message: "nesting deeper than \(builder.maximumDepth) levels",
+                    kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels",
                     path: childPath()))
         }
         if case .skipping(let open) = state {
@@ -251,10 +255,10 @@ final class PathFilter: TokenSink {
             depth -= 1
             if firstWildcard != nil && mode == .single {
                 state = .forwarding(depth: 1)
-                return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
+                return isObject ? next.tokenStartMap() : next.tokenStartArray()
             }
             handOver()
-            return isObject ? builder.tokenStartMap() : builder.tokenStartArray()
+            return isObject ? next.tokenStartMap() : next.tokenStartArray()
         case .descend(let segment):
             let childPath = levels.isEmpty ? "$" : childPath()
             levels.append(Level(isObject: isObject, segment: segment, path: childPath))
@@ -263,7 +267,7 @@ final class PathFilter: TokenSink {
                 delegate?.pathFilter(
                     self, handsOverAt: path.jsonPath(prefix: path.segments.count), index: nil,
                     outerDepth: depth, handsTokenizer: false)
-                return builder.tokenStartArray()
+                return next.tokenStartArray()
             }
             return true
         case .mismatch(let matched):
@@ -279,10 +283,10 @@ final class PathFilter: TokenSink {
 
     private func close(isObject: Bool) -> Bool {
         switch state {
-        case .passing: return isObject ? builder.tokenEndMap() : builder.tokenEndArray()
+        case .passing: return isObject ? next.tokenEndMap() : next.tokenEndArray()
         case .forwarding(let open):
             state = open > 1 ? .forwarding(depth: open - 1) : .searching
-            guard isObject ? builder.tokenEndMap() : builder.tokenEndArray() else { return false }
+            guard isObject ? next.tokenEndMap() : next.tokenEndArray() else { return false }
             if open == 1 { valueEnded() }
             return true
         case .skipping(let open):
@@ -308,7 +312,7 @@ final class PathFilter: TokenSink {
         if level.segment == firstWildcard {
             // Nothing after this container can match, in this top-level value.
             exhausted = true
-            if mode == .single { proceed = builder.tokenEndArray() }
+            if mode == .single { proceed = next.tokenEndArray() }
         }
         valueEnded()
         return proceed
