@@ -68,9 +68,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         throwsDecodingErrors = codec is any DecodableRootCodec
         textStages = Self.textStages(for: options)
         root = RootFrame<T>(codec: codec)
-        run = DecodingRun(options: options)
+        run = DecodingRun(options: options, seed: seed)
         builder = Builder(root: root, run: run)
-        builder.seed = seed
         let filters = mode != .value || !path.isEmpty
         filter =
             filters
@@ -303,7 +302,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     func takeValue(input: UnsafeRawBufferPointer? = nil) throws -> T {
         if let value = root.take() { return value }
         // A `Decodable` root value whose `init(from:)` failed: its own error, located.
-        if let decodable = builder.codableContext?.lastFailure {
+        if let decodable = run.codableContext?.lastFailure {
             let error = JSONDecodingError(
                 kind: .typeMismatch, message: "\(decodable.error)", offset: decodable.offset,
                 path: builder.pathPrefix, input: input)

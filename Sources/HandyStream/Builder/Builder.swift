@@ -59,16 +59,8 @@ final class Builder: TokenSink {
             pathPrefixIndex = -1
         }
     }
-    /// An existing value for the root model to be updated in place of a new one (`update(object:from:)`).
-    var seed: Any?
-    /// What the `Decodable` values of this run share (made when the first one is met).
-    private(set) var codableContext: CodableContext?
-    var codable: CodableContext {
-        if let codableContext { return codableContext }
-        let context = CodableContext(options: options)
-        codableContext = context
-        return context
-    }
+    /// What the `Decodable` values of this run share (the run's).
+    var codable: CodableContext { run.codable }
     /// Decodes `Decodable` scalars (one-token tapes), made when the first one is met.
     private var scalarDecoder: TapeDecoder?
     var codableScalarDecoder: TapeDecoder {
@@ -301,8 +293,8 @@ final class Builder: TokenSink {
         if options.strict {
             var failure = BuildFailure(kind: .typeMismatch, message: reason, path: currentPath())
             // A `Decodable` scalar that failed: its own error says more.
-            if let decodable = codableContext?.lastFailure {
-                codableContext?.lastFailure = nil
+            if let decodable = run.codableContext?.lastFailure {
+                run.codableContext?.lastFailure = nil
                 failure.underlying = decodable.error
             }
             return run.fail(failure)

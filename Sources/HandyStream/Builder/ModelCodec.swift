@@ -208,7 +208,7 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
     }
 
     override func begin(_ builder: Builder) {
-        if builder.seed != nil && builder.depth == 1 {
+        if builder.run.hasSeed && builder.depth == 1 {
             _slowpath_beginFromSeed(builder)
         } else {
             storage.initialize(to: Model())
@@ -225,12 +225,11 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
     /// that mentions `Model?` asks the runtime for that type's metadata on entry, on every call.
     @inline(never)
     private func _slowpath_beginFromSeed(_ builder: Builder) {
-        if let seed = builder.seed as? Model {
+        if let seed = builder.run.takeSeed() as? Model {
             storage.initialize(to: seed)
         } else {
             storage.initialize(to: Model())
         }
-        builder.seed = nil
     }
 
     override func finish(_ builder: Builder) -> Bool {

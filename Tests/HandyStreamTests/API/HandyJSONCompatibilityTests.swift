@@ -61,9 +61,10 @@ struct HandyJSONCompatibilityTests {
         #expect(Owner.deserialize(from: nil as NSDictionary?) == nil)
 
         #expect(CaseKeys.deserialize(from: #"{"USERNAME": "x"}"#)?.userName == "")
-        HandyJSONConfiguration.deserializeOptions = .caseInsensitive
-        defer { HandyJSONConfiguration.deserializeOptions = .defaultOptions }
-        #expect(CaseKeys.deserialize(from: #"{"USERNAME": "x"}"#)?.userName == "x")
+        // For this test's task only: the global value would change other tests' HandyJSON calls running meanwhile.
+        HandyJSONConfiguration.withDeserializeOptions(.caseInsensitive) {
+            #expect(CaseKeys.deserialize(from: #"{"USERNAME": "x"}"#)?.userName == "x")
+        }
     }
 
     @Test("A model instance inside a [String: Any] is taken as it is, in arrays and dictionaries too")
