@@ -110,11 +110,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         return true
     }
 
-    func pathFilter(
-        _ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int, handsTokenizer: Bool
-    ) {
-        builder.beginHandedValue(at: path, index: index, outerDepth: outerDepth)
-        if handsTokenizer { tokenizer.sink = .passUnretained(builder) }
+    func pathFilterHandsOver(_ filter: PathFilter) {
+        tokenizer.sink = .passUnretained(builder)
     }
 
     func pathFilterTakesBack(_ filter: PathFilter) {
@@ -305,13 +302,13 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         if let decodable = run.codableContext?.lastFailure {
             let error = JSONDecodingError(
                 kind: .typeMismatch, message: "\(decodable.error)", offset: decodable.offset,
-                path: builder.pathPrefix, input: input)
+                path: run.valuePath, input: input)
             throw Self.locate(decodable.error, at: error)
         }
         throw asThrown(
             JSONDecodingError(
                 kind: .typeMismatch, message: root.mismatch ?? "expected \(root.opener.expectation)",
-                offset: root.mismatchOffset, path: builder.pathPrefix, input: input))
+                offset: root.mismatchOffset, path: run.valuePath, input: input))
     }
 
     /// A `Decodable` value's error with HandyStream's location added: a `DecodingError` keeps its case and coding

@@ -1,10 +1,21 @@
 /// What the stages of one decoding pipeline share: made and owned by the pipeline, and given to each stage when it
-/// is made. It holds the options, the tokenizer's position (the offset of the token being handled, read in this one
-/// place), the one failure slot where a stage that stops the run (the builder, the path filter) says why, the value
-/// to update in place, and what the run's `Decodable` values share. Stages hand events and values on through their
-/// own interfaces; what they must all see is here, not in each other's fields.
+/// is made. It holds the options and the nesting cap, the tokenizer's position (the offset of the token being
+/// handled, read in this one place), where the value being built sits (the path filter says so when it hands a
+/// value on; the builder reads it), the one failure slot where a stage that stops the run (the builder, the path
+/// filter) says why, the value to update in place, and what the run's `Decodable` values share. Stages hand events
+/// and values on through their own interfaces; what they must all see is here, not in each other's fields.
 final class DecodingRun {
     let options: DecodingOptions
+    /// The nesting cap for the whole document, every container counted (skipped ones and those a path filter
+    /// entered too): any cap is honoured, `.max` included (the builder's stack grows with the nesting actually met).
+    let maximumDepth: Int
+    /// Levels the builder may open below the value it is given: the cap less the containers around that value.
+    private(set) var depthAllowance: Int
+    /// The JSON path of the value being built (`$` for the whole document), kept in two parts so that streaming an
+    /// element costs no string work: the string is made only when an error needs it (``valuePath``).
+    private var valuePathBase = "$"
+    /// Element streaming: the index of the element being built in the array at ``valuePathBase``, or -1.
+    private var valueIndex = -1
     /// An existing value for the root model to be updated in place of a new one (`update(object:from:)`), until the
     /// root model takes it (``takeSeed()``).
     private var seed: Any?
@@ -18,7 +29,20 @@ final class DecodingRun {
     init(options: DecodingOptions, seed: Any? = nil) {
         self.options = options
         self.seed = seed
+        maximumDepth = min(max(1, options.maximumDepth), Int.max - 1)
+        depthAllowance = maximumDepth
     }
+
+    /// A value handed on by the path filter starts: it sits at `path` (element `index` of the array there, when
+    /// given), inside `outerDepth` containers that count toward the nesting cap.
+    func handOver(at path: String, index: Int?, outerDepth: Int) {
+        valuePathBase = path
+        valueIndex = index ?? -1
+        depthAllowance = maximumDepth - outerDepth
+    }
+
+    /// The JSON path of the value being built: `$`, `$.data.items`, `$.data.items[3]`.
+    var valuePath: String { valueIndex < 0 ? valuePathBase : valuePathBase + "[\(valueIndex)]" }
 
     /// Whether a value to update is waiting for the root model.
     var hasSeed: Bool { seed != nil }

@@ -14,9 +14,7 @@ final class Builder: TokenSink {
         func builderCompletedRoot(_ builder: Builder) -> Bool
     }
 
-    /// The default nesting cap, as in Foundation's JSON reader: deep enough for any real document, shallow enough
-    /// that nothing recurses far on hostile input.
-
+    /// The nesting cap (the run's).
     let maximumDepth: Int
     let options: DecodingOptions
     weak var delegate: Delegate?
@@ -47,18 +45,6 @@ final class Builder: TokenSink {
     private var skipDepth = 0
     /// Why the run was stopped, when the builder (or another stage) stopped it because of an error.
     var failure: BuildFailure? { run.failure }
-    /// Where the builder sits in the document, outside the frames (the designated path's prefix), kept in two parts
-    /// so that streaming an element costs no string work: the string is made only when an error needs it.
-    var pathPrefixBase = "$"
-    /// Element streaming: the index of the element being built, or -1.
-    var pathPrefixIndex = -1
-    var pathPrefix: String {
-        get { pathPrefixIndex < 0 ? pathPrefixBase : pathPrefixBase + "[\(pathPrefixIndex)]" }
-        set {
-            pathPrefixBase = newValue
-            pathPrefixIndex = -1
-        }
-    }
     /// What the `Decodable` values of this run share (the run's).
     var codable: CodableContext { run.codable }
     /// Decodes `Decodable` scalars (one-token tapes), made when the first one is met.
@@ -77,11 +63,6 @@ final class Builder: TokenSink {
     }
     /// Whether the value being finished (a container closing now, or a scalar arriving) is the root value itself.
     var atRootValue: Bool { height == 0 }
-    /// The builder has received its first event.
-
-    /// The nesting cap for `options`: any cap is honoured, `.max` included (the stack grows with the nesting actually
-    /// met).
-    static func maximumDepth(for options: DecodingOptions) -> Int { min(max(1, options.maximumDepth), Int.max - 1) }
 
     /// Entries allocated at first: documents rarely nest deeper.
     private static let initialCapacity = 64
@@ -92,8 +73,7 @@ final class Builder: TokenSink {
         self.run = run
         let options = run.options
         self.options = options
-        self.maximumDepth = Self.maximumDepth(for: options)
-        depthAllowance = maximumDepth
+        self.maximumDepth = run.maximumDepth
         capacity = min(maximumDepth, Self.initialCapacity) + 1
         stack = .allocate(capacity: capacity)
         stack.initialize(to: top)
@@ -182,7 +162,9 @@ final class Builder: TokenSink {
     @inline(__always)
     private func open(isObject: Bool) -> Bool {
         depth += 1
-        if depth > depthAllowance { return _slowpath_tooDeep() }
+        // The run's allowance: the cap less the levels a path filter has entered, so that the cap holds for the
+        // whole document and not per stage.
+        if depth > run.depthAllowance { return _slowpath_tooDeep() }
         if skipDepth > 0 {
             skipDepth += 1
             return true
@@ -214,14 +196,6 @@ final class Builder: TokenSink {
         recycled.deallocate()
         recycled = newRecycled
         capacity = larger
-    }
-
-    /// Levels the builder may open: the cap less the levels a path filter has already entered, so that the cap holds
-    /// for the whole document and not per stage.
-    private var depthAllowance: Int
-    /// Containers that enclose the builder's root value (entered by the path filter).
-    var outerDepth = 0 {
-        didSet { depthAllowance = maximumDepth - outerDepth }
     }
 
     @inline(__always)
@@ -314,21 +288,9 @@ final class Builder: TokenSink {
     /// Stops decoding with an error found outside the builder's own rules.
     func fail(_ failure: BuildFailure) -> Bool { run.fail(failure) }
 
-    /// A value handed over by the path filter starts: it sits at `path` (element `index` of the array there, when
-    /// given), inside `outerDepth` containers that count toward the nesting cap.
-    func beginHandedValue(at path: String, index: Int?, outerDepth: Int) {
-        if let index {
-            pathPrefixBase = path
-            pathPrefixIndex = index
-        } else {
-            pathPrefix = path
-        }
-        self.outerDepth = outerDepth
-    }
-
     /// The JSON path of the current position: `$.data.items[3].price`.
     func currentPath() -> String {
-        var path = pathPrefix
+        var path = run.valuePath
         for level in 0...height {
             // A frame that handles its own nesting (JSONText) stands at several levels and gives all of them at once.
             if level > 0 && stack[level].toOpaque() == stack[level - 1].toOpaque() { continue }

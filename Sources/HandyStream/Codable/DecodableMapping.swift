@@ -51,7 +51,7 @@ final class MappingTable: @unchecked Sendable {
     init(keyMapping: [String: [String]], defaults: [String: any Sendable]) {
         var keys: [String: [[[UInt8]]]] = [:]
         for (name, candidates) in keyMapping {
-            keys[name] = candidates.map { MappedKeyPath.segments(of: $0).map { Array($0.utf8) } }.filter { !$0.isEmpty }
+            keys[name] = candidates.map(DesignatedPath.mappedKey).filter { !$0.isEmpty }
         }
         self.keys = keys
         self.defaults = defaults

@@ -784,11 +784,9 @@ extension TapeDecoder {
 
     private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {
         for index in 0..<key.count {
-            var a = stored.load(fromByteOffset: index, as: UInt8.self)
-            var b = key[index]
-            if a >= 65 && a <= 90 { a += 32 }
-            if b >= 65 && b <= 90 { b += 32 }
-            if a != b { return false }
+            if ASCII.lowercased(stored.load(fromByteOffset: index, as: UInt8.self)) != ASCII.lowercased(key[index]) {
+                return false
+            }
         }
         return true
     }
@@ -835,40 +833,5 @@ extension TapeDecoder {
             return context.convertedKey(name).withUnsafeBytes { member($0, in: object) }
         }
         return name.withUTF8 { member(UnsafeRawBufferPointer($0), in: object) }
-    }
-}
-
-extension Tape {
-    /// Sends the events of the value at `index` to `sink`, as the tokenizer would; `false` when the sink stopped.
-    func replay(from index: Int, to sink: TokenSink) -> Bool {
-        let end = next(after: index)
-        var closing: [(end: Int, isObject: Bool)] = []
-        var position = index
-        while position < end || !closing.isEmpty {
-            while let last = closing.last, last.end == position {
-                closing.removeLast()
-                guard last.isObject ? sink.tokenEndMap() : sink.tokenEndArray() else { return false }
-            }
-            if position >= end { break }
-            let token = tokens[position]
-            let proceed: Bool
-            switch token.kind {
-            case .object:
-                closing.append((Int(token.length), true))
-                proceed = sink.tokenStartMap()
-            case .array:
-                closing.append((Int(token.length), false))
-                proceed = sink.tokenStartArray()
-            case .key: proceed = withBytes(of: position) { sink.tokenKey($0) }
-            case .string: proceed = withBytes(of: position) { sink.tokenString($0) }
-            case .number: proceed = withBytes(of: position) { sink.tokenNumber($0) }
-            case .true: proceed = sink.tokenBool(true)
-            case .false: proceed = sink.tokenBool(false)
-            case .null: proceed = sink.tokenNull()
-            }
-            guard proceed else { return false }
-            position += 1
-        }
-        return true
     }
 }

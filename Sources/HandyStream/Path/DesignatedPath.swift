@@ -20,6 +20,24 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     let text: String
 
     init(parsing text: String) throws(InvalidPathError) {
+        try self.init(text, keysOnly: false)
+    }
+
+    /// The segments of a mapped key (`<--` in `mapping(mapper:)`, `DecodableMapping.keyMapping`): the same syntax
+    /// with keys only — `userInfo.age` is a nested key path, `\.` a literal dot; brackets and `*` are plain
+    /// characters, and a trailing backslash is itself (a mapping has no way to refuse a key). Empty segments are
+    /// dropped; no segment at all means the key can never match.
+    static func mappedKey(_ text: String) -> [[UInt8]] {
+        // Can't throw: keys-only parsing refuses nothing.
+        guard let path = try? DesignatedPath(text, keysOnly: true) else { return [] }
+        return path.segments.map {
+            guard case .key(let bytes) = $0 else { preconditionFailure("DesignatedPath: a mapped key with an index") }
+            return bytes
+        }
+    }
+
+    /// Parses `text`; with `keysOnly`, `.` and `\` are the only special characters.
+    private init(_ text: String, keysOnly: Bool) throws(InvalidPathError) {
         self.text = text
         var segments: [Segment] = []
         var key: [UInt8] = []
@@ -28,7 +46,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         var bytes = Array(text.utf8)[...]
         func endKey() {
             if hasKey && !key.isEmpty {
-                segments.append(key == [UInt8(ascii: "*")] && !escapedStar ? .everyMember : .key(key))
+                segments.append(key == [UInt8(ascii: "*")] && !escapedStar && !keysOnly ? .everyMember : .key(key))
             }
             key = []
             hasKey = false
@@ -38,6 +56,11 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             switch byte {
             case ASCII.backslash:
                 guard let literal = bytes.popFirst() else {
+                    if keysOnly {
+                        key.append(byte)
+                        hasKey = true
+                        break
+                    }
                     throw InvalidPathError(path: text, reason: "it ends with a lone backslash")
                 }
                 if literal == UInt8(ascii: "*") { escapedStar = true }
@@ -45,7 +68,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                 hasKey = true
             case UInt8(ascii: "."):
                 endKey()
-            case UInt8(ascii: "["):
+            case UInt8(ascii: "[") where !keysOnly:
                 endKey()
                 guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else {
                     throw InvalidPathError(path: text, reason: "a '[' is not closed")

@@ -24,11 +24,9 @@ final class PathFilter: TokenSink {
 
     /// What the filter tells the stage that owns it: it changes no other stage's fields itself.
     protocol Delegate: AnyObject {
-        /// A matching value starts at `path` (element `index` of the array at `path`, when given), inside
-        /// `outerDepth` containers. With `handsTokenizer`, its events go straight to the builder from now on;
-        /// otherwise the filter forwards them (collected matches).
-        func pathFilter(
-            _ filter: PathFilter, handsOverAt path: String, index: Int?, outerDepth: Int, handsTokenizer: Bool)
+        /// A matching value starts (the filter has told the run where it sits): its events go straight to the
+        /// next stage from now on, until it is complete.
+        func pathFilterHandsOver(_ filter: PathFilter)
         /// The value handed over is complete: events come back to the filter.
         func pathFilterTakesBack(_ filter: PathFilter)
     }
@@ -95,7 +93,7 @@ final class PathFilter: TokenSink {
     init(path: DesignatedPath, next: TokenSink, run: DecodingRun, mode: Mode = .single) {
         self.path = path
         self.next = next
-        maximumDepth = Builder.maximumDepth(for: run.options)
+        maximumDepth = run.maximumDepth
         self.run = run
         self.mode = mode
         firstWildcard = path.firstWildcard
@@ -264,9 +262,7 @@ final class PathFilter: TokenSink {
             levels.append(Level(isObject: isObject, segment: segment, path: childPath))
             if segment == firstWildcard && mode == .single {
                 // The matches are collected into an array that this container's end closes.
-                delegate?.pathFilter(
-                    self, handsOverAt: path.jsonPath(prefix: path.segments.count), index: nil,
-                    outerDepth: depth, handsTokenizer: false)
+                run.handOver(at: path.jsonPath(prefix: path.segments.count), index: nil, outerDepth: depth)
                 return next.tokenStartArray()
             }
             return true
@@ -332,12 +328,11 @@ final class PathFilter: TokenSink {
     private func handOver() {
         state = .passing
         if let last = levels.indices.last, !levels[last].isObject {
-            delegate?.pathFilter(
-                self, handsOverAt: levels[last].path ?? "$", index: levels[last].index,
-                outerDepth: depth, handsTokenizer: true)
+            run.handOver(at: levels[last].path ?? "$", index: levels[last].index, outerDepth: depth)
         } else {
-            delegate?.pathFilter(self, handsOverAt: childPath(), index: nil, outerDepth: depth, handsTokenizer: true)
+            run.handOver(at: childPath(), index: nil, outerDepth: depth)
         }
+        delegate?.pathFilterHandsOver(self)
     }
 
     private func expectedContainer(_ segment: Int) -> String {

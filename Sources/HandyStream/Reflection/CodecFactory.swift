@@ -172,7 +172,7 @@ final class CodecFactory {
                 candidateCount += 1
             }
             for (priority, key) in keys.enumerated() {
-                let segments = MappedKeyPath.segments(of: key)
+                let segments = DesignatedPath.mappedKey(key).map { String(decoding: $0, as: UTF8.self) }
                 guard !segments.isEmpty else {
                     problem("\(modelName).\(property.name): the key '\(key)' has no segment and can never match")
                     continue

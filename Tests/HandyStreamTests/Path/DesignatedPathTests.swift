@@ -29,6 +29,39 @@ struct DesignatedPathTests {
         #expect(try ModelDecoder().decode(Int.self, from: #"{"a.b": 1, "a": {"b": 2}}"#, at: "a.b") == 2)
     }
 
+    @Test(
+        "A mapped key is the same syntax with keys only: brackets, '*' and a trailing backslash are characters",
+        arguments: [
+            ("userInfo.age", ["userInfo", "age"]),
+            ("a\\.b", ["a.b"]),
+            ("..a..b.", ["a", "b"]),
+            ("list[0]", ["list[0]"]),
+            ("a[", ["a["]),
+            ("*", ["*"]),
+            ("a.\\*", ["a", "*"]),
+            ("a\\", ["a\\"]),
+            ("", []),
+        ])
+    func mappedKeys(text: String, segments: [String]) {
+        #expect(DesignatedPath.mappedKey(text) == segments.map { Array($0.utf8) })
+    }
+
+    @Test("A mapped key with brackets reads the member of that name, in models and in Codable types")
+    func mappedKeyWithBrackets() throws {
+        final class Model: HandyJSON {
+            var first = 0
+            required init() {}
+            func mapping(mapper: HelpingMapper) { mapper <<< self.first <-- "list[0]" }
+        }
+        struct Value: Decodable, DecodableMapping {
+            var first: Int
+            static var keyMapping: [String: [String]] { ["first": ["list[0]"]] }
+        }
+        let json = #"{"list": [1], "list[0]": 2}"#
+        #expect(Model.deserialize(from: json)?.first == 2)
+        #expect(try ModelDecoder().decode(Value.self, from: json).first == 2)
+    }
+
     @Test("Malformed paths", arguments: ["a[", "a[x]", "a\\", "a[*", "a[-1]"])
     func malformed(text: String) {
         #expect(throws: InvalidPathError.self) { try DesignatedPath(parsing: text) }
