@@ -26,7 +26,8 @@ struct Bench: ParsableCommand {
         help: """
             Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
             back to JSON; partial: the partial model; path: the path at the end; codable, codable-strict, codable-foundation, codable-encode, \
-            codable-jsonencoder: the plain Codable types), without the table: for profilers.
+            codable-jsonencoder: the plain Codable types; events-callbacks, events-batched: the batching prototype, \
+            yajl's events delivered by callbacks or in batches), without the table: for profilers.
             """)
     var only: String?
 
@@ -48,6 +49,18 @@ struct Bench: ParsableCommand {
                 }
                 if only.lowercased() == "partial" {
                     for _ in 0..<rounds { _ = try ModelDecoder().decode(TwitterSearchPartial.self, from: data) }
+                    continue
+                }
+                if only.lowercased() == "events-callbacks" || only.lowercased() == "events-batched" {
+                    // The batching prototype (EventDelivery): the same events delivered two ways.
+                    let batched = only.lowercased() == "events-batched"
+                    var events = 0
+                    for _ in 0..<rounds {
+                        events = data.withUnsafeBytes {
+                            (batched ? EventDelivery.parseBatched($0) : EventDelivery.parseWithCallbacks($0)).events
+                        }
+                    }
+                    print("\(document.file): \(events) events")
                     continue
                 }
                 if only.lowercased() == "path" {
