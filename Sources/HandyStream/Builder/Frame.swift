@@ -27,24 +27,34 @@ class Frame {
         self.isObject = isObject
     }
 
-    /// Starts a new value in the frame's storage.
-    func begin(_ builder: Builder) {}
+    // The events: every frame implements those it can receive (the base traps, so that a forgotten override can't
+    // pass for "go on"); an array frame receives no keys. The rest have defaults that are real answers.
+
     /// A key inside this object. Only object frames receive keys.
-    func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { true }
-    func null(_ builder: Builder) -> Bool { true }
-    func bool(_ value: Bool, _ builder: Builder) -> Bool { true }
-    func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { true }
-    func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { true }
-    /// A value already in memory at the current position: `nil` when it can't be taken as it is (its events follow).
-    func ready(_ value: Any, _ builder: Builder) -> Bool? { nil }
+    func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented() }
+    func null(_ builder: Builder) -> Bool { unimplemented() }
+    func bool(_ value: Bool, _ builder: Builder) -> Bool { unimplemented() }
+    func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented() }
+    func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented() }
     /// The frame for a container that starts at the current position, or `nil` to skip it.
-    func openChild(isObject: Bool, _ builder: Builder) -> Frame? { nil }
+    func openChild(isObject: Bool, _ builder: Builder) -> Frame? { unimplemented() }
     /// A child frame's container has ended: take its value.
-    func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
-    /// A value at the current position was skipped (an unknown key's, or one of the wrong shape).
+    func childFinished(_ child: Frame, _ builder: Builder) -> Bool { unimplemented() }
+
+    /// Starts a new value in the frame's storage (by default there is nothing to prepare).
+    func begin(_ builder: Builder) {}
+    /// A value already in memory at the current position: `nil` (the default) when it can't be taken as it is,
+    /// and its events follow.
+    func ready(_ value: Any, _ builder: Builder) -> Bool? { nil }
+    /// A value at the current position was skipped (an unknown key's, or one of the wrong shape); by default
+    /// nothing is owed for it.
     func skipped() {}
-    /// This frame's own container has ended.
+    /// This frame's own container has ended; by default the value is complete as it stands.
     func finish(_ builder: Builder) -> Bool { true }
+
+    private func unimplemented(_ event: String = #function) -> Never {
+        fatalError("\(type(of: self)) does not implement \(event)")
+    }
 
     /// Moves the finished value to `target`, leaving the frame's storage empty.
     func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
