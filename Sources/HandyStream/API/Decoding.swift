@@ -22,21 +22,10 @@ enum Decoding {
     {
         // JSONValue keeps its own codec at the root, which builds it from the events as they come (in a `Codable`
         // value it is read from the tape, see JSONValueCodable.swift).
-        if let decodable = type as? any Decodable.Type, type != JSONValue.self { return codableCodec(decodable) }
-        return try codec(for: type, strategy: strategy, reportProblems: true)
-    }
-
-    private static let codableCodecs = Locked<[ObjectIdentifier: ValueCodec]>([:])
-
-    private static func codableCodec<D: Decodable>(_ type: D.Type) -> ValueCodec {
-        let key = ObjectIdentifier(type)
-        if let known = codableCodecs.withLock({ $0[key] }) { return known }
-        let codec = DecodableCodec<D>()
-        return codableCodecs.withLock { codecs in
-            if let known = codecs[key] { return known }
-            codecs[key] = codec
-            return codec
+        if let decodable = type as? any Decodable.Type, type != JSONValue.self {
+            return TypeRegistry.decodableCodec(decodable)
         }
+        return try codec(for: type, strategy: strategy, reportProblems: true)
     }
 
     /// Decodes `T` from a whole document in memory; throws for bad input, returns `nil` when the value doesn't fit.

@@ -77,7 +77,7 @@ final class CodableContext {
         if let known = traitsCache.pointee.byType[key] {
             traits = known
         } else {
-            traits = TypeTraits.shared(type, strategy: options.keyDecodingStrategy)
+            traits = TypeRegistry.traits(of: type, strategy: options.keyDecodingStrategy)
             traitsCache.pointee.byType[key] = traits
         }
         traitsCache.pointee.previousType = traitsCache.pointee.lastType
@@ -146,19 +146,7 @@ struct TypeTraits: @unchecked Sendable {
     var mapping: MappingTable?
     var hasHook: Bool
 
-    /// Every type's traits worked out so far, shared by all runs: working them out asks the runtime for protocol
-    /// conformances, which costs far more than a decode of a small value.
-    private static let known = Locked<[TypeRegistry.Key: TypeTraits]>([:])
-
-    /// The traits of `type`, worked out once per process (per key strategy).
-    static func shared<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
-        let key = TypeRegistry.Key(type: ObjectIdentifier(type), strategy: strategy)
-        if let traits = known.withLock({ $0[key] }) { return traits }
-        let traits = of(type, strategy: strategy)
-        known.withLock { $0[key] = traits }
-        return traits
-    }
-
+    /// The traits of `type` under `strategy`, worked out (``TypeRegistry/traits(of:strategy:)`` keeps them).
     static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
         var traits = TypeTraits(kind: .plain, mapping: nil, hasHook: false)
         switch ObjectIdentifier(type) {

@@ -181,13 +181,9 @@ final class PropertyDefaults: @unchecked Sendable {
         return byKey[name] ?? byProperty[name] ?? byProperty["_" + name]
     }
 
-    private static let known = Locked<[ObjectIdentifier: PropertyDefaults]>([:])
-
-    /// The defaults of `type`, or `nil` when it can't be made empty.
-    static func of(_ type: Any.Type) -> PropertyDefaults? {
-        guard let empty = type as? any EmptyInitializable.Type else { return nil }
-        if let defaults = known.withLock({ $0[ObjectIdentifier(type)] }) { return defaults }
-        let value = empty.init()
+    /// Works out the defaults of `type` (``TypeRegistry/defaults(of:)`` keeps them).
+    static func make(_ type: any EmptyInitializable.Type) -> PropertyDefaults {
+        let value = type.init()
         var byKey: [String: Any] = [:]
         if let encodable = value as? any Encodable {
             let capture = KeyCapture()
@@ -202,9 +198,7 @@ final class PropertyDefaults: @unchecked Sendable {
             }
             mirror = current.superclassMirror
         }
-        let defaults = PropertyDefaults(byKey: byKey, byProperty: byProperty)
-        known.withLock { $0[ObjectIdentifier(type)] = defaults }
-        return defaults
+        return PropertyDefaults(byKey: byKey, byProperty: byProperty)
     }
 }
 

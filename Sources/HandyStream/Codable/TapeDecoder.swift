@@ -336,7 +336,7 @@ final class TapeDecoder: Decoder {
         var places = rescue.places
         for known in context.rescuedPlaces(of: type) where !places.contains(known) { places.append(known) }
         let depth = node.depth
-        let defaults = PropertyDefaults.of(T.self)
+        let defaults = TypeRegistry.defaults(of: T.self)
         if rescue.everything {
             guard fromNothingDepth < Self.fromNothingLimit else {
                 throw corrupted("No value to make a \(T.self) from.", at: current, node: node)

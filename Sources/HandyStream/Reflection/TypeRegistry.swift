@@ -1,29 +1,73 @@
-/// The codecs of every type decoded so far, built once per type and then shared by all threads.
+/// What is known of every type met so far, worked out once per type (and key strategy) and then shared by all
+/// threads: the one per-type cache. It holds the models' codecs and the problems found in their declarations, and
+/// what `Decodable` types need: their traits, the defaults `init()` gives, their root codec.
 ///
-/// A build runs outside the lock, in a ``CodecFactory`` of its own, so that a type that refers to itself
-/// (`class Node { var children: [Node] }`) finds its own codec while its table is still being made. Only complete
-/// codecs are published; when two threads build the same type at once, the first to publish wins. Every codec ever
-/// built is kept for the life of the process, the losers' included: codecs refer to each other unowned, and a
-/// published codec may point at a child that lost the race.
+/// A model's codecs are built outside the lock, in a ``CodecFactory`` of its own, so that a type that refers to
+/// itself (`class Node { var children: [Node] }`) finds its own codec while its table is still being made. Only
+/// complete codecs are published; when two threads build the same type at once, the first to publish wins. Every
+/// codec ever built is kept for the life of the process, the losers' included: codecs refer to each other unowned,
+/// and a published codec may point at a child that lost the race. Everything else is worked out outside the lock
+/// too (working it out may ask the registry again), and the first answer published is the one kept.
 enum TypeRegistry {
-    /// Tables depend on the key strategy, so codecs are cached per type and strategy.
+    /// Tables depend on the key strategy, so what is known is kept per type and strategy (what doesn't depend on it
+    /// is kept under `useDefaultKeys`).
     struct Key: Hashable {
         var type: ObjectIdentifier
         var strategy: KeyDecodingStrategy
     }
 
-    private struct Codecs {
-        var byType: [Key: ValueCodec] = [:]
+    private struct Known {
+        var codecs: [Key: ValueCodec] = [:]
         var retained: [ValueCodec] = []
         var tables: [FieldTable] = []
         /// Types that have no codec, with the problems that say why: asked again (the encoder asks of every value
         /// inside an `Any`), they are answered without building anything.
         var undecodable: [Key: [String]] = [:]
+        /// Problems found in models' declarations, by model type, reachable models included.
+        var problemsByModel: [Key: [String]] = [:]
+        /// `Decodable` types: how the decoder treats each (working it out asks the runtime for conformances, which
+        /// costs far more than a decode of a small value).
+        var traits: [Key: TypeTraits] = [:]
+        /// `EmptyInitializable` types: what `init()` gives each property (`nil`: nothing to take).
+        var defaults: [Key: PropertyDefaults?] = [:]
+        /// `Decodable` types at the root of a decode.
+        var decodableCodecs: [Key: ValueCodec] = [:]
     }
 
-    private static let codecs = Locked(Codecs())
-    /// Problems found in models' declarations, by model type, reachable models included.
-    private static let problemsByModel = Locked<[Key: [String]]>([:])
+    private static let known = Locked(Known())
+
+    /// What `path` holds for `key`, worked out by `make` the first time (outside the lock).
+    private static func memo<Value>(
+        _ path: WritableKeyPath<Known, [Key: Value]>, _ key: Key, make: () -> Value
+    ) -> Value {
+        if let value = known.withLock({ $0[keyPath: path][key] }) { return value }
+        let made = make()
+        return known.withLock { known in
+            if let value = known[keyPath: path][key] { return value }
+            known[keyPath: path][key] = made
+            return made
+        }
+    }
+
+    /// How the `Decodable` decoder treats `type` under `strategy`.
+    static func traits<T>(of type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
+        memo(\.traits, Key(type: ObjectIdentifier(type), strategy: strategy)) {
+            TypeTraits.of(type, strategy: strategy)
+        }
+    }
+
+    /// What `init()` gives each property of `type`, or `nil` when it can't be made empty.
+    static func defaults(of type: Any.Type) -> PropertyDefaults? {
+        guard let empty = type as? any EmptyInitializable.Type else { return nil }
+        return memo(\.defaults, Key(type: ObjectIdentifier(type), strategy: .useDefaultKeys)) {
+            PropertyDefaults.make(empty)
+        }
+    }
+
+    /// The codec of a `Decodable` type at the root of a decode.
+    static func decodableCodec<D: Decodable>(_ type: D.Type) -> ValueCodec {
+        memo(\.decodableCodecs, Key(type: ObjectIdentifier(type), strategy: .useDefaultKeys)) { DecodableCodec<D>() }
+    }
 
     /// The codec for `type`, and the problems found in its declaration (and in the models it contains).
     static func codec(for type: Any.Type, strategy: KeyDecodingStrategy = .useDefaultKeys)
@@ -31,40 +75,38 @@ enum TypeRegistry {
     {
         let key = Key(type: ObjectIdentifier(type), strategy: strategy)
         if let codec = publishedCodec(key) {
-            return (codec, problemsByModel.withLock { $0[key] } ?? [])
+            return (codec, known.withLock { $0.problemsByModel[key] } ?? [])
         }
-        if let problems = codecs.withLock({ $0.undecodable[key] }) { return (nil, problems) }
+        if let problems = known.withLock({ $0.undecodable[key] }) { return (nil, problems) }
         let factory = CodecFactory(root: key.type, strategy: strategy)
         let built = factory.codec(for: type, context: "\(type)")
         factory.finish()
-        let codec = codecs.withLock { codecs in
-            codecs.retained.append(contentsOf: factory.built.values)
-            codecs.retained.append(contentsOf: factory.auxiliaryCodecs)
-            codecs.tables.append(contentsOf: factory.tables)
+        let codec = known.withLock { known in
+            known.retained.append(contentsOf: factory.built.values)
+            known.retained.append(contentsOf: factory.auxiliaryCodecs)
+            known.tables.append(contentsOf: factory.tables)
             for (identifier, codec) in factory.built {
                 let key = Key(type: identifier, strategy: strategy)
-                if codecs.byType[key] == nil { codecs.byType[key] = codec }
+                if known.codecs[key] == nil { known.codecs[key] = codec }
             }
-            return built == nil ? nil : codecs.byType[key]
-        }
-        problemsByModel.withLock { table in
             for (identifier, problems) in factory.problemsByModel {
                 let key = Key(type: identifier, strategy: strategy)
-                if table[key] == nil { table[key] = problems }
+                if known.problemsByModel[key] == nil { known.problemsByModel[key] = problems }
             }
+            return built == nil ? nil : known.codecs[key]
         }
         let problems = factory.problemsByModel[key.type] ?? factory.problems(reachableFrom: key.type)
-        if codec == nil { codecs.withLock { $0.undecodable[key] = problems } }
+        if codec == nil { known.withLock { $0.undecodable[key] = problems } }
         return (codec, problems)
     }
 }
 
 extension TypeRegistry {
     static func publishedCodec(_ key: Key) -> ValueCodec? {
-        codecs.withLock { $0.byType[key] }
+        known.withLock { $0.codecs[key] }
     }
 
     static func publishedProblems(_ key: Key) -> [String]? {
-        problemsByModel.withLock { $0[key] }
+        known.withLock { $0.problemsByModel[key] }
     }
 }
