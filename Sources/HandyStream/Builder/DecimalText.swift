@@ -60,6 +60,7 @@ struct DecimalText {
             fractionOrExponent = true
             index += 1
             fractionStart = index
+            Self.accumulateDigitRuns(base, count, &index, &accumulated)
             while index < count {
                 let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
                 if digit > 9 { break }
@@ -105,6 +106,31 @@ struct DecimalText {
             exponent = digits.exponent
             droppedNonZero = digits.droppedNonZero
         }
+    }
+
+    /// Accumulates digits eight at a time while eight bytes remain and all are digits, then four at once if four
+    /// are (the rest of a run is read a digit at a time by the caller): a fraction's digits, which run long
+    /// (`-65.613616999999977`); an integer part is usually too short to gain. Like the caller's loop, it wraps on
+    /// overflow: the accumulated value is used only for numbers of at most 19 digits.
+    @inline(__always)
+    private static func accumulateDigitRuns(
+        _ base: UnsafeRawPointer, _ count: Int, _ index: inout Int, _ accumulated: inout UInt64
+    ) {
+        #if _endian(little)
+        while count &- index >= 8 {
+            let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            guard Digits.isEightDigits(chunk) else { break }
+            accumulated = accumulated &* 100_000_000 &+ Digits.eightDigits(chunk)
+            index &+= 8
+        }
+        if count &- index >= 4 {
+            let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+            if Digits.isFourDigits(chunk) {
+                accumulated = accumulated &* 10_000 &+ UInt64(Digits.fourDigits(chunk))
+                index &+= 4
+            }
+        }
+        #endif
     }
 
     /// Builds the significand from runs of digits: 19 significant digits always fit in a `UInt64`, eight at a time
@@ -207,6 +233,21 @@ struct DecimalText {
         static func isEightDigits(_ chunk: UInt64) -> Bool {
             ((chunk & 0xF0F0_F0F0_F0F0_F0F0) | (((chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4))
                 == 0x3333_3333_3333_3333
+        }
+
+        /// Whether all four bytes are ASCII digits.
+        @inline(__always)
+        static func isFourDigits(_ chunk: UInt32) -> Bool {
+            ((chunk & 0xF0F0_F0F0) | (((chunk &+ 0x0606_0606) & 0xF0F0_F0F0) >> 4)) == 0x3333_3333
+        }
+
+        /// The value of four ASCII digits, the first in the lowest byte (little-endian load): each pair of bytes
+        /// becomes a two-digit value, and the two pairs one four-digit value.
+        @inline(__always)
+        static func fourDigits(_ chunk: UInt32) -> UInt32 {
+            var value = chunk &- 0x3030_3030
+            value = (value &* 10) &+ (value >> 8)
+            return (value & 0xFF) &* 100 &+ ((value >> 16) & 0xFF)
         }
 
         /// The value of eight ASCII digits, the first in the lowest byte (little-endian load).

@@ -135,6 +135,32 @@ struct DecimalTextTests {
         #expect(float("1.00000017881393432617187499") == 1.0000001)  // double rounding would give 1.0000002
     }
 
+    @Test("A fraction's digits, read eight and four at a time, whatever length and whatever follows")
+    func fractionRuns() {
+        let digits = "98765432109876543210"
+        for length in 1...digits.count {
+            let fraction = String(digits.prefix(length))
+            for text in ["1.\(fraction)", "-12.\(fraction)", "0.\(fraction)e7", "3.\(fraction)E-2", "5.\(fraction)e+0"]
+            {
+                #expect(double(text)?.bitPattern == Double(text)!.bitPattern, "\(text)")
+            }
+            // A byte just past '9' or before '0' ends the digits; in a string that is not a number.
+            for bad in [":", "/", " ", "x"] {
+                #expect(decimal("1.\(fraction)\(bad)", fromString: true) == nil, "1.\(fraction)\(bad)")
+                #expect(decimal("1.\(fraction)\(bad)5", fromString: true) == nil, "1.\(fraction)\(bad)5")
+            }
+        }
+        // Every digit value at every position of a four- and an eight-digit run.
+        for position in 0..<12 {
+            for digit in 0...9 {
+                var bytes = Array("111111111111".utf8)
+                bytes[position] = UInt8(ascii: "0") + UInt8(digit)
+                let text = "0." + String(decoding: bytes, as: UTF8.self)
+                #expect(double(text)?.bitPattern == Double(text)!.bitPattern, "\(text)")
+            }
+        }
+    }
+
     @Test(
         "Strings holding numbers",
         arguments: [
