@@ -2,7 +2,10 @@ import Foundation
 
 /// The second event source: Foundation-style values (`[String: Any]`, `[Any]`, `String`, numbers, `Bool`, `NSNull`)
 /// replayed as the events yajl would report for the same JSON, so that HandyJSON's "mapping from a dictionary"
-/// goes through the one builder and follows exactly the same rules as JSON text.
+/// goes through the one builder and follows exactly the same rules as JSON text. A value of another kind (a struct, a
+/// `Date`) is taken as it is where the property has its type (a model instance, as HandyJSON took it); otherwise it
+/// stands for its Foundation-style value (``ModelEncoder``'s, as `toJSON()` gives), walked the same way; one that
+/// can't be written as JSON is `null`.
 enum ObjectEvents {
     /// Sends `value`'s events to `sink`; returns `false` when the sink stopped.
     ///
@@ -15,6 +18,8 @@ enum ObjectEvents {
         }
         var stack: [Open] = []
         var pending: Any? = value
+        // A value of another kind is replaced by its Foundation-style value, once: what that holds is plain.
+        var pendingIsConverted = false
         while true {
             if let value = pending {
                 pending = nil
@@ -26,8 +31,22 @@ enum ObjectEvents {
                     guard sink.tokenStartArray() else { return false }
                     stack.append(.array(elements, next: 0))
                 case .scalar(let scalar):
-                    guard emitScalar(scalar, to: sink) else { return false }
+                    if let proceed = emitScalar(scalar, to: sink) {
+                        guard proceed else { return false }
+                    } else if !pendingIsConverted, let proceed = sink.tokenReady(scalar) {
+                        // Taken as it is where the property has its type (a model instance, as HandyJSON took it).
+                        guard proceed else { return false }
+                    } else if !pendingIsConverted, let plain = try? ModelEncoder().foundationValue(scalar) {
+                        // Otherwise its events are those of what it encodes to, walked here like any other value:
+                        // the same rules as text, without writing text and reading it back.
+                        pending = plain
+                        pendingIsConverted = true
+                        continue
+                    } else {
+                        guard sink.tokenNull() else { return false }
+                    }
                 }
+                pendingIsConverted = false
             }
             guard let top = stack.popLast() else { return true }
             switch top {
@@ -78,8 +97,9 @@ enum ObjectEvents {
         }
     }
 
-    /// A value that is not a container.
-    private static func emitScalar(_ value: Any, to sink: TokenSink) -> Bool {
+    /// A value that is not a container: its events, and whether to go on; `nil` for a value of another kind (not a
+    /// string, number, Boolean or null).
+    private static func emitScalar(_ value: Any, to sink: TokenSink) -> Bool? {
         switch value {
         case let string as String:
             var string = string
@@ -96,22 +116,9 @@ enum ObjectEvents {
         case is NSNull:
             return sink.tokenNull()
         default:
-            if var number = numberText(value) {
-                return number.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
-            }
-            return emitOther(value, to: sink)
+            guard var number = numberText(value) else { return nil }
+            return number.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
         }
-    }
-
-    /// A value of another kind: taken as it is where the property has its type (a model instance, as HandyJSON
-    /// took it), otherwise written as JSON and read back, so that it follows the same rules as text.
-    private static func emitOther(_ value: Any, to sink: TokenSink) -> Bool {
-        if let proceed = sink.tokenReady(value) { return proceed }
-        guard let json = try? ModelEncoder().encode(value) else { return sink.tokenNull() }
-        let tokenizer = Tokenizer(sink: sink)
-        let outcome = json.withUnsafeBytes { tokenizer.parse($0) }
-        guard outcome == .needsMore else { return outcome != .stopped }
-        return tokenizer.complete() != .stopped
     }
 
     /// The JSON text of a number value, or `nil` when `value` is not a finite number.

@@ -67,6 +67,47 @@ struct HandyJSONCompatibilityTests {
         }
     }
 
+    @Test("A value of another kind inside a [String: Any] reads as its JSON does, without text in between")
+    func valuesOfAnotherKind() throws {
+        struct Visitor: Encodable {
+            var name = "Ann/B"
+            var age = 40
+            var score = 2.0
+            var when = Date(timeIntervalSinceReferenceDate: 12.5)
+            var tags = ["a", "b"]
+            var nickname: String? = nil
+            var ratio = 0.5
+        }
+        struct Seen: HandyJSON, Equatable {
+            var name = ""
+            var age = 0
+            var score = 0.0
+            var when = 0.0
+            var tags: [String] = []
+            var nickname: String? = "none"
+            var ratio: Double? = 1
+        }
+        struct Visit: HandyJSON, Equatable {
+            var visitor: Seen?
+            var visitors: [Seen] = []
+            var keyed: [String: Seen] = [:]
+            var label = "unset"
+        }
+        let visitor = Visitor()
+        let object: [String: Any] = ["visitor": visitor, "visitors": [visitor, visitor], "keyed": ["k": visitor]]
+        let json = String(decoding: try ModelEncoder().encode(visitor), as: UTF8.self)
+        let text = #"{"visitor": \#(json), "visitors": [\#(json), \#(json)], "keyed": {"k": \#(json)}}"#
+        let fromText = try #require(Visit.deserialize(from: text))
+        #expect(
+            fromText.visitor
+                == Seen(name: "Ann/B", age: 40, score: 2, when: 12.5, tags: ["a", "b"], nickname: "none", ratio: 0.5))
+        #expect(Visit.deserialize(from: object) == fromText)
+        // An object where a string is wanted doesn't fit, as in text; a value that can't be written as JSON (NaN)
+        // is null.
+        #expect(Visit.deserialize(from: ["label": visitor])?.label == "unset")
+        #expect(Visit.deserialize(from: ["visitor": Visitor(ratio: .nan)]) == Visit())
+    }
+
     @Test("A model instance inside a [String: Any] is taken as it is, in arrays and dictionaries too")
     func readyModels() throws {
         var ann = Owner()
