@@ -1,0 +1,52 @@
+import Foundation
+
+/// Decodes the elements of an array (or a stream of top-level values) one at a time, as their last byte arrives;
+/// each element is handed over and forgotten, so memory stays flat however long the input is.
+///
+///     let items = try ModelDecoder().elements(of: Item.self, at: "data.items")
+///     for chunk in chunks { for item in try items.feed(chunk) { handle(item) } }
+///     for item in try items.finish() { handle(item) }   // and checks that the rest of the document is valid
+public final class ElementDecoder<T> {
+    private let engine: DecodingPipeline<T>
+
+    init(engine: DecodingPipeline<T>) { self.engine = engine }
+
+    /// Feeds the next chunk and returns the elements it completed. When the chunk holds bad input, the elements it
+    /// completed before it are returned first, and the next call throws the error; after that every call throws the
+    /// same error; after ``finish()``, a ``DecoderMisuseError``.
+    public func feed(_ chunk: some ContiguousBytes) throws -> [T] {
+        do {
+            try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
+        } catch {
+            // The pipeline keeps the error: the next call throws it.
+            let completed = engine.takeElements()
+            if completed.isEmpty { throw error }
+            return completed
+        }
+        return engine.takeElements()
+    }
+
+    /// Ends the input: returns the last elements, and throws when the document is malformed or cut short. Call it
+    /// once.
+    public func finish() throws -> [T] {
+        try engine.finish()
+        return engine.takeElements()
+    }
+
+    /// Ends the input: the last elements, and the error that ended the input if any (elements completed before bad
+    /// input come first, as with ``feed(_:)``).
+    func finishDeliveringFirst() -> (elements: [T], error: (any Error)?) {
+        do {
+            try engine.finish()
+            return (engine.takeElements(), nil)
+        } catch {
+            return (engine.takeElements(), error)
+        }
+    }
+
+    /// Bytes fed so far: every chunk taken, whole.
+    public var bytesFed: Int { engine.bytesFed }
+    /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),
+    /// otherwise all that was fed (in the UTF-8 JSON text the tokenizer reads, as ``IncrementalDecoder/bytesRead``).
+    public var bytesRead: Int { engine.bytesRead }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Decodes one value from input that arrives in chunks.
+///
+///     let decoder = try ModelDecoder().incremental(Cat.self, at: "data.cat")
+///     for try await chunk in body {
+///         if try decoder.feed(chunk) { break }       // data.cat is complete: the rest need not be read
+///     }
+///     let cat = try decoder.finish()
+public final class IncrementalDecoder<T> {
+    private let engine: DecodingPipeline<T>
+
+    init(engine: DecodingPipeline<T>) { self.engine = engine }
+
+    /// Feeds the next chunk. Returns `true` once the designated value is complete: further chunks are not needed
+    /// (and are ignored), so a caller may stop reading, for instance close the connection. Without a path the whole
+    /// document is the value, and the rest of the input must still be read (to check it is only whitespace): `feed`
+    /// then returns `false` until the end.
+    ///
+    /// After bad input, this and every later call throw the same error; after ``finish()``, a
+    /// ``DecoderMisuseError``.
+    @discardableResult
+    public func feed(_ chunk: some ContiguousBytes) throws -> Bool {
+        try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
+        return engine.isComplete && engine.stopsWhenComplete
+    }
+
+    /// Ends the input and returns the value; throws when the document is malformed or cut short, when the path is
+    /// not in it, or when the value doesn't fit `T`. Call it once.
+    public func finish() throws -> T {
+        try engine.finish()
+        return try engine.takeValue()
+    }
+
+    /// Bytes fed so far: every chunk taken, whole.
+    public var bytesFed: Int { engine.bytesFed }
+    /// Bytes of the input read: where reading stopped when the value ended before the input did (a designated
+    /// value: the rest is never read), otherwise all that was fed. Both counts are of the UTF-8 JSON text the
+    /// tokenizer reads (for UTF-16 or UTF-32 input, or JSON5, after conversion).
+    public var bytesRead: Int { engine.bytesRead }
+}

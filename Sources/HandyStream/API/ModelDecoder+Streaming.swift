@@ -1,0 +1,104 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ModelDecoder {
+    /// A push decoder for one value of type `T` at `path`, fed chunk by chunk.
+    public func incremental<T>(_ type: T.Type, at path: String = "") throws -> IncrementalDecoder<T> {
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
+        return IncrementalDecoder(
+            engine: DecodingPipeline(
+                codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value))
+    }
+
+    /// A push decoder for the elements of the array at `path` (`"data.items"`, or `"data.items[*]"`; `"[*]"` for a
+    /// top-level array). In JSON Lines or concatenated values, the path applies to each top-level value in turn,
+    /// and the empty path `""` yields each top-level value itself.
+    public func elements<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
+        let parsed = try DesignatedPath(parsing: path)
+        // The empty path streams each top-level value; `[*]` each element of a top-level array.
+        let topLevelValues = parsed.isEmpty
+        return ElementDecoder(
+            engine: DecodingPipeline(
+                codec: codec, path: parsed, options: options, mode: topLevelValues ? .valuePerDocument : .elements))
+    }
+
+    /// A push decoder for the value at `path` in each top-level value of the input: one value for a single document,
+    /// one per line for JSON Lines (or per value for concatenated documents). `path` is applied to each top-level
+    /// value afresh; a value without it is a `pathNotFound` error. The empty path yields each top-level value.
+    ///
+    ///     let ids = try ModelDecoder().values(of: Int.self, at: "user.id")   // {"user": {"id": 1}}\n{"user": …}
+    public func values<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
+        return ElementDecoder(
+            engine: DecodingPipeline(
+                codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .valuePerDocument))
+    }
+
+    /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`, `ArraySlice<UInt8>`),
+    /// each yielded as soon as it is complete. The chunks are read no faster than elements are taken, and the
+    /// iteration stops when its task is cancelled.
+    public func elements<T, Chunks: AsyncSequence>(of type: T.Type, at path: String = "", from chunks: Chunks)
+        -> AsyncElementSequence<T, Chunks> where Chunks.Element: ContiguousBytes
+    {
+        AsyncElementSequence(decoder: self, path: path, chunks: chunks)
+    }
+
+    /// Decodes a value from a file, read in chunks of `chunkSize` bytes through one reused buffer: the file is never
+    /// loaded whole, and reading stops once the designated value is complete.
+    public func decode<T>(_ type: T.Type, fromFileAt file: String, at path: String = "", chunkSize: Int = 1 << 16)
+        throws -> T
+    {
+        let decoder = try incremental(type, at: path)
+        try ChunkReader.read(file: file, chunkSize: chunkSize) { chunk in try !decoder.feed(chunk) }
+        return try decoder.finish()
+    }
+
+    /// Decodes a value from an open file handle, in chunks.
+    public func decode<T>(_ type: T.Type, from handle: FileHandle, at path: String = "", chunkSize: Int = 1 << 16)
+        throws -> T
+    {
+        let decoder = try incremental(type, at: path)
+        try ChunkReader.read(descriptor: handle.fileDescriptor, chunkSize: chunkSize) { chunk in
+            try !decoder.feed(chunk)
+        }
+        return try decoder.finish()
+    }
+
+    /// Calls `body` with each element at `path` in a file, read in chunks: memory stays flat whatever the file's size.
+    public func forEachElement<T>(
+        of type: T.Type, at path: String = "", inFileAt file: String, chunkSize: Int = 1 << 16,
+        _ body: (T) throws -> Void
+    ) throws {
+        let decoder = try elements(of: type, at: path)
+        try ChunkReader.read(file: file, chunkSize: chunkSize) { chunk in
+            for element in try decoder.feed(chunk) { try body(element) }
+            return true
+        }
+        try Self.finish(decoder, body)
+    }
+
+    /// The last elements, each handed to `body`, then the error that ended the input if any.
+    private static func finish<T>(_ decoder: ElementDecoder<T>, _ body: (T) throws -> Void) throws {
+        let (elements, error) = decoder.finishDeliveringFirst()
+        for element in elements { try body(element) }
+        if let error { throw error }
+    }
+
+    /// The same, from an open file handle (standard input, a pipe).
+    public func forEachElement<T>(
+        of type: T.Type, at path: String = "", from handle: FileHandle, chunkSize: Int = 1 << 16,
+        _ body: (T) throws -> Void
+    ) throws {
+        let decoder = try elements(of: type, at: path)
+        try ChunkReader.read(descriptor: handle.fileDescriptor, chunkSize: chunkSize) { chunk in
+            for element in try decoder.feed(chunk) { try body(element) }
+            return true
+        }
+        try Self.finish(decoder, body)
+    }
+}

@@ -1,0 +1,31 @@
+/// The object at the first segments of a nested key path (`friend` in `friend.name`): its keys are looked up in a
+/// table of its own whose slots are the owning model's properties, so the values are written straight into the
+/// model while the events stream past, and no dictionary is built for `friend`.
+final class PathCodec: ValueCodec, @unchecked Sendable {
+    var table: FieldTable!
+
+    init() { super.init(valueType: Void.self) }
+
+    override func openObject(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: true) { PathFrame(opener: self, table: table) }
+    }
+    /// The values were written in place while the object streamed past.
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool { true }
+    /// `source` is the owning model's base (a path slot's offset is 0): its properties are written as this object.
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try table.openObject(base: source, owner: self, on: &run)
+    }
+    override var expectation: String { "an object" }
+}
+
+final class PathFrame: PropertyFrame {
+    override func begin(_ builder: Builder) {
+        // The frame that opened this one (the model's, or an outer path's) owns the properties and the record of
+        // candidates seen.
+        guard let owner = builder.topPropertyFrame else {
+            fatalError("PathFrame: opened by a frame without properties")
+        }
+        beginProperties(at: owner.propertyBase.unsafelyUnwrapped)
+        bestCandidates = owner.bestCandidates
+    }
+}

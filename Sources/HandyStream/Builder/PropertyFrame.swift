@@ -1,0 +1,144 @@
+/// Fills properties from an object's keys: each known key's value is written at its property's offset from
+/// ``Frame/propertyBase``; unknown keys' values are skipped; `null` and values that don't fit leave the default.
+/// Models and nested key paths (``PathFrame``) share this.
+class PropertyFrame: Frame {
+    private let tableReference: Unmanaged<FieldTable>
+    /// Kept alive by the codec that made the frame, which lives as long as the process.
+    @inline(__always) final var table: FieldTable { tableReference.takeUnretainedValue() }
+    /// The slot of the key just read, or -1 for a key that is not read (unknown, or a worse candidate).
+    private final var pending = -1
+    /// The slot expected next: documents tend to list keys in the order models declare them.
+    private final var predicted = 0
+    /// The last key that is not read, kept only to name it in error paths: its first bytes, in a buffer of the
+    /// frame's own (copying into an `Array` on every unknown key would cost more than the rest of skipping it).
+    private final let unknownKey = UnsafeMutablePointer<UInt8>.allocate(capacity: PropertyFrame.unknownKeyCapacity)
+    private final var unknownKeyLength = 0
+    private final var inUnknownKey = false
+    private static let unknownKeyCapacity = 64
+
+    init(opener: ValueCodec, table: FieldTable) {
+        tableReference = .passUnretained(table)
+        super.init(opener: opener, isObject: true)
+    }
+
+    deinit { unknownKey.deallocate() }
+
+    /// For the model's properties with candidate keys, the best priority seen so far in this object: owned by the
+    /// ``ModelFrame``, shared with the frames of its nested key paths (``PathFrame``), since a property's candidates
+    /// may sit on different levels.
+    final var bestCandidates = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+
+    /// Prepares for a new object whose properties live at `base`.
+    @inline(__always)
+    final func beginProperties(at base: UnsafeMutableRawPointer) {
+        propertyBase = base
+        pending = -1
+        predicted = 0
+        inUnknownKey = false
+    }
+
+    override final func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        var found = tableReference.withInstance { $0.slotIndex(forKey: bytes, predicted: predicted) }
+        if found >= FieldTable.candidateFlag { found = _slowpath_candidate(found) }
+        pending = found
+        predicted = found + 1
+        inUnknownKey = found < 0
+        if inUnknownKey {
+            unknownKeyLength = min(bytes.count, Self.unknownKeyCapacity)
+            if unknownKeyLength > 0 {
+                unknownKey.update(
+                    from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    count: unknownKeyLength)
+            }
+        }
+        return true
+    }
+
+    /// A candidate key: read only when no better-ranked candidate of its property came before it in this object.
+    @inline(never)
+    private final func _slowpath_candidate(_ packed: Int) -> Int {
+        let slot = packed & FieldTable.slotMask
+        let priority = Int32(truncatingIfNeeded: (packed & ~FieldTable.candidateFlag) >> FieldTable.priorityShift)
+        let candidate = table.slot(slot).pointee.candidate
+        precondition(candidate >= 0 && candidate < bestCandidates.count, "\(table.modelName): candidate record")
+        guard priority <= bestCandidates[candidate] else { return -1 }
+        bestCandidates[candidate] = priority
+        return slot
+    }
+
+    /// Stores a scalar in the pending property; a value that doesn't fit keeps the default.
+    @inline(__always)
+    private final func scalar(
+        _ builder: Builder, _ store: (ValueCodec, UnsafeMutableRawPointer) -> Bool, found: @autoclosure () -> String
+    ) -> Bool {
+        guard pending >= 0 else { return true }
+        let slot = table.slot(pending)
+        defer { pending = -1 }
+        let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
+        if slot.pointee.codecReference.withInstance({ store($0, target) }) { return true }
+        return builder.fallback(
+            "expected \(slot.pointee.codec.expectation), found \(found()); the default was kept")
+    }
+
+    // `null` leaves the default, as in HandyJSON.
+    override final func null(_ builder: Builder) -> Bool {
+        pending = -1
+        return true
+    }
+    override final func bool(_ value: Bool, _ builder: Builder) -> Bool {
+        scalar(builder, { $0.storeBool(value, at: $1, mode: .assign, builder) }, found: value ? "true" : "false")
+    }
+    override final func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        scalar(
+            builder, { $0.storeNumber(text, at: $1, mode: .assign, builder) },
+            found: "the number " + String(jsonBytes: text))
+    }
+    override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign, builder) }, found: "a string")
+    }
+
+    override final func ready(_ value: Any, _ builder: Builder) -> Bool? {
+        guard pending >= 0 else { return nil }
+        let slot = table.slot(pending)
+        let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
+        guard slot.pointee.codec.storeReady(value, at: target, mode: .assign, builder) else { return nil }
+        pending = -1
+        return true
+    }
+
+    override final func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        guard pending >= 0 else { return nil }
+        let codec = table.slot(pending).pointee.codecReference
+        if let child = codec.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) {
+            return child
+        }
+        _ = builder.fallback(
+            "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array"); "
+                + "the default was kept")
+        return nil
+    }
+
+    override final func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        let slot = table.slot(pending)
+        let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
+        let codec = slot.pointee.codecReference
+        pending = -1
+        guard codec.withInstance({ $0.store(finished: child, at: target, mode: .assign) }) else {
+            return builder.fallback(
+                "expected \(codec.withInstance { $0.expectation }), found \(child.isObject ? "an object" : "an array"); "
+                    + "the default was kept")
+        }
+        return true
+    }
+
+    override final func skipped() { pending = -1 }
+
+    override final func appendPosition(to path: inout String) {
+        if pending >= 0 {
+            path += "." + table.slot(pending).pointee.key
+        } else if inUnknownKey {
+            path +=
+                "." + String(decoding: UnsafeBufferPointer(start: unknownKey, count: unknownKeyLength), as: UTF8.self)
+        }
+    }
+}

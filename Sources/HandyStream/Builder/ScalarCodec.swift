@@ -1,0 +1,180 @@
+import Foundation
+
+/// Stores scalars of one type (or of its `Optional`) through its ``ScalarConversion``.
+///
+/// The codec is not generic: it holds the store functions, made by ``make(_:)`` and ``makeOptional(_:)``, which the
+/// compiler specializes for each conversion because they are called with concrete types (see ``ScalarCodecs``).
+/// Generic code would run unspecialized here and ask the runtime for type metadata on every value.
+final class ScalarCodec: ValueCodec, @unchecked Sendable {
+    typealias Store = (UnsafeRawBufferPointer, UnsafeMutableRawPointer, StoreMode) -> Bool
+
+    private let number: Store
+    private let string: Store
+    private let bool: (Bool, UnsafeMutableRawPointer, StoreMode) -> Bool
+    private let null: (UnsafeMutableRawPointer, StoreMode) -> Bool
+    private let writer: (UnsafeRawPointer, inout JSONWriter) throws -> Void
+    private let nilTest: ((UnsafeRawPointer) -> Bool)?
+    private let expected: String
+    /// Made by ``makeOptional(_:)``.
+    override var isOptional: Bool { nilTest != nil }
+
+    private init(
+        type: Any.Type, expected: String, number: @escaping Store, string: @escaping Store,
+        bool: @escaping (Bool, UnsafeMutableRawPointer, StoreMode) -> Bool,
+        null: @escaping (UnsafeMutableRawPointer, StoreMode) -> Bool,
+        write: @escaping (UnsafeRawPointer, inout JSONWriter) throws -> Void,
+        isNil: ((UnsafeRawPointer) -> Bool)? = nil
+    ) {
+        self.number = number
+        self.string = string
+        self.bool = bool
+        self.null = null
+        self.writer = write
+        self.nilTest = isNil
+        self.expected = expected
+        super.init(valueType: type)
+    }
+
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try self.writer(source, &run.writer)
+    }
+
+    override func isNil(_ source: UnsafeRawPointer) -> Bool { nilTest?(source) ?? false }
+
+    /// The codec for `Conversion.Value`.
+    static func make<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
+        ScalarCodec(
+            type: Conversion.Value.self, expected: Conversion.expectation,
+            number: { text, target, mode in
+                guard let value = Conversion.value(number: text) else { return false }
+                ModelStorage.store(value, at: target, mode: mode)
+                return true
+            },
+            string: { bytes, target, mode in
+                guard let value = Conversion.value(string: bytes) else { return false }
+                ModelStorage.store(value, at: target, mode: mode)
+                return true
+            },
+            bool: { flag, target, mode in
+                guard let value = Conversion.value(bool: flag) else { return false }
+                ModelStorage.store(value, at: target, mode: mode)
+                return true
+            },
+            null: { _, _ in false },
+            write: { source, writer in
+                try Conversion.write(ModelStorage.load(Conversion.Value.self, from: source), to: &writer)
+            })
+    }
+
+    /// The codec for `Conversion.Value?`: `null` is `nil`; a value that doesn't fit is refused like any other (as a
+    /// property it keeps the default; as an element the frame makes it `nil`).
+    static func makeOptional<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
+        ScalarCodec(
+            type: Conversion.Value?.self, expected: Conversion.expectation,
+            number: { text, target, mode in
+                store(Conversion.value(number: text), at: target, mode: mode)
+            },
+            string: { bytes, target, mode in
+                store(Conversion.value(string: bytes), at: target, mode: mode)
+            },
+            bool: { flag, target, mode in
+                store(Conversion.value(bool: flag), at: target, mode: mode)
+            },
+            null: { target, mode in
+                ModelStorage.store(Conversion.Value?.none, at: target, mode: mode)
+                return true
+            },
+            write: { source, writer in
+                if let value = ModelStorage.load(Conversion.Value?.self, from: source) {
+                    try Conversion.write(value, to: &writer)
+                } else {
+                    writer.null()
+                }
+            },
+            isNil: { source in ModelStorage.load(Conversion.Value?.self, from: source) == nil })
+    }
+
+    @inline(__always)
+    private static func store<Value>(_ value: Value?, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard let value else { return false }
+        ModelStorage.store(Optional(value), at: target, mode: mode)
+        return true
+    }
+
+    override func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
+        -> Bool
+    {
+        number(text, target, mode)
+    }
+
+    override func storeString(
+        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
+    )
+        -> Bool
+    {
+        string(bytes, target, mode)
+    }
+
+    override func storeBool(_ flag: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
+        -> Bool
+    {
+        bool(flag, target, mode)
+    }
+
+    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
+        null(target, mode)
+    }
+
+    override var expectation: String { expected }
+}
+
+// MARK: - The scalar types
+
+enum ScalarCodecs {
+    /// The codec for a scalar type the library knows, or for an `Optional` of one; `nil` for any other type.
+    static func codec(for type: Any.Type) -> ValueCodec? {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Int.self): ScalarCodec.make(IntegerConversion<Int>.self)
+        case ObjectIdentifier(Int8.self): ScalarCodec.make(IntegerConversion<Int8>.self)
+        case ObjectIdentifier(Int16.self): ScalarCodec.make(IntegerConversion<Int16>.self)
+        case ObjectIdentifier(Int32.self): ScalarCodec.make(IntegerConversion<Int32>.self)
+        case ObjectIdentifier(Int64.self): ScalarCodec.make(IntegerConversion<Int64>.self)
+        case ObjectIdentifier(UInt.self): ScalarCodec.make(IntegerConversion<UInt>.self)
+        case ObjectIdentifier(UInt8.self): ScalarCodec.make(IntegerConversion<UInt8>.self)
+        case ObjectIdentifier(UInt16.self): ScalarCodec.make(IntegerConversion<UInt16>.self)
+        case ObjectIdentifier(UInt32.self): ScalarCodec.make(IntegerConversion<UInt32>.self)
+        case ObjectIdentifier(UInt64.self): ScalarCodec.make(IntegerConversion<UInt64>.self)
+        case ObjectIdentifier(Int128.self): ScalarCodec.make(IntegerConversion<Int128>.self)
+        case ObjectIdentifier(UInt128.self): ScalarCodec.make(IntegerConversion<UInt128>.self)
+        case ObjectIdentifier(Double.self): ScalarCodec.make(DoubleConversion.self)
+        case ObjectIdentifier(Float.self): ScalarCodec.make(FloatConversion.self)
+        case ObjectIdentifier(Bool.self): ScalarCodec.make(BoolConversion.self)
+        case ObjectIdentifier(String.self): ScalarCodec.make(StringConversion.self)
+        case ObjectIdentifier(NSString.self): ScalarCodec.make(NSStringConversion.self)
+        case ObjectIdentifier(NSNumber.self): ScalarCodec.make(NSNumberConversion.self)
+        case ObjectIdentifier(Decimal.self): ScalarCodec.make(DecimalConversion.self)
+        case ObjectIdentifier(Int?.self): ScalarCodec.makeOptional(IntegerConversion<Int>.self)
+        case ObjectIdentifier(Int8?.self): ScalarCodec.makeOptional(IntegerConversion<Int8>.self)
+        case ObjectIdentifier(Int16?.self): ScalarCodec.makeOptional(IntegerConversion<Int16>.self)
+        case ObjectIdentifier(Int32?.self): ScalarCodec.makeOptional(IntegerConversion<Int32>.self)
+        case ObjectIdentifier(Int64?.self): ScalarCodec.makeOptional(IntegerConversion<Int64>.self)
+        case ObjectIdentifier(UInt?.self): ScalarCodec.makeOptional(IntegerConversion<UInt>.self)
+        case ObjectIdentifier(UInt8?.self): ScalarCodec.makeOptional(IntegerConversion<UInt8>.self)
+        case ObjectIdentifier(UInt16?.self): ScalarCodec.makeOptional(IntegerConversion<UInt16>.self)
+        case ObjectIdentifier(UInt32?.self): ScalarCodec.makeOptional(IntegerConversion<UInt32>.self)
+        case ObjectIdentifier(UInt64?.self): ScalarCodec.makeOptional(IntegerConversion<UInt64>.self)
+        case ObjectIdentifier(Int128?.self): ScalarCodec.makeOptional(IntegerConversion<Int128>.self)
+        case ObjectIdentifier(UInt128?.self): ScalarCodec.makeOptional(IntegerConversion<UInt128>.self)
+        case ObjectIdentifier(Double?.self): ScalarCodec.makeOptional(DoubleConversion.self)
+        case ObjectIdentifier(Float?.self): ScalarCodec.makeOptional(FloatConversion.self)
+        case ObjectIdentifier(Bool?.self): ScalarCodec.makeOptional(BoolConversion.self)
+        case ObjectIdentifier(String?.self): ScalarCodec.makeOptional(StringConversion.self)
+        case ObjectIdentifier(NSString?.self): ScalarCodec.makeOptional(NSStringConversion.self)
+        case ObjectIdentifier(NSNumber?.self): ScalarCodec.makeOptional(NSNumberConversion.self)
+        case ObjectIdentifier(Decimal?.self): ScalarCodec.makeOptional(DecimalConversion.self)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// How the decoder treats one type: Foundation's special types, the model path, the fast container paths, and the
+/// type's mapping.
+struct TypeTraits: @unchecked Sendable {
+    enum Kind {
+        case plain
+        /// Read by the decoder itself, without `init(from:)`.
+        case string, int, double, bool, float, int64, int32, uint64
+        case date, data, url, decimal
+        /// `[Element]`, decoded element by element (in rescue mode, the elements that can't be rescued are dropped).
+        case array(any LenientArray.Type)
+        /// `[String: Value]`, its keys taken as they are (as Foundation does, whatever the key strategy).
+        case stringDictionary(any LenientStringDictionary.Type)
+        /// `Wrapped?`: `nil` for `null`, and in rescue mode for a value that can't be rescued.
+        case optional(any OptionalDecoding.Type)
+        /// `Set<Element>` and `[Int: Value]`: the standard library's `init(from:)` when strict, this library's in
+        /// rescue mode (dropping what can't be rescued).
+        case rescuedCollection(any RescuedCollection.Type)
+    }
+
+    var kind: Kind
+    var mapping: MappingTable?
+    var hasHook: Bool
+
+    /// The traits of `type` under `strategy`, worked out (``TypeRegistry/traits(of:strategy:)`` keeps them).
+    static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
+        var traits = TypeTraits(kind: .plain, mapping: nil, hasHook: false)
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): traits.kind = .string
+        case ObjectIdentifier(Int.self): traits.kind = .int
+        case ObjectIdentifier(Double.self): traits.kind = .double
+        case ObjectIdentifier(Bool.self): traits.kind = .bool
+        case ObjectIdentifier(Float.self): traits.kind = .float
+        case ObjectIdentifier(Int64.self): traits.kind = .int64
+        case ObjectIdentifier(Int32.self): traits.kind = .int32
+        case ObjectIdentifier(UInt64.self): traits.kind = .uint64
+        case ObjectIdentifier(Date.self): traits.kind = .date
+        case ObjectIdentifier(Data.self): traits.kind = .data
+        case ObjectIdentifier(URL.self): traits.kind = .url
+        case ObjectIdentifier(Decimal.self): traits.kind = .decimal
+        default:
+            // A HandyJSON model that is also `Decodable` takes its `Decodable` declarations here (its coding keys,
+            // its `init(from:)`), with `init()` as the source of its defaults.
+            if let array = type as? any LenientArray.Type {
+                traits.kind = .array(array)
+            } else if let dictionary = type as? any LenientStringDictionary.Type {
+                traits.kind = .stringDictionary(dictionary)
+            } else if let optional = type as? any OptionalDecoding.Type {
+                traits.kind = .optional(optional)
+            } else if let collection = type as? any RescuedCollection.Type {
+                traits.kind = .rescuedCollection(collection)
+            }
+        }
+        if let mapped = type as? any DecodableMapping.Type {
+            traits.mapping = MappingTable(keyMapping: mapped.keyMapping, defaults: mapped.defaultValues)
+            traits.hasHook = true
+        }
+        return traits
+    }
+}

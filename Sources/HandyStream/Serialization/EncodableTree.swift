@@ -1,0 +1,353 @@
+import Foundation
+
+/// Writes an `Encodable` value: its `encode(to:)` fills a tree kept in flat arrays, which is then written through
+/// the same ``JSONWriter`` as models (compact or pretty, sorted keys, key strategy).
+///
+/// `encode(to:)` may ask for a nested container and fill it after later siblings (and may encode a key twice, the
+/// last value winning), so the value can't be streamed as it is encoded; the tree is the least that must be held:
+/// one fixed-size node per value, scalars already as JSON text in one buffer, keys in another.
+///
+/// The text is Foundation's `JSONEncoder`'s: with `sortedKeys` the output is byte for byte what `JSONEncoder`
+/// writes with `.sortedKeys` (`/` escaped, integral doubles without `.0`, `" : "` when pretty printed).
+final class EncodableTree {
+    struct Node {
+        enum Kind: UInt8 { case pending, object, array, text }
+        var kind = Kind.pending
+        var first: Int32 = -1
+        var last: Int32 = -1
+        var next: Int32 = -1
+        /// A member's key in ``EncodableTree/keys``; `keyLength` -1 for an element.
+        var keyStart: Int32 = 0
+        var keyLength: Int32 = -1
+        /// A scalar's JSON text in ``EncodableTree/text``.
+        var textStart: Int32 = 0
+        var textLength: Int32 = 0
+    }
+
+    private struct State {
+        /// Scalars in their own types, by node, when the tree is written into Foundation-style values.
+        var typed: [Int32: Any] = [:]
+        var nodes: [Node] = []
+        var keys: [UInt8] = []
+        var text: JSONWriter
+        var convertedKeys: [String: String] = [:]
+        var typeKinds: [ObjectIdentifier: TypeKind] = [:]
+        /// Finds keys encoded twice in an object (``needsOrdering(_:)``).
+        var duplicates = DuplicateKeys()
+    }
+
+    /// The mutable state, in memory of its own (allocated by `init`, freed by `deinit`): every value touches it, and
+    /// class properties would add an exclusivity check to each access.
+    private let state: UnsafeMutablePointer<State>
+
+    private(set) var nodes: [Node] {
+        get { state.pointee.nodes }
+        _modify { yield &state.pointee.nodes }
+        set { state.pointee.nodes = newValue }
+    }
+    private(set) var keys: [UInt8] {
+        get { state.pointee.keys }
+        _modify { yield &state.pointee.keys }
+        set { state.pointee.keys = newValue }
+    }
+    /// Writes scalars' text; never containers (so it adds no commas).
+    var text: JSONWriter {
+        get { state.pointee.text }
+        _modify { yield &state.pointee.text }
+        set { state.pointee.text = newValue }
+    }
+    private var convertedKeys: [String: String] {
+        get { state.pointee.convertedKeys }
+        _modify { yield &state.pointee.convertedKeys }
+        set { state.pointee.convertedKeys = newValue }
+    }
+    private var typeKinds: [ObjectIdentifier: TypeKind] {
+        get { state.pointee.typeKinds }
+        _modify { yield &state.pointee.typeKinds }
+        set { state.pointee.typeKinds = newValue }
+    }
+    let options: EncodingOptions
+    let userInfo: [CodingUserInfoKey: Any]
+    /// The tree is written into Foundation-style values (`toJSON()`): scalars are kept in their own types too.
+    let keepsValues: Bool
+
+    /// Keeps `value`, the scalar of node `index`, in its own type (when ``keepsValues``).
+    @inline(__always)
+    func keep(_ value: @autoclosure () -> Any, for index: Int) {
+        if keepsValues { state.pointee.typed[Int32(truncatingIfNeeded: index)] = value() }
+    }
+
+    /// What the encoder must know of a type beyond its `encode(to:)`. (A HandyJSON model that is `Encodable` is
+    /// written by its `encode(to:)`, its coding keys included, as `JSONEncoder` writes it.)
+    enum TypeKind {
+        case plain
+        /// `[String: Value]`: its keys are written as they are, whatever the key strategy (as Foundation does).
+        case stringDictionary
+    }
+
+    /// The kind of `type`, worked out once per type and run.
+    func kind<T>(of type: T.Type) -> TypeKind {
+        if let known = typeKinds[ObjectIdentifier(type)] { return known }
+        let kind: TypeKind = type is any StringKeyedEncodable.Type ? .stringDictionary : .plain
+        typeKinds[ObjectIdentifier(type)] = kind
+        return kind
+    }
+
+    /// A new member of `parent` under `key`, the key written as it is.
+    func addVerbatim(to parent: Int, key: String) -> Int {
+        let index = add(to: parent, key: nil)
+        var key = key
+        nodes[index].keyStart = Int32(truncatingIfNeeded: keys.count)
+        key.withUTF8 { keys.append(contentsOf: $0) }
+        nodes[index].keyLength = Int32(truncatingIfNeeded: keys.count) - nodes[index].keyStart
+        return index
+    }
+
+    init(options: EncodingOptions, keepsValues: Bool = false) {
+        self.options = options
+        self.keepsValues = keepsValues
+        userInfo = options.userInfo
+        var scalars = JSONWriter(options: options)
+        scalars.foundationStyle = true
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(text: scalars))
+    }
+
+    deinit {
+        state.pointee.duplicates.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// A new node, the child of `parent` under `key` (or an element, `key` nil), or a root (`parent` -1).
+    func add(to parent: Int, key: String?) -> Int {
+        let index = nodes.count
+        var node = Node()
+        if var key {
+            if !options.keyEncodingStrategy.isDefault { key = converted(key) }
+            node.keyStart = Int32(truncatingIfNeeded: keys.count)
+            key.withUTF8 { keys.append(contentsOf: $0) }
+            node.keyLength = Int32(truncatingIfNeeded: keys.count) - node.keyStart
+        }
+        nodes.append(node)
+        if parent >= 0 {
+            if nodes[parent].last >= 0 {
+                nodes[Int(nodes[parent].last)].next = Int32(truncatingIfNeeded: index)
+            } else {
+                nodes[parent].first = Int32(truncatingIfNeeded: index)
+            }
+            nodes[parent].last = Int32(truncatingIfNeeded: index)
+        }
+        return index
+    }
+
+    /// `key` under the key strategy, `path` being the coding path to the member (a custom strategy gets it).
+    func converted(_ key: String, path: () -> [any CodingKey] = { [] }) -> String {
+        if case .custom = options.keyEncodingStrategy { return options.keyEncodingStrategy.codableKey(key, path: path) }
+        if let known = convertedKeys[key] { return known }
+        let made = options.keyEncodingStrategy.codableKey(key, path: path)
+        convertedKeys[key] = made
+        return made
+    }
+
+    /// Makes `index` an object (or keeps it one: a second keyed container of the same value shares it).
+    func makeContainer(_ index: Int, object: Bool) {
+        let wanted: Node.Kind = object ? .object : .array
+        guard nodes[index].kind != wanted else { return }
+        nodes[index].kind = wanted
+        nodes[index].first = -1
+        nodes[index].last = -1
+    }
+
+    /// Makes `index` a scalar whose text `write` appends.
+    @inline(__always)
+    func setText(_ index: Int, _ write: (inout JSONWriter) throws -> Void) rethrows {
+        let start = text.output.bytes.pointee.count
+        try write(&text)
+        nodes[index].kind = .text
+        nodes[index].textStart = Int32(truncatingIfNeeded: start)
+        nodes[index].textLength = Int32(truncatingIfNeeded: text.output.bytes.pointee.count - start)
+    }
+
+    /// Writes the tree under `root` into `writer`, without recursion (an explicit stack of open containers).
+    func write(_ root: Int, to writer: inout JSONWriter) throws {
+        struct Open {
+            /// Sorted objects: their members in order; otherwise empty, and `next` follows the sibling links.
+            var sorted: [Int32]
+            var position = 0
+            var next: Int32
+            var isObject: Bool
+        }
+        var stack: [Open] = []
+        func begin(_ index: Int) throws {
+            let node = nodes[index]
+            switch node.kind {
+            case .text:
+                if writer.buildsValues, let value = state.pointee.typed[Int32(truncatingIfNeeded: index)] {
+                    writer.builtScalar(value)
+                    return
+                }
+                // Two writers: `text` is only read here, `writer` only written.
+                let all = text.output.bytes.pointee.buffer
+                writer.rawJSON(
+                    bytes: UnsafeRawBufferPointer(
+                        rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))
+            case .object:
+                try writer.beginObject()
+                let ordered = needsOrdering(index)
+                stack.append(
+                    Open(
+                        sorted: ordered ? members(of: index) : [], next: ordered ? -1 : node.first, isObject: true))
+            case .pending:
+                try writer.beginObject()
+                stack.append(Open(sorted: [], next: -1, isObject: true))
+            case .array:
+                try writer.beginArray()
+                stack.append(Open(sorted: [], next: node.first, isObject: false))
+            }
+        }
+        try begin(root)
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            let child: Int
+            if stack[top].position < stack[top].sorted.count {
+                child = Int(stack[top].sorted[stack[top].position])
+                stack[top].position += 1
+            } else if stack[top].next >= 0 {
+                child = Int(stack[top].next)
+                stack[top].next = nodes[child].next
+            } else {
+                if stack[top].isObject { writer.endObject() } else { writer.endArray() }
+                stack.removeLast()
+                continue
+            }
+            if stack[top].isObject {
+                keys.withUnsafeBytes { all in
+                    let node = nodes[child]
+                    writer.key(
+                        bytes: UnsafeRawBufferPointer(
+                            rebasing: all[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]))
+                }
+            } else {
+                writer.element()
+            }
+            try begin(child)
+        }
+    }
+
+    private func keyBytes(_ index: Int32) -> ArraySlice<UInt8> {
+        let node = nodes[Int(index)]
+        return keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]
+    }
+
+    /// The member of the object `parent` under `key` (already converted by the key strategy), the last if several.
+    func member(of parent: Int, key: String) -> Int? {
+        let wanted = Array(key.utf8)
+        var found: Int?
+        var child = nodes[parent].first
+        while child >= 0 {
+            if nodes[Int(child)].keyLength == wanted.count && keyBytes(child).elementsEqual(wanted) {
+                found = Int(child)
+            }
+            child = nodes[Int(child)].next
+        }
+        return found
+    }
+
+    /// Whether an object's members must be reordered: sorted keys, or a key encoded twice (the last value wins).
+    ///
+    /// Without sorted keys the members are written in the order `encode(to:)` encoded them. `JSONEncoder` writes
+    /// them in the order of a dictionary seeded per instance, which changes from one call to the next, so no order
+    /// could match it byte for byte; the encoding order is the one that stays the same.
+    private func needsOrdering(_ index: Int) -> Bool {
+        let nodes = state.pointee.nodes
+        if options.sortedKeys { return nodes[index].first != nodes[index].last }
+        var count = 0
+        var child = nodes[index].first
+        while child >= 0 {
+            count += 1
+            child = nodes[Int(child)].next
+        }
+        guard count > 1 else { return false }
+        return state.pointee.keys.withUnsafeBytes { keys in
+            func key(_ member: Int32) -> UnsafeRawBufferPointer {
+                let node = nodes[Int(member)]
+                return UnsafeRawBufferPointer(rebasing: keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)])
+            }
+            state.pointee.duplicates.begin(count: count)
+            var child = nodes[index].first
+            while child >= 0 {
+                if state.pointee.duplicates.insert(
+                    key(child), id: UInt32(bitPattern: child),
+                    bytesOf: {
+                        key(Int32(bitPattern: $0))
+                    })
+                {
+                    return true
+                }
+                child = nodes[Int(child)].next
+            }
+            return false
+        }
+    }
+
+    private func childList(of index: Int) -> [Int32] {
+        var list: [Int32] = []
+        var child = nodes[index].first
+        while child >= 0 {
+            list.append(child)
+            child = nodes[Int(child)].next
+        }
+        return list
+    }
+
+    /// An object's members in writing order: sorted by key when asked, and for equal keys the last value, in the
+    /// first one's place.
+    private func members(of index: Int) -> [Int32] {
+        var list = childList(of: index)
+        if options.sortedKeys {
+            list = list.enumerated().sorted { a, b in
+                let left = keyBytes(a.element)
+                let right = keyBytes(b.element)
+                return left.lexicographicallyPrecedes(right) || (left == right && a.offset < b.offset)
+            }.map(\.element)
+            var unique: [Int32] = []
+            for member in list {
+                if let last = unique.last, keyBytes(last) == keyBytes(member) {
+                    unique[unique.count - 1] = member
+                } else {
+                    unique.append(member)
+                }
+            }
+            return unique
+        }
+        var latest: [ArraySlice<UInt8>: Int32] = [:]
+        for member in list { latest[keyBytes(member)] = member }
+        var seen = Set<ArraySlice<UInt8>>()
+        return list.compactMap { member in
+            let key = keyBytes(member)
+            return seen.insert(key).inserted ? latest[key] : nil
+        }
+    }
+}
+
+extension EncodingRun {
+    /// Writes an `Encodable` value; `isTopLevel` for the value a caller asked to encode, which must encode something
+    /// (as `JSONEncoder` requires; a nested value that encodes nothing is an empty object).
+    mutating func writeEncodable(_ value: any Encodable, isTopLevel: Bool = false) throws {
+        let tree = EncodableTree(options: writer.options, keepsValues: writer.buildsValues)
+        let root = tree.add(to: -1, key: nil)
+        let encoder = TreeEncoder(tree: tree, slot: root)
+        try encoder.encode(value, into: root, node: .root)
+        if isTopLevel && tree.nodes[root].kind == .pending {
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
+        }
+        let style = writer.foundationStyle
+        writer.foundationStyle = true
+        defer { writer.foundationStyle = style }
+        try tree.write(root, to: &writer)
+    }
+}
