@@ -55,7 +55,7 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
     }
 
     /// Specialized here, where the element type is known.
-    static let arrayFinishing = ArrayFinishing<Any>.make()
+    static let arrayFinishing = ArrayFinishing<Any>.make(specialized: true)
 
     static func foundationNumber(_ text: UnsafeRawBufferPointer) -> Any? {
         guard let decimal = DecimalText(text) else { return nil }

@@ -1,25 +1,28 @@
 import Foundation
 
-/// How an array frame makes its elements into an `[Element]` and stores it. ``make()`` called where `Element` is a
-/// concrete type gives specialized code (``KnownContainers`` does so for common element types); called from generic
-/// code it gives generic code, which asks the runtime for `[Element]`'s metadata on every array.
+/// How an array frame makes its elements into an `[Element]` and stores it. ``make(specialized:)`` called where
+/// `Element` is a concrete type gives specialized code (``KnownContainers`` does so for common element types); called
+/// from generic code it gives generic code, which asks the runtime for `[Element]`'s metadata on every array.
 struct ArrayFinishing<Element>: @unchecked Sendable {
     let take: (UnsafeMutablePointer<Element>, Int) -> [Element]
     let store: (UnsafeMutablePointer<Element>, Int, UnsafeMutableRawPointer, StoreMode) -> Void
 
+    /// `specialized`: the caller names a concrete `Element`, so that appending is specialized code (in generic code
+    /// each append would go through `Element`'s value witnesses).
     @inline(__always)
-    static func make() -> ArrayFinishing {
+    static func make(specialized: Bool = false) -> ArrayFinishing {
         ArrayFinishing(
-            take: { elements, count in moveArray(elements, count) },
+            take: { elements, count in moveArray(elements, count, specialized: specialized) },
             store: { elements, count, target, mode in
-                ModelStorage.store(moveArray(elements, count), at: target, mode: mode)
+                ModelStorage.store(moveArray(elements, count, specialized: specialized), at: target, mode: mode)
             })
     }
 
     @inline(__always)
-    private static func moveArray(_ elements: UnsafeMutablePointer<Element>, _ count: Int) -> [Element] {
-        // Small arrays (a GeoJSON point is [x, y]) are made from array literals: specialized, those allocate
-        // directly, where `Array(unsafeUninitializedCapacity:)` asks the runtime for the storage class's metadata.
+    private static func moveArray(
+        _ elements: UnsafeMutablePointer<Element>, _ count: Int, specialized: Bool
+    ) -> [Element] {
+        // Small arrays (a GeoJSON point is [x, y]) are made from array literals, which allocate directly.
         switch count {
         case 0: return []
         case 1: return [elements.move()]
@@ -27,6 +30,17 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
         case 3: return [elements.move(), (elements + 1).move(), (elements + 2).move()]
         case 4: return [elements.move(), (elements + 1).move(), (elements + 2).move(), (elements + 3).move()]
         default: break
+        }
+        // Up to 16, specialized: reserved and appended to. `reserveCapacity` allocates in code specialized for
+        // `Element`, where `Array(unsafeUninitializedCapacity:)` calls the standard library's unspecialized
+        // allocation, which looks up `_ContiguousArrayStorage<Element>`'s metadata in the runtime's cache (about 650
+        // instructions per array in a generated stream's `[Double]` and `[String]` properties); past 16 elements that
+        // is less than appending one by one costs over moving them at once.
+        if specialized && count <= 16 {
+            var array: [Element] = []
+            array.reserveCapacity(count)
+            for index in 0..<count { array.append((elements + index).move()) }
+            return array
         }
         return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
             buffer.baseAddress!.moveInitialize(from: elements, count: count)

@@ -64,7 +64,7 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         }
     }
 
-    static let finishing = ArrayFinishing<JSONValue>.make()
+    static let finishing = ArrayFinishing<JSONValue>.make(specialized: true)
 }
 
 /// An object's members in document order.

@@ -52,20 +52,26 @@ extension Dictionary: DictionaryMarker where Key == String {
 enum KnownContainers {
     static func arrayCodec(for type: Any.Type, element: ValueCodec) -> ValueCodec? {
         switch ObjectIdentifier(type) {
-        case ObjectIdentifier([Double].self): ArrayCodec<Double>(element: element, finishing: .make())
-        case ObjectIdentifier([[Double]].self): ArrayCodec<[Double]>(element: element, finishing: .make())
-        case ObjectIdentifier([[[Double]]].self): ArrayCodec<[[Double]]>(element: element, finishing: .make())
-        case ObjectIdentifier([Float].self): ArrayCodec<Float>(element: element, finishing: .make())
-        case ObjectIdentifier([Int].self): ArrayCodec<Int>(element: element, finishing: .make())
-        case ObjectIdentifier([[Int]].self): ArrayCodec<[Int]>(element: element, finishing: .make())
-        case ObjectIdentifier([Int64].self): ArrayCodec<Int64>(element: element, finishing: .make())
-        case ObjectIdentifier([UInt64].self): ArrayCodec<UInt64>(element: element, finishing: .make())
-        case ObjectIdentifier([Int32].self): ArrayCodec<Int32>(element: element, finishing: .make())
-        case ObjectIdentifier([String].self): ArrayCodec<String>(element: element, finishing: .make())
-        case ObjectIdentifier([Bool].self): ArrayCodec<Bool>(element: element, finishing: .make())
-        case ObjectIdentifier([Any].self): ArrayCodec<Any>(element: element, finishing: .make())
-        case ObjectIdentifier([[String: Any]].self): ArrayCodec<[String: Any]>(element: element, finishing: .make())
+        case ObjectIdentifier([Double].self): array(Double.self, element)
+        case ObjectIdentifier([[Double]].self): array([Double].self, element)
+        case ObjectIdentifier([[[Double]]].self): array([[Double]].self, element)
+        case ObjectIdentifier([Float].self): array(Float.self, element)
+        case ObjectIdentifier([Int].self): array(Int.self, element)
+        case ObjectIdentifier([[Int]].self): array([Int].self, element)
+        case ObjectIdentifier([Int64].self): array(Int64.self, element)
+        case ObjectIdentifier([UInt64].self): array(UInt64.self, element)
+        case ObjectIdentifier([Int32].self): array(Int32.self, element)
+        case ObjectIdentifier([String].self): array(String.self, element)
+        case ObjectIdentifier([Bool].self): array(Bool.self, element)
+        case ObjectIdentifier([Any].self): array(Any.self, element)
+        case ObjectIdentifier([[String: Any]].self): array([String: Any].self, element)
         default: nil
         }
+    }
+
+    /// Called with a concrete `Element`, so that the array's finishing is specialized code.
+    @inline(__always)
+    private static func array<Element>(_: Element.Type, _ element: ValueCodec) -> ValueCodec {
+        ArrayCodec<Element>(element: element, finishing: .make(specialized: true))
     }
 }

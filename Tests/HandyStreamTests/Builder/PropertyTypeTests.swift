@@ -255,6 +255,43 @@ struct PropertyTypeTests {
         #expect(model.weight == .heavy)
     }
 
+    @Test("Arrays of every length: literal-sized, reserved and appended, moved at once")
+    func arraysOfEveryLength() throws {
+        // Arrays are made three ways by length (up to 4, up to 16 for common element types, longer), and differently
+        // for element types the library names (specialized) and the rest: every length on both sides of each bound.
+        struct Lists: HandyJSON {
+            var ints: [Int] = [-1]
+            var strings: [String] = ["default"]
+            var doubles: [Double] = [-1]
+            var pairs: [[Double]] = []
+            var owners: [Owner] = []
+            var optionals: [Int?] = []
+            var values: [Any] = []
+        }
+        for count in 0...40 {
+            let ints = Array(0..<count)
+            let strings = ints.map { "item \($0) " + String(repeating: "é", count: $0) }
+            let doubles = ints.map { Double($0) + 0.5 }
+            let pairs = ints.map { [Double($0), -Double($0)] }
+            let owners = ints.map { Owner(name: "o\($0)", age: $0) }
+            let json = """
+                {"ints": \(ints), "strings": [\(strings.map { "\"\($0)\"" }.joined(separator: ","))],
+                 "doubles": \(doubles), "pairs": \(pairs),
+                 "owners": [\(owners.map { #"{"name":"\#($0.name)","age":\#($0.age)}"# }.joined(separator: ","))],
+                 "optionals": \(ints), "values": \(ints)}
+                """
+            let model = try #require(Lists.deserialize(from: json), "count \(count)")
+            #expect(model.ints == ints, "count \(count)")
+            #expect(model.strings == strings, "count \(count)")
+            #expect(model.doubles == doubles, "count \(count)")
+            #expect(model.pairs == pairs, "count \(count)")
+            #expect(model.owners == owners, "count \(count)")
+            #expect(model.optionals == ints.map { $0 }, "count \(count)")
+            #expect(model.values.compactMap { $0 as? Int } == ints, "count \(count)")
+            #expect(model.values.count == count)
+        }
+    }
+
     @Test("Dictionary values of the wrong shape are left out (nil for optional values), the rest kept")
     func dictionaryWrongShapes() throws {
         struct Maps: HandyJSON {
