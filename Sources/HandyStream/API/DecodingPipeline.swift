@@ -104,7 +104,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             isComplete = true
             return !stopsWhenComplete
         }
-        if let value = root.take() { completed.append(value) }
+        root.take(appendingTo: &completed)
         root.reset()
         filter?.resume()
         return true

@@ -19,6 +19,8 @@ final class DecodingRun {
     /// An existing value for the root model to be updated in place of a new one (`update(object:from:)`), until the
     /// root model takes it (``takeSeed()``).
     private var seed: Any?
+    /// Whether ``seed`` holds a value: a flag, so that asking (each model that starts does) reads no `Any`.
+    private(set) var hasSeed: Bool
     /// What the run's `Decodable` values share (made when the first one is met).
     private(set) var codableContext: CodableContext?
     /// The tokenizer reading the run's input, unretained: the pipeline owns it and outlives every event.
@@ -29,6 +31,7 @@ final class DecodingRun {
     init(options: DecodingOptions, seed: Any? = nil) {
         self.options = options
         self.seed = seed
+        hasSeed = seed != nil
         maximumDepth = min(max(1, options.maximumDepth), Int.max - 1)
         depthAllowance = maximumDepth
     }
@@ -44,12 +47,12 @@ final class DecodingRun {
     /// The JSON path of the value being built: `$`, `$.data.items`, `$.data.items[3]`.
     var valuePath: String { valueIndex < 0 ? valuePathBase : valuePathBase + "[\(valueIndex)]" }
 
-    /// Whether a value to update is waiting for the root model.
-    var hasSeed: Bool { seed != nil }
-
     /// The value to update, given once.
     func takeSeed() -> Any? {
-        defer { seed = nil }
+        defer {
+            seed = nil
+            hasSeed = false
+        }
         return seed
     }
 

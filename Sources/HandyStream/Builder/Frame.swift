@@ -91,6 +91,14 @@ final class RootFrame<T>: Frame {
         return storage.move()
     }
 
+    /// Hands the value over to the end of `values` (element streaming), moved: in generic code, `take()` and then
+    /// `append` copy the value once and destroy the original.
+    func take(appendingTo values: inout [T]) {
+        guard hasValue else { return }
+        hasValue = false
+        values.append(storage.move())
+    }
+
     /// Gets ready for the next value (element streaming), after ``take()``.
     func reset() {
         discard()
