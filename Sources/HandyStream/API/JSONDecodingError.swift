@@ -135,10 +135,25 @@ struct LineTracker {
             lineStart = cursor
             columnsBefore = 0
         }
-        // Every byte that does not continue a UTF-8 sequence (10xxxxxx) starts a character; eight bytes at a time.
+        // Every byte that does not continue a UTF-8 sequence (10xxxxxx) starts a character; 32 bytes at a time
+        // while they are all ASCII (most text), else eight at a time.
         let length = lineStart.distance(to: end)
         var continuations = 0
         var offset = 0
+        while offset &+ 32 <= length {
+            let any =
+                lineStart.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                | lineStart.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+                | lineStart.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self)
+                | lineStart.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self)
+            if any & 0x8080_8080_8080_8080 != 0 {
+                for word in 0..<4 {
+                    let word = lineStart.loadUnaligned(fromByteOffset: offset &+ word &* 8, as: UInt64.self)
+                    continuations &+= (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+                }
+            }
+            offset &+= 32
+        }
         while offset &+ 8 <= length {
             let word = lineStart.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             continuations &+= (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount

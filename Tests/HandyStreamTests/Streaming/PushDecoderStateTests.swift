@@ -88,6 +88,29 @@ struct PushDecoderStateTests {
         }
     }
 
+    @Test("Across chunks, columns count characters wherever the multi-byte ones fall in a long line")
+    func columnsInLongLines() throws {
+        // Lines are counted in blocks of 32 bytes, skipped while all ASCII: characters of two, three and four bytes
+        // at every position of a block, on a first line and after a newline, against the error of the whole text.
+        for position in 0..<70 {
+            for (character, lead) in [("é", ""), ("日", "\n"), ("😀", "  \n ")] {
+                let key = String(repeating: "k", count: position) + character + String(repeating: "v", count: 40)
+                let json = Array(#"{\#(lead)"\#(key)": "\#(character)\#(key)", "b": x}"#.utf8)
+                let whole = thrown { _ = try ModelDecoder().decode(JSONValue.self, from: json) }
+                #expect(whole.hasPrefix(lead.isEmpty ? "1:" : "2:"), "\(whole)")
+                for size in [1, 5, 31, 32, 33, 64, json.count] {
+                    let decoder = try ModelDecoder().incremental(JSONValue.self)
+                    let error = thrown {
+                        for chunk in chunks(json, size: size) { try decoder.feed(chunk) }
+                        _ = try decoder.finish()
+                    }
+                    let location = { (text: String) in text.prefix { $0 != " " } }
+                    #expect(location(error) == location(whole), "\(character) at \(position), chunks of \(size)")
+                }
+            }
+        }
+    }
+
     @Test("A directory is not a file to read: a clear error")
     func directoryInput() throws {
         let directory = FileManager.default.temporaryDirectory.path
