@@ -256,23 +256,59 @@ struct JSONWriter {
     /// A string given as UTF-8 bytes.
     mutating func string(bytes utf8: UnsafeBufferPointer<UInt8>) {
         if buildsValues { return _slowpath_add(String(decoding: utf8, as: UTF8.self)) }
-        do {
-            out.pointee.append(UInt8(ascii: "\""))
+        out.pointee.append(UInt8(ascii: "\""))
+        if let base = utf8.baseAddress {
+            let count = utf8.count
+            let slash = foundationStyle && options.escapesSlashes
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard
-                    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                        || (byte == UInt8(ascii: "/") && foundationStyle && options.escapesSlashes)
-                else { continue }
-                out.pointee.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                escape(byte)
-                runStart = index + 1
+            var index = 0
+            while index < count {
+                // Eight bytes at a time while none needs an escape (most text), then byte by byte through the word
+                // that has one.
+                while index &+ 8 <= count,
+                    !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slash: slash)
+                {
+                    index &+= 8
+                }
+                let stop = Swift.min(index &+ 8, count)
+                while index < stop {
+                    let byte = base[index]
+                    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                        || (byte == UInt8(ascii: "/") && slash)
+                    {
+                        out.pointee.append(
+                            contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+                        escape(byte)
+                        runStart = index &+ 1
+                    }
+                    index &+= 1
+                }
             }
-            out.pointee.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            out.pointee.append(UInt8(ascii: "\""))
+            out.pointee.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
         }
+        out.pointee.append(UInt8(ascii: "\""))
         needsComma = true
+    }
+
+    /// Whether any of the eight bytes of `word` may need an escape: a control character, `"`, `\\`, or `/` when
+    /// `slash`. Exact when none does (the bit tricks report a byte below 0x20 or equal to one of those whenever there
+    /// is one); the caller then looks at each byte.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64, slash: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte below 0x20: subtracting 0x20 borrows into its high bit, which the byte itself doesn't have.
+        var found = (word &- 0x20 &* ones) & ~word & highs
+        // A byte equal to c: that byte of word ^ c is zero.
+        let quote = word ^ (0x22 &* ones)
+        found |= (quote &- ones) & ~quote & highs
+        let backslash = word ^ (0x5C &* ones)
+        found |= (backslash &- ones) & ~backslash & highs
+        if slash {
+            let solidus = word ^ (0x2F &* ones)
+            found |= (solidus &- ones) & ~solidus & highs
+        }
+        return found != 0
     }
 
     /// Number text as the document wrote it (built values read it as `Any` does: `Int`, else `Double`).

@@ -101,6 +101,7 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
         EncodingParityCase("Decimal NaN") { [Decimal.nan] },
         EncodingParityCase("many keys") { Dictionary(uniqueKeysWithValues: (0..<40).map { ("key\($0)", $0) }) },
         EncodingParityCase("an integer-keyed dictionary") { [3: "c", 1: "a", 2: "b"] },
+        EncodingParityCase("a character to escape, or next to one, at every position") { EscapeStrings.all },
     ]
 
     static let formattings: [JSONEncoder.OutputFormatting] = [
@@ -167,3 +168,18 @@ extension EncodingParityTests {
         try same(Double?.some(2.0))
     }
 }
+
+/// Strings with one character at every position 0-24 of text read eight bytes at a time: each character that needs an
+/// escape, the characters next to them in value, and multi-byte ones.
+enum EscapeStrings {
+    static let characters: [String] = [
+        "\u{0}", "\u{1}", "\u{8}", "\u{9}", "\u{A}", "\u{C}", "\u{D}", "\u{1F}", " ", "!", "\"", "#", "\\", "[", "]", "/",
+        ".", "0", "\u{7F}", "é", "日", "😀",
+    ]
+    static let all: [String] = characters.flatMap { character in
+        (0..<25).map { position in
+            String(repeating: "a", count: position) + character + String(repeating: "b", count: (position * 7) % 11)
+        }
+    }
+}
+

@@ -213,6 +213,23 @@ struct SerializationTests {
         }
     }
 
+    @Test("Strings are written as JSONEncoder writes them without escaping slashes: models and extracted text")
+    func stringEscapes() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        for string in EscapeStrings.all {
+            let expected = String(decoding: try encoder.encode(string), as: UTF8.self)
+            var numbers = Numbers()
+            numbers.string = string
+            let text = try ModelEncoder().encodeToString(numbers)
+            #expect(text.contains(#""string":\#(expected)"#), "\(expected) in \(text)")
+            #expect(try ModelDecoder().decode(Numbers.self, from: text).string == string)
+            // The same string read and written again as JSONText (what `extract` does).
+            let extracted = try ModelDecoder().decode(JSONText.self, from: expected)
+            #expect(String(decoding: extracted.bytes, as: UTF8.self) == expected)
+        }
+    }
+
     @Test("The twitter corpus round-trips through its models")
     func corpusRoundTrip() throws {
         let result = try ModelDecoder().decode(SearchResult.self, from: try Corpus.data("twitter.json"))
