@@ -173,7 +173,8 @@ extension EncodingParityTests {
 /// escape, the characters next to them in value, and multi-byte ones.
 enum EscapeStrings {
     static let characters: [String] = [
-        "\u{0}", "\u{1}", "\u{8}", "\u{9}", "\u{A}", "\u{C}", "\u{D}", "\u{1F}", " ", "!", "\"", "#", "\\", "[", "]", "/",
+        "\u{0}", "\u{1}", "\u{8}", "\u{9}", "\u{A}", "\u{C}", "\u{D}", "\u{1F}", " ", "!", "\"", "#", "\\", "[", "]",
+        "/",
         ".", "0", "\u{7F}", "é", "日", "😀",
     ]
     static let all: [String] = characters.flatMap { character in
@@ -182,4 +183,3 @@ enum EscapeStrings {
         }
     }
 }
-
