@@ -264,7 +264,7 @@ struct JSONWriter {
             var index = 0
             while index < count {
                 // Eight bytes at a time while none needs an escape (most text), then byte by byte through the word
-                // that has one.
+                // that has one (and through the last bytes, fewer than eight).
                 while index &+ 8 <= count,
                     !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slash: slash)
                 {
@@ -296,19 +296,12 @@ struct JSONWriter {
     @inline(__always)
     private static func mayNeedEscape(_ word: UInt64, slash: Bool) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        // A byte below 0x20: subtracting 0x20 borrows into its high bit, which the byte itself doesn't have.
-        var found = (word &- 0x20 &* ones) & ~word & highs
-        // A byte equal to c: that byte of word ^ c is zero.
-        let quote = word ^ (0x22 &* ones)
-        found |= (quote &- ones) & ~quote & highs
-        let backslash = word ^ (0x5C &* ones)
-        found |= (backslash &- ones) & ~backslash & highs
-        if slash {
-            let solidus = word ^ (0x2F &* ones)
-            found |= (solidus &- ones) & ~solidus & highs
-        }
-        return found != 0
+        // A byte below 0x20 borrows when 0x20 is subtracted from it; a byte equal to c is zero in word ^ c and borrows
+        // when 1 is subtracted. A borrow sets the byte's high bit, which an ASCII byte of `word` doesn't have (nor
+        // of word ^ c: every c here is ASCII), so one mask of `word`'s high bits serves the four tests.
+        var borrows = (word &- 0x20 &* ones) | ((word ^ 0x22 &* ones) &- ones) | ((word ^ 0x5C &* ones) &- ones)
+        if slash { borrows |= (word ^ 0x2F &* ones) &- ones }
+        return borrows & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     /// Number text as the document wrote it (built values read it as `Any` does: `Int`, else `Double`).
