@@ -116,8 +116,8 @@ final class JSONTextFrame: Frame {
         /// The open containers, outermost first.
         var levels: [Level] = []
         /// The keys of the open objects, one after another (a level's key is replaced only when the levels inside
-        /// it are closed, so each level's bytes are the last ones).
-        var keyBytes: [UInt8] = []
+        /// it are closed, so each level's bytes are the last ones). Freed by the frame's `deinit`.
+        var keyBytes = OutputBytes(capacity: 256)
     }
 
     /// Allocated and initialized by `init`, freed by `deinit`.
@@ -131,6 +131,7 @@ final class JSONTextFrame: Frame {
     }
 
     deinit {
+        state.pointee.keyBytes.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -138,7 +139,7 @@ final class JSONTextFrame: Frame {
     override func begin(_ builder: Builder) {
         state.pointee.writer.reset()
         state.pointee.levels.removeAll(keepingCapacity: true)
-        state.pointee.keyBytes.removeAll(keepingCapacity: true)
+        state.pointee.keyBytes.removeAll()
         open(isObject)
     }
 
@@ -164,7 +165,7 @@ final class JSONTextFrame: Frame {
         if keepsText { state.pointee.writer.key(bytes: bytes) }
         let last = state.pointee.levels.count - 1
         let start = state.pointee.levels[last].keyStart
-        if state.pointee.keyBytes.count > start { state.pointee.keyBytes.removeSubrange(start...) }
+        state.pointee.keyBytes.removeAll(after: start)
         state.pointee.keyBytes.append(contentsOf: bytes)
         state.pointee.levels[last].keyLength = bytes.count
         return true
@@ -199,7 +200,7 @@ final class JSONTextFrame: Frame {
         for level in state.pointee.levels {
             if level.isObject {
                 if level.keyLength > 0 {
-                    let bytes = state.pointee.keyBytes[level.keyStart..<level.keyStart + level.keyLength]
+                    let bytes = state.pointee.keyBytes.buffer[level.keyStart..<level.keyStart + level.keyLength]
                     path += "." + String(decoding: bytes, as: UTF8.self)
                 }
             } else {

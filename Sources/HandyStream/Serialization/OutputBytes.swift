@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A ``JSONWriter``'s text: bytes in memory of its own, appended inline and grown by `realloc`.
+/// A ``JSONWriter``'s text (and other bytes appended tens of thousands of times per document, as the keys a
+/// ``JSONTextFrame`` keeps for error paths): bytes in memory of its own, appended inline and grown by `realloc`.
 ///
 /// Writing JSON appends a byte or a short run tens of thousands of times per document; an `[UInt8]` checks its
 /// uniqueness on every append, and its `append(contentsOf:)` is a generic call with a `memcpy` behind it. Here an
@@ -89,6 +90,13 @@ struct OutputBytes {
     }
 
     mutating func removeAll() { count = 0 }
+
+    /// Keeps the first `newCount` bytes (no more than are written).
+    @inline(__always)
+    mutating func removeAll(after newCount: Int) {
+        precondition(newCount >= 0 && newCount <= count, "OutputBytes: no such length")
+        count = newCount
+    }
 
     /// The bytes written, read in place; valid until the next append.
     var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }

@@ -71,6 +71,11 @@ struct PushDecoderStateTests {
         #expect(thrown { try ModelDecoder().validate(json) }.hasSuffix("at $.a[1].b"))
         #expect(
             thrown { try ModelDecoder().validate(Array(#"[1, [2, {"k": [3, }]]"#.utf8)) }.hasSuffix("at $[1][1].k[1]"))
+        // A key replaced by a shorter one at the same level, after deeper keys were kept (as text extracted by a
+        // path keeps them).
+        let keys = Array(#"{"a long first key": {"deeper key": {"x": 1}}, "k": {"yy": [0, }}"#.utf8)
+        #expect(thrown { try ModelDecoder().validate(keys) }.hasSuffix("at $.k.yy[1]"))
+        #expect(thrown { _ = try ModelDecoder().decode(JSONText.self, from: keys) }.hasSuffix("at $.k.yy[1]"))
     }
 
     @Test("Across chunks, columns count characters, not bytes")
