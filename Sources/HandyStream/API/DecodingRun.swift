@@ -73,6 +73,13 @@ final class DecodingRun {
     @inline(__always)
     var offset: Int { tokenizer?._withUnsafeGuaranteedRef { $0.offset } ?? 0 }
 
+    /// Whether a string's bytes, during its event, are the document's text between its quotes, with nothing to
+    /// escape but `/` (``Tokenizer/isVerbatim(_:)``); `false` when no tokenizer reads the run's input.
+    @inline(__always)
+    func isVerbatim(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        tokenizer?._withUnsafeGuaranteedRef { $0.isVerbatim(bytes) } ?? false
+    }
+
     /// Stops the run with `failure` (a later one does not replace it); returns `false`, for the stage to return to
     /// the tokenizer.
     func fail(_ failure: BuildFailure) -> Bool {

@@ -82,7 +82,8 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
     )
         -> Bool
     {
-        text({ $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }, target, mode)
+        let verbatim = builder.run.isVerbatim(bytes)
+        return text({ $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self), verbatim: verbatim) }, target, mode)
     }
     override func openObject(_ builder: Builder) -> Frame? {
         builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: true) }
@@ -162,7 +163,7 @@ final class JSONTextFrame: Frame {
     }
 
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        if keepsText { state.pointee.writer.key(bytes: bytes) }
+        if keepsText { state.pointee.writer.key(bytes: bytes, verbatim: builder.run.isVerbatim(bytes)) }
         let last = state.pointee.levels.count - 1
         let start = state.pointee.levels[last].keyStart
         state.pointee.keyBytes.removeAll(after: start)
@@ -176,7 +177,8 @@ final class JSONTextFrame: Frame {
         value { $0.numberText(bytes: text) }
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        value { $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self)) }
+        let verbatim = builder.run.isVerbatim(bytes)
+        return value { $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self), verbatim: verbatim) }
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         if keepsText && state.pointee.levels.last?.isObject == false { state.pointee.writer.element() }

@@ -241,10 +241,11 @@ struct JSONWriter {
     }
 
     /// A key given as UTF-8 bytes (no `String` is made).
-    mutating func key(bytes: UnsafeRawBufferPointer) {
+    /// `verbatim`: the bytes are a document's text between quotes (see ``string(bytes:verbatim:)``).
+    mutating func key(bytes: UnsafeRawBufferPointer, verbatim: Bool = false) {
         if buildsValues { return _slowpath_key(String(jsonBytes: bytes)) }
         separate()
-        string(bytes: bytes.assumingMemoryBound(to: UInt8.self))
+        string(bytes: bytes.assumingMemoryBound(to: UInt8.self), verbatim: verbatim)
         colon()
     }
 
@@ -253,13 +254,16 @@ struct JSONWriter {
         value.withUTF8 { string(bytes: $0) }
     }
 
-    /// A string given as UTF-8 bytes.
-    mutating func string(bytes utf8: UnsafeBufferPointer<UInt8>) {
+    /// A string given as UTF-8 bytes. `verbatim`: the bytes are a document's text between quotes, which holds
+    /// nothing to escape but `/` (``Tokenizer/isVerbatim(_:)``), copied as they are unless slashes are escaped.
+    mutating func string(bytes utf8: UnsafeBufferPointer<UInt8>, verbatim: Bool = false) {
         if buildsValues { return _slowpath_add(String(decoding: utf8, as: UTF8.self)) }
         out.pointee.append(UInt8(ascii: "\""))
-        if let base = utf8.baseAddress {
+        let slash = foundationStyle && options.escapesSlashes
+        if verbatim && !slash {
+            out.pointee.append(contentsOf: utf8)
+        } else if let base = utf8.baseAddress {
             let count = utf8.count
-            let slash = foundationStyle && options.escapesSlashes
             var runStart = 0
             var index = 0
             while index < count {

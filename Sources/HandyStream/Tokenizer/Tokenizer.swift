@@ -51,6 +51,8 @@ final class Tokenizer {
     private let rejectsUnpairedSurrogates: Bool
     /// Malformed input found by the tokenizer's own checks, which stopped yajl.
     private var ownFailure: SyntaxFailure?
+    /// The text yajl is parsing, while it parses (empty otherwise): see ``isVerbatim(_:)``.
+    private var parsing = UnsafeRawBufferPointer(start: nil, count: 0)
 
     /// - Parameters:
     ///   - multipleValues: accept a stream of top-level values (JSON Lines, concatenated documents).
@@ -142,8 +144,19 @@ final class Tokenizer {
         }
         chunkStart = bytesParsed
         bytesParsed += buffer.count
+        parsing = buffer
         let status = yajl_parse(handle, base.assumingMemoryBound(to: UInt8.self), buffer.count)
+        parsing = UnsafeRawBufferPointer(start: nil, count: 0)
         return outcome(of: status, ifOK: .needsMore)
+    }
+
+    /// Whether the bytes of a string or key being reported are exactly the text between its quotes: yajl hands out a
+    /// string without escapes in place, inside the text it parses, and decodes one with escapes into a buffer of its
+    /// own (where it also keeps a string cut by the end of a chunk). Text between quotes holds nothing a writer
+    /// escapes but `/`: no control character (yajl refuses them there), no quote, no backslash.
+    func isVerbatim(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let start = bytes.baseAddress, let text = parsing.baseAddress else { return false }
+        return start >= text && start + bytes.count <= text + parsing.count
     }
 
     static let controlCharacterMessage = "form feed and vertical tab are not allowed in JSON"

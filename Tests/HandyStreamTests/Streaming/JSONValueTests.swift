@@ -45,6 +45,44 @@ struct JSONValueTests {
                 == ["12345678901234567890123", "-0.0", "1e400", #""sé""#, "true", "null", "{}"])
     }
 
+    @Test("Extracted strings and keys are written alike whether they had escapes or not, in any chunks")
+    func extractEscapesInChunks() throws {
+        // A string without escapes is copied as it is written; one with escapes, or cut by the end of a chunk, is
+        // decoded by yajl and written again: the same text either way, JSONEncoder's without escaping slashes.
+        let strings = [
+            "plain", "a/b", "é日😀", "", #"q"uote"#, "back\\slash", "new\nline", "tab\tand\u{1}",
+            "long " + String(repeating: "text ", count: 20),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        func written(_ string: String) throws -> String { String(decoding: try encoder.encode(string), as: UTF8.self) }
+        // In the document: each string raw where it can be, and escaped (`\/`, `\u00e9` forms included).
+        var members: [String] = []
+        var expected: [String] = []
+        for (index, string) in strings.enumerated() {
+            let escaped = try written(string)
+            let forced =
+                "\"" + string.unicodeScalars.map { String(format: "\\u%04x", $0.value & 0xFFFF) }.joined() + "\""
+            let plainEnough = !string.unicodeScalars.contains { $0.value > 0xFFFF }
+            members.append("\(escaped): \(escaped)")
+            expected.append("{\(escaped):\(escaped)}")
+            if plainEnough {
+                members.append("\(forced): \(forced)")
+                expected.append("{\(escaped):\(escaped)}")
+            }
+            members.append(#""k\#(index)\/x": "\/\#(index)""#)
+            expected.append(#"{"k\#(index)/x":"/\#(index)"}"#)
+        }
+        let json = Array(("[" + members.map { "{\($0)}" }.joined(separator: ", ") + "]").utf8)
+        for size in [1, 2, 3, 5, 8, 13, 64, json.count] {
+            let decoder = try ModelDecoder().elements(of: JSONText.self, at: "[*]")
+            var found: [String] = []
+            for chunk in chunks(json, size: size) { found += try decoder.feed(chunk).map(\.string) }
+            found += try decoder.finish().map(\.string)
+            #expect(found == expected, "chunks of \(size)")
+        }
+    }
+
     @Test("validate accepts well-formed documents and reports the first error")
     func validate() throws {
         try ModelDecoder().validate(Data(Self.json.utf8))
