@@ -53,7 +53,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     }
     private var state = State.reading
     /// Values completed since they were last collected (the streaming modes).
-    private var completed: [T] = []
+    private let completed = ElementBuffer<T>()
     /// The values are `Decodable` (see ``Decoding/rootCodec(for:strategy:)``): every error is a `DecodingError`, as
     /// `JSONDecoder`'s are, with this library's error as its underlying error.
     private let throwsDecodingErrors: Bool
@@ -104,7 +104,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             isComplete = true
             return !stopsWhenComplete
         }
-        root.take(appendingTo: &completed)
+        root.take(appendingTo: completed)
         root.reset()
         filter?.resume()
         return true
@@ -290,8 +290,14 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     /// The values completed so far (the streaming modes), handed over once.
     func takeElements() -> [T] {
-        defer { completed.removeAll(keepingCapacity: true) }
-        return completed
+        let count = completed.count
+        guard count > 0 else { return [] }
+        // One array per collection, its metadata looked up once: the elements are moved into it.
+        defer { completed.count = 0 }
+        return Array(unsafeUninitializedCapacity: count) { elements, initialized in
+            elements.baseAddress!.moveInitialize(from: completed.base, count: count)
+            initialized = count
+        }
     }
 
     /// One value, once complete; a value that doesn't fit `T` is an error located where the value is (in `input`,

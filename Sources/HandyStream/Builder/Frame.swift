@@ -91,12 +91,13 @@ final class RootFrame<T>: Frame {
         return storage.move()
     }
 
-    /// Hands the value over to the end of `values` (element streaming), moved: in generic code, `take()` and then
-    /// `append` copy the value once and destroy the original.
-    func take(appendingTo values: inout [T]) {
+    /// Moves the value over to the end of `values` (element streaming). In generic code `take()` and then
+    /// `Array.append` would copy the value once and destroy the original, and look up `[T]`'s metadata each time.
+    func take(appendingTo values: ElementBuffer<T>) {
         guard hasValue else { return }
         hasValue = false
-        values.append(storage.move())
+        values.nextSlot().assumingMemoryBound(to: T.self).moveInitialize(from: storage, count: 1)
+        values.commit()
     }
 
     /// Gets ready for the next value (element streaming), after ``take()``.
