@@ -51,14 +51,18 @@ final class PathFilter: TokenSink {
     private let path: DesignatedPath
     private let mode: Mode
     /// Where the events of matches go (the builder): the next stage, reached through the events' own interface.
-    private unowned let next: TokenSink
+    /// Unretained: the pipeline owns both stages and keeps the builder for as long as the filter.
+    private unowned(unsafe) let next: TokenSink
     /// The nesting cap, the same as the builder's (every container counts, skipped ones too).
     private let maximumDepth: Int
     weak var delegate: Delegate?
     /// The first wildcard segment: matches are collected (single mode), and no more can come once its container
     /// has ended.
     private let firstWildcard: Int?
-    private var levels: [Level] = []
+    /// The open containers, outermost first: in memory of its own (allocated by `init`, freed by `deinit`), as the
+    /// builder's stack is, so that changing the innermost level (for every value the filter judges) pays no
+    /// exclusivity check of a class property.
+    private let levels = UnsafeMutablePointer<[Level]>.allocate(capacity: 1)
     /// Total open containers, to hold the same nesting cap as the builder while skipping.
     private var depth = 0
 
@@ -97,6 +101,12 @@ final class PathFilter: TokenSink {
         self.run = run
         self.mode = mode
         firstWildcard = path.firstWildcard
+        levels.initialize(to: [])
+    }
+
+    deinit {
+        levels.deinitialize(count: 1)
+        levels.deallocate()
     }
 
     /// A matched value handed to the builder is complete: events come back here.
@@ -122,16 +132,16 @@ final class PathFilter: TokenSink {
         case .skipping: return true
         case .searching: break
         }
-        guard let last = levels.indices.last, levels[last].isObject else {
+        guard let last = levels.pointee.indices.last, levels.pointee[last].isObject else {
             fatalError("PathFilter: a key arrived outside an object")
         }
-        switch path.segments[levels[last].segment] {
+        switch path.segments[levels.pointee[last].segment] {
         case .key(let wanted):
-            levels[last].childMatches = wanted.elementsEqual(bytes)
-            if levels[last].childMatches { levels[last].found = true }
+            levels.pointee[last].childMatches = wanted.elementsEqual(bytes)
+            if levels.pointee[last].childMatches { levels.pointee[last].found = true }
         case .everyMember:
-            levels[last].childMatches = true
-            levels[last].key = Array(bytes)
+            levels.pointee[last].childMatches = true
+            levels.pointee[last].key = Array(bytes)
         case .index, .everyElement:
             fatalError("PathFilter: an object where an array segment applies")
         }
@@ -166,18 +176,18 @@ final class PathFilter: TokenSink {
     private func verdict(isContainer: Bool, isObject: Bool) -> Verdict {
         if exhausted { return .skip }
         let matched: Int
-        if let last = levels.indices.last {
-            if !levels[last].isObject {
-                switch path.segments[levels[last].segment] {
+        if let last = levels.pointee.indices.last {
+            if !levels.pointee[last].isObject {
+                switch path.segments[levels.pointee[last].segment] {
                 case .index(let wanted):
-                    levels[last].childMatches = levels[last].index == wanted
-                    if levels[last].childMatches { levels[last].found = true }
+                    levels.pointee[last].childMatches = levels.pointee[last].index == wanted
+                    if levels.pointee[last].childMatches { levels.pointee[last].found = true }
                 default:
-                    levels[last].childMatches = true
+                    levels.pointee[last].childMatches = true
                 }
             }
-            guard levels[last].childMatches else { return .skip }
-            matched = levels[last].segment + 1
+            guard levels.pointee[last].childMatches else { return .skip }
+            matched = levels.pointee[last].segment + 1
         } else {
             matched = 0
         }
@@ -258,8 +268,8 @@ final class PathFilter: TokenSink {
             handOver()
             return isObject ? next.tokenStartMap() : next.tokenStartArray()
         case .descend(let segment):
-            let childPath = levels.isEmpty ? "$" : childPath()
-            levels.append(Level(isObject: isObject, segment: segment, path: childPath))
+            let childPath = levels.pointee.isEmpty ? "$" : childPath()
+            levels.pointee.append(Level(isObject: isObject, segment: segment, path: childPath))
             if segment == firstWildcard && mode == .single {
                 // The matches are collected into an array that this container's end closes.
                 run.handOver(at: path.jsonPath(prefix: path.segments.count), index: nil, outerDepth: depth)
@@ -293,7 +303,9 @@ final class PathFilter: TokenSink {
         case .searching:
             depth -= 1
         }
-        guard let level = levels.popLast() else { fatalError("PathFilter: a container closed that never opened") }
+        guard let level = levels.pointee.popLast() else {
+            fatalError("PathFilter: a container closed that never opened")
+        }
         if !level.found && !withinWildcard(level.segment) {
             switch path.segments[level.segment] {
             case .key(let key):
@@ -316,9 +328,9 @@ final class PathFilter: TokenSink {
 
     /// The value at the current position has ended: the next element of an array, or the next top-level value.
     private func valueEnded() {
-        if let last = levels.indices.last {
-            if !levels[last].isObject { levels[last].index += 1 }
-            levels[last].childMatches = false
+        if let last = levels.pointee.indices.last {
+            if !levels.pointee[last].isObject { levels.pointee[last].index += 1 }
+            levels.pointee[last].childMatches = false
         } else if mode == .stream {
             // With several values in the input, the path applies to the next one afresh.
             exhausted = false
@@ -327,8 +339,8 @@ final class PathFilter: TokenSink {
 
     private func handOver() {
         state = .passing
-        if let last = levels.indices.last, !levels[last].isObject {
-            run.handOver(at: levels[last].path ?? "$", index: levels[last].index, outerDepth: depth)
+        if let last = levels.pointee.indices.last, !levels.pointee[last].isObject {
+            run.handOver(at: levels.pointee[last].path ?? "$", index: levels.pointee[last].index, outerDepth: depth)
         } else {
             run.handOver(at: childPath(), index: nil, outerDepth: depth)
         }
@@ -344,7 +356,7 @@ final class PathFilter: TokenSink {
 
     /// The JSON path of the value at the current position (the current key or element of the innermost container).
     private func childPath() -> String {
-        guard let level = levels.last else { return "$" }
+        guard let level = levels.pointee.last else { return "$" }
         let base = level.path ?? "$"
         if !level.isObject { return base + "[\(level.index)]" }
         switch path.segments[level.segment] {
