@@ -25,6 +25,38 @@ struct DecimalText {
     /// string holding a number, a leading `+` and leading zeros are also accepted (as Swift's `Int(_:)` does).
     /// Returns `nil` for anything else, including surrounding blanks, `inf`, `nan` and hexadecimal.
     init?(_ text: UnsafeRawBufferPointer, fromString: Bool = false) {
+        guard let number = Self.read(text, fromString: fromString) else { return nil }
+        self = number
+    }
+
+    /// Reads the text of a number token: what the tokenizer hands out for a JSON number, recorded on a tape, or
+    /// written for a Swift or Foundation number value. Such text is made of digits and `-+.eE` only, which lets runs
+    /// of digits be found by one bit (a digit's 0x10, which none of the five others has). Text with other bytes may
+    /// read as a wrong number or as none, never out of its bounds; for text from anywhere else use
+    /// ``init(_:fromString:)``, which checks every byte.
+    init?(token text: UnsafeRawBufferPointer) {
+        guard let number = Self.read(text, fromString: false, token: true) else { return nil }
+        self = number
+    }
+
+    /// The correctly rounded `Double` of a number token's text (``init(token:)``, then ``double(text:)``), in one
+    /// function: the reading's parts stay in registers on their way to the conversion.
+    static func double(token text: UnsafeRawBufferPointer) -> Double? {
+        guard let number = read(text, fromString: false, token: true) else { return nil }
+        return number.double(text: text)
+    }
+
+    /// The correctly rounded `Double` of a string holding a number (``init(_:fromString:)`` with `fromString`,
+    /// then ``double(text:)``).
+    static func double(string text: UnsafeRawBufferPointer) -> Double? {
+        guard let number = read(text, fromString: true, token: false) else { return nil }
+        return number.double(text: text)
+    }
+
+    private init() {}
+
+    @inline(__always)
+    private static func read(_ text: UnsafeRawBufferPointer, fromString: Bool, token: Bool = false) -> DecimalText? {
         let count = text.count
         guard count > 0, let base = text.baseAddress else { return nil }
         // One pass finds the parts and accumulates every digit; with at most 19 digits in all (the common case),
@@ -39,11 +71,24 @@ struct DecimalText {
         }
         var accumulated: UInt64 = 0
         let integerStart = index
-        while index < count {
-            let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
-            if digit > 9 { break }
-            accumulated = accumulated &* 10 &+ UInt64(digit)
-            index &+= 1
+        #if _endian(little)
+        // An integer part is usually too short for runs to gain: only one of eight digits or more (an id) is read
+        // as a run.
+        let longInteger =
+            token && count &- index >= 8
+            && ~base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x1010_1010_1010_1010 == 0
+        #else
+        let longInteger = false
+        #endif
+        if longInteger {
+            Self.accumulateDigitRun(base, count, &index, &accumulated, token: true)
+        } else {
+            while index < count {
+                let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
+                if digit > 9 { break }
+                accumulated = accumulated &* 10 &+ UInt64(digit)
+                index &+= 1
+            }
         }
         let integerEnd = index
         guard integerEnd > integerStart else { return nil }
@@ -60,13 +105,7 @@ struct DecimalText {
             fractionOrExponent = true
             index += 1
             fractionStart = index
-            Self.accumulateDigitRuns(base, count, &index, &accumulated)
-            while index < count {
-                let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
-                if digit > 9 { break }
-                accumulated = accumulated &* 10 &+ UInt64(digit)
-                index &+= 1
-            }
+            Self.accumulateDigitRun(base, count, &index, &accumulated, token: token)
             fractionEnd = index
             guard fractionEnd > fractionStart else { return nil }
         }
@@ -93,44 +132,58 @@ struct DecimalText {
             if negativeExponent { explicitExponent = -explicitExponent }
         }
         guard index == count else { return nil }
-        isNegative = negative
-        hasFractionOrExponent = fractionOrExponent
+        var number = DecimalText()
+        number.isNegative = negative
+        number.hasFractionOrExponent = fractionOrExponent
         if (integerEnd - integerStart) + (fractionEnd - fractionStart) <= 19 {
-            significand = accumulated
-            exponent = explicitExponent - (fractionEnd - fractionStart)
+            number.significand = accumulated
+            number.exponent = explicitExponent - (fractionEnd - fractionStart)
         } else {
             let digits = Digits.read(
                 base, integer: integerStart..<integerEnd, fraction: fractionStart..<fractionEnd,
                 exponent: explicitExponent)
-            significand = digits.significand
-            exponent = digits.exponent
-            droppedNonZero = digits.droppedNonZero
+            number.significand = digits.significand
+            number.exponent = digits.exponent
+            number.droppedNonZero = digits.droppedNonZero
         }
+        return number
     }
 
-    /// Accumulates digits eight at a time while eight bytes remain and all are digits, then four at once if four
-    /// are (the rest of a run is read a digit at a time by the caller): a fraction's digits, which run long
-    /// (`-65.613616999999977`); an integer part is usually too short to gain. Like the caller's loop, it wraps on
-    /// overflow: the accumulated value is used only for numbers of at most 19 digits.
+    /// Accumulates the run of digits that starts at `index` and moves `index` past it: eight bytes at a time, the
+    /// run's length in them found by one test of all eight (``Digits/leadingDigits(_:)``, or for a token's text
+    /// ``Digits/leadingTokenDigits(_:)``); where fewer than eight bytes remain in a text of at least eight, its last
+    /// eight bytes, those before `index` shifted out; a byte at a time only in texts shorter than eight bytes. Like
+    /// the integer part's loop, it wraps on overflow: the accumulated value is used only for numbers of at most 19
+    /// digits.
     @inline(__always)
-    private static func accumulateDigitRuns(
-        _ base: UnsafeRawPointer, _ count: Int, _ index: inout Int, _ accumulated: inout UInt64
+    private static func accumulateDigitRun(
+        _ base: UnsafeRawPointer, _ count: Int, _ index: inout Int, _ accumulated: inout UInt64, token: Bool
     ) {
         #if _endian(little)
-        while count &- index >= 8 {
-            let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            guard Digits.isEightDigits(chunk) else { break }
-            accumulated = accumulated &* 100_000_000 &+ Digits.eightDigits(chunk)
-            index &+= 8
-        }
-        if count &- index >= 4 {
-            let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt32.self)
-            if Digits.isFourDigits(chunk) {
-                accumulated = accumulated &* 10_000 &+ UInt64(Digits.fourDigits(chunk))
-                index &+= 4
+        if count >= 8 {
+            while index < count {
+                // Eight bytes from `index` while eight remain; then the text's last eight bytes (which lie in the
+                // text, as count >= 8), those before `index` shifted out: zero bytes in their place end the run.
+                let unread = count &- index
+                let chunk =
+                    unread >= 8
+                    ? base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    : base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> UInt64((8 &- unread) &* 8)
+                let run = token ? Digits.leadingTokenDigits(chunk) : Digits.leadingDigits(chunk)
+                guard run > 0 else { return }
+                accumulated = accumulated &* Digits.powerOfTen(run) &+ Digits.firstDigits(chunk, run)
+                index &+= run
+                if run < 8 { return }
             }
+            return
         }
         #endif
+        while index < count {
+            let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
+            if digit > 9 { break }
+            accumulated = accumulated &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
     }
 
     /// Builds the significand from runs of digits: 19 significant digits always fit in a `UInt64`, eight at a time
@@ -235,20 +288,43 @@ struct DecimalText {
                 == 0x3333_3333_3333_3333
         }
 
-        /// Whether all four bytes are ASCII digits.
+        /// How many of the eight bytes, from the lowest (the first in the text, little-endian), are ASCII digits
+        /// before the first that is not: 0...8. A byte at or above 0xFA carries into the next byte's test, which
+        /// can only make a later byte look like a non-digit: the first non-digit is still found.
         @inline(__always)
-        static func isFourDigits(_ chunk: UInt32) -> Bool {
-            ((chunk & 0xF0F0_F0F0) | (((chunk &+ 0x0606_0606) & 0xF0F0_F0F0) >> 4)) == 0x3333_3333
+        static func leadingDigits(_ chunk: UInt64) -> Int {
+            let tested =
+                ((chunk & 0xF0F0_F0F0_F0F0_F0F0) | (((chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4))
+                ^ 0x3333_3333_3333_3333
+            // A byte of `tested` is zero exactly where the chunk has a digit; set the high bit of every other byte.
+            let nonDigits =
+                (((tested & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | tested) & 0x8080_8080_8080_8080
+            return nonDigits.trailingZeroBitCount &>> 3
         }
 
-        /// The value of four ASCII digits, the first in the lowest byte (little-endian load): each pair of bytes
-        /// becomes a two-digit value, and the two pairs one four-digit value.
+        /// ``leadingDigits(_:)`` for bytes known to be digits or `-+.eE` (or zero bytes shifted in): of these, only
+        /// digits have the bit 0x10.
         @inline(__always)
-        static func fourDigits(_ chunk: UInt32) -> UInt32 {
-            var value = chunk &- 0x3030_3030
-            value = (value &* 10) &+ (value >> 8)
-            return (value & 0xFF) &* 100 &+ ((value >> 16) & 0xFF)
+        static func leadingTokenDigits(_ chunk: UInt64) -> Int {
+            (~chunk & 0x1010_1010_1010_1010).trailingZeroBitCount &>> 3
         }
+
+        /// The value of the first `count` (1...8) digits of the chunk, the first in the lowest byte: they move to
+        /// the top, and the bytes below become `0`s.
+        @inline(__always)
+        static func firstDigits(_ chunk: UInt64, _ count: Int) -> UInt64 {
+            if count == 8 { return eightDigits(chunk) }
+            let shift = UInt64((8 &- count) &* 8)
+            return eightDigits((chunk &<< shift) | (0x3030_3030_3030_3030 &>> UInt64(count &* 8)))
+        }
+
+        /// 10^count for a count of 0...8.
+        @inline(__always)
+        static func powerOfTen(_ count: Int) -> UInt64 { smallPowersOfTen[count] }
+
+        private static let smallPowersOfTen: [UInt64] = [
+            1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+        ]
 
         /// The value of eight ASCII digits, the first in the lowest byte (little-endian load).
         @inline(__always)
@@ -306,9 +382,11 @@ struct DecimalText {
 
     /// The correctly rounded `Double`, or `nil` when the value is beyond `Double`'s range (`1e400`).
     /// Values too small for a `Double` round to zero, as every JSON parser rounds them.
+    @inline(__always)
     func double(text: UnsafeRawBufferPointer) -> Double? {
-        if significand == 0 && !droppedNonZero { return isNegative ? -0.0 : 0.0 }
-        if !droppedNonZero && significand <= Self.maximumExactSignificand && exponent >= -22 && exponent <= 22 {
+        if droppedNonZero { return Self._slowpath_double(self, text: text) }
+        if significand == 0 { return isNegative ? -0.0 : 0.0 }
+        if significand <= Self.maximumExactSignificand && exponent >= -22 && exponent <= 22 {
             // Clinger: both operands are exact, so one IEEE operation rounds correctly.
             let value = Double(significand)
             let result =
@@ -317,20 +395,28 @@ struct DecimalText {
             return isNegative ? -result : result
         }
         guard var result = Self.eiselLemire(significand, exponent) else { return Self._slowpath_strtod(text) }
-        if droppedNonZero {
-            // The true value lies between significand and significand + 1 (times 10^exponent): both must round
-            // to the same double, or only the exact algorithm can tell.
-            guard significand < UInt64.max, let upper = Self.eiselLemire(significand + 1, exponent), upper == result
-            else { return Self._slowpath_strtod(text) }
-        }
         guard result.isFinite else { return nil }
         if isNegative { result.negate() }
+        return result
+    }
+
+    /// A number with more significant digits than the significand holds, some of them not zero.
+    @inline(never)
+    private static func _slowpath_double(_ number: DecimalText, text: UnsafeRawBufferPointer) -> Double? {
+        // The true value lies between significand and significand + 1 (times 10^exponent): both must round to the
+        // same double, or only the exact algorithm can tell.
+        guard var result = eiselLemire(number.significand, number.exponent), number.significand < UInt64.max,
+            let upper = eiselLemire(number.significand + 1, number.exponent), upper == result
+        else { return _slowpath_strtod(text) }
+        guard result.isFinite else { return nil }
+        if number.isNegative { result.negate() }
         return result
     }
 
     /// Eisel and Lemire's algorithm: `w × 10^q` correctly rounded, from a 128-bit product with a truncated power of
     /// five, or `nil` in the rare case where that product cannot decide the rounding. Infinity means out of range.
     /// (Daniel Lemire, "Number Parsing at a Gigabyte per Second", 2021; the same steps as the fast_float library.)
+    @inline(__always)
     static func eiselLemire(_ w: UInt64, _ q: Int) -> Double? {
         if w == 0 || q < PowersOfFive.smallestPowerOfTen { return 0 }
         if q > PowersOfFive.largestPowerOfTen { return .infinity }

@@ -10,6 +10,7 @@ import Foundation
 /// - `Bool` takes `true`/`false`, the strings `"true"`/`"false"`/`"1"`/`"0"` in any case, and numbers (0 is false).
 protocol ScalarConversion {
     associatedtype Value
+    /// `text` is a number token's (see ``DecimalText/init(token:)``).
     static func value(number text: UnsafeRawBufferPointer) -> Value?
     static func value(string bytes: UnsafeRawBufferPointer) -> Value?
     static func value(bool: Bool) -> Value?
@@ -24,7 +25,7 @@ struct IntegerConversion<Value: FixedWidthInteger>: ScalarConversion {
 
     static func value(number text: UnsafeRawBufferPointer) -> Value? {
         if Value.bitWidth > 64, let wide = wide(text) { return wide }
-        return DecimalText(text)?.integer(Value.self)
+        return DecimalText(token: text)?.integer(Value.self)
     }
     static func value(string bytes: UnsafeRawBufferPointer) -> Value? {
         if Value.bitWidth > 64, let wide = wide(bytes) { return wide }
@@ -39,10 +40,8 @@ struct IntegerConversion<Value: FixedWidthInteger>: ScalarConversion {
 struct DoubleConversion: ScalarConversion {
     static func write(_ value: Double, to writer: inout JSONWriter) throws { try writer.double(value) }
 
-    static func value(number text: UnsafeRawBufferPointer) -> Double? { DecimalText(text)?.double(text: text) }
-    static func value(string bytes: UnsafeRawBufferPointer) -> Double? {
-        DecimalText(bytes, fromString: true)?.double(text: bytes)
-    }
+    static func value(number text: UnsafeRawBufferPointer) -> Double? { DecimalText.double(token: text) }
+    static func value(string bytes: UnsafeRawBufferPointer) -> Double? { DecimalText.double(string: bytes) }
     static func value(bool: Bool) -> Double? { bool ? 1 : 0 }
     static var expectation: String { "a number within Double's range" }
 }
@@ -50,7 +49,7 @@ struct DoubleConversion: ScalarConversion {
 struct FloatConversion: ScalarConversion {
     static func write(_ value: Float, to writer: inout JSONWriter) throws { try writer.float(value) }
 
-    static func value(number text: UnsafeRawBufferPointer) -> Float? { DecimalText(text)?.float(text: text) }
+    static func value(number text: UnsafeRawBufferPointer) -> Float? { DecimalText(token: text)?.float(text: text) }
     static func value(string bytes: UnsafeRawBufferPointer) -> Float? {
         DecimalText(bytes, fromString: true)?.float(text: bytes)
     }
@@ -62,7 +61,7 @@ struct BoolConversion: ScalarConversion {
     static func write(_ value: Bool, to writer: inout JSONWriter) { writer.bool(value) }
 
     static func value(number text: UnsafeRawBufferPointer) -> Bool? {
-        guard let number = DecimalText(text) else { return nil }
+        guard let number = DecimalText(token: text) else { return nil }
         return number.significand != 0 || number.droppedNonZero
     }
     static func value(string bytes: UnsafeRawBufferPointer) -> Bool? {

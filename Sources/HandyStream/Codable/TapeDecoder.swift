@@ -529,7 +529,7 @@ extension TapeDecoder {
 
     static func foundationInteger<I: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, _: I.Type) -> I? {
         if I.bitWidth > 64, let wide = IntegerConversion<I>.wide(bytes) { return wide }
-        guard let text = DecimalText(bytes) else { return nil }
+        guard let text = DecimalText(token: bytes) else { return nil }
         if let exact = text.integer(I.self) { return exact }
         guard text.hasFractionOrExponent, let double = text.double(text: bytes), let exact = I(exactly: double) else {
             return nil
@@ -547,12 +547,12 @@ extension TapeDecoder {
     }
 
     static func foundationDouble(_ bytes: UnsafeRawBufferPointer) -> Double? {
-        guard let text = DecimalText(bytes), let value = text.double(text: bytes) else { return nil }
+        guard let value = DecimalText.double(token: bytes) else { return nil }
         return value == 0 && hasNonZeroDigit(bytes) ? nil : value
     }
 
     static func foundationFloat(_ bytes: UnsafeRawBufferPointer) -> Float? {
-        guard let text = DecimalText(bytes), let value = text.float(text: bytes) else { return nil }
+        guard let text = DecimalText(token: bytes), let value = text.float(text: bytes) else { return nil }
         return value == 0 && hasNonZeroDigit(bytes) ? nil : value
     }
 

@@ -161,6 +161,71 @@ struct DecimalTextTests {
         }
     }
 
+    @Test("A number token's text, read by runs of digits, gives what the checked reading gives", arguments: 0..<4)
+    func tokens(seed: Int) {
+        var generator = SplitMix64(seed: UInt64(300 + seed))
+        for _ in 0..<20_000 {
+            var text = Bool.random(using: &generator) ? "-" : ""
+            let integerDigits = Int.random(in: 1...22, using: &generator)
+            text += integerDigits == 1 ? String(Int.random(in: 0...9, using: &generator)) : ""
+            if integerDigits > 1 {
+                text += String(Int.random(in: 1...9, using: &generator))
+                for _ in 1..<integerDigits { text += String(Int.random(in: 0...9, using: &generator)) }
+            }
+            if Bool.random(using: &generator) {
+                text += "."
+                for _ in 0..<Int.random(in: 1...24, using: &generator) {
+                    text += String(Int.random(in: 0...9, using: &generator))
+                }
+            }
+            if Int.random(in: 0..<3, using: &generator) == 0 {
+                text += ["e", "E", "e+", "e-", "E-"].randomElement(using: &generator)!
+                text += String(Int.random(in: 0...400, using: &generator))
+            }
+            tokenMatchesCheckedReading(text)
+        }
+        // Every run length of integer part and fraction, and every digit value at every position of a long run.
+        for integerDigits in 1...21 {
+            for fractionDigits in 0...21 {
+                let integer = "9" + String(String(repeating: "0123456789", count: 3).prefix(integerDigits - 1))
+                let fraction = String(String(repeating: "4051627389", count: 3).prefix(fractionDigits))
+                let text = fractionDigits == 0 ? integer : "\(integer).\(fraction)"
+                for form in [text, "-" + text, text + "e-5", text + "E+12"] { tokenMatchesCheckedReading(form) }
+            }
+        }
+        for position in 0..<17 {
+            for digit in 0...9 {
+                var bytes = Array("12345678901234567".utf8)
+                bytes[position] = UInt8(ascii: "0") + UInt8(digit)
+                let digits = String(decoding: bytes, as: UTF8.self)
+                // (No leading zero: JSON has none.)
+                for text in [
+                    "1" + digits, "0." + digits, "1" + digits.prefix(position) + "." + digits.dropFirst(position),
+                ] {
+                    tokenMatchesCheckedReading(text)
+                }
+            }
+        }
+    }
+
+    @Test("A number token is read within its bounds, whatever bytes lie around it")
+    func tokensWithinBounds() {
+        for text in ["1.5", "-65.613616999999977", "12345678", "0.12345678", "1234567.8", "7e1", "123456789012"] {
+            let expected = Double(text)!
+            // Digits right before and after the token: reading one of them would change the value.
+            let padded = Array(("98765432" + text + "98765432").utf8)
+            let value = padded.withUnsafeBytes { buffer in
+                DecimalText.double(token: UnsafeRawBufferPointer(rebasing: buffer[8..<(8 + text.utf8.count)]))
+            }
+            #expect(value?.bitPattern == expected.bitPattern, "\(text)")
+            let integer = padded.withUnsafeBytes { buffer in
+                DecimalText(token: UnsafeRawBufferPointer(rebasing: buffer[8..<(8 + text.utf8.count)]))?.integer(
+                    Int64.self)
+            }
+            #expect(integer == Int64(exactly: expected), "\(text)")
+        }
+    }
+
     @Test(
         "Strings holding numbers",
         arguments: [
@@ -176,6 +241,27 @@ struct DecimalTextTests {
         #expect(decimal("007") == nil)
         #expect(decimal("+5") == nil)
         #expect(decimal("0") != nil)
+    }
+}
+
+/// Reads `text` as a number token and by the reading that checks every byte: the same parts, the same `Double`
+/// (Swift's correctly rounded parser's) and the same integer.
+private func tokenMatchesCheckedReading(_ text: String) {
+    var utf8 = text
+    utf8.withUTF8 { buffer in
+        let bytes = UnsafeRawBufferPointer(buffer)
+        let token = DecimalText(token: bytes)
+        let checked = DecimalText(bytes)
+        #expect(token != nil && checked != nil, "\(text)")
+        guard let token, let checked else { return }
+        #expect(token.significand == checked.significand, "\(text)")
+        #expect(token.exponent == checked.exponent, "\(text)")
+        #expect(token.droppedNonZero == checked.droppedNonZero, "\(text)")
+        #expect(token.isNegative == checked.isNegative && token.hasFractionOrExponent == checked.hasFractionOrExponent)
+        let expected = Double(String(decoding: buffer, as: UTF8.self))!
+        #expect(
+            DecimalText.double(token: bytes)?.bitPattern == (expected.isFinite ? expected.bitPattern : nil), "\(text)")
+        #expect(token.integer(Int64.self) == checked.integer(Int64.self), "\(text)")
     }
 }
 
