@@ -122,7 +122,8 @@ class PropertyFrame: Frame {
         let slot = table.slot(pending)
         let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
         let codec = slot.pointee.codecReference
-        pending = -1
+        // Still pending while a fallback is reported, so that its path names the property.
+        defer { pending = -1 }
         guard codec.withInstance({ $0.store(finished: child, at: target, mode: .assign) }) else {
             return builder.fallback(
                 "expected \(codec.withInstance { $0.expectation }), found \(child.isObject ? "an object" : "an array"); "

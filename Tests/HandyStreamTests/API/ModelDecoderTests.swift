@@ -158,6 +158,46 @@ struct ModelDecoderTests {
     }
 }
 
+/// A `Codable` type that refuses some values itself (no mode can rescue them).
+private struct Span: Codable, Equatable {
+    var start: Int
+    var end: Int
+
+    init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        start = try container.decode(Int.self, forKey: .start)
+        end = try container.decode(Int.self, forKey: .end)
+        guard start <= end else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "end < start"))
+        }
+    }
+}
+
+private struct Interval: HandyJSON {
+    var span = Span(start: 0, end: 0)
+}
+
+@Suite("Fallback paths")
+struct FallbackPathTests {
+    @Test("A container that does not fit its property is reported at the property's path")
+    func containerPath() throws {
+        let heard = Locked<[String]>([])
+        let options = DecodingOptions(diagnostics: { diagnostic in
+            heard.withLock { $0.append(diagnostic.description) }
+        })
+        let interval = try ModelDecoder(options: options).decode(Interval.self, from: #"{"span": {"start": 2, "end": 1}}"#)
+        #expect(interval.span == Span(start: 0, end: 0))
+        let messages = heard.withLock { $0 }
+        #expect(messages.last?.hasPrefix("$.span: ") == true, "\(messages)")
+        #expect(messages.last?.hasSuffix("; the default was kept") == true, "\(messages)")
+    }
+}
+
 extension ModelDecoder {
     fileprivate func decode<T>(_ type: T.Type, _ json: String) throws -> T { try decode(type, from: json) }
 }
