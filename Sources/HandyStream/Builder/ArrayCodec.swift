@@ -254,7 +254,7 @@ final class ArrayFrame<Element>: Frame {
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         appended(
             element { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
-            found: child.isObject ? "an object" : "an array")
+            found: child.found)
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard element({ $0.storeReady(value, at: slot, mode: .initialize, builder) }) else { return nil }

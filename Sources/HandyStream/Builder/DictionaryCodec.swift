@@ -93,7 +93,7 @@ final class DictionaryFrame<Value>: Frame {
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         inserted(
             value { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
-            found: child.isObject ? "an object" : "an array")
+            found: child.found)
     }
     override func ready(_ ready: Any, _ builder: Builder) -> Bool? {
         guard value({ $0.storeReady(ready, at: slot, mode: .initialize, builder) }) else { return nil }

@@ -66,6 +66,8 @@ class Frame {
     func discard() {}
     /// The current position inside the container, for error paths: `.name` or `[3]`.
     func appendPosition(to path: inout String) {}
+    /// What the finished container was, for the message when its value does not fit where it goes.
+    var found: String { isObject ? "an object" : "an array" }
 }
 
 /// The bottom of the stack: holds the one value the caller asked for.
@@ -154,7 +156,7 @@ final class RootFrame<T>: Frame {
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         hasValue = opener.store(finished: child, at: target, mode: .initialize)
-        if !hasValue && !didNotFit(builder, found: child.isObject ? "an object" : "an array") { return false }
+        if !hasValue && !didNotFit(builder, found: child.found) { return false }
         return builder.rootCompleted()
     }
     override func skipped() {}

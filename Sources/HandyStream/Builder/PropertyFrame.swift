@@ -126,7 +126,7 @@ class PropertyFrame: Frame {
         defer { pending = -1 }
         guard codec.withInstance({ $0.store(finished: child, at: target, mode: .assign) }) else {
             return builder.fallback(
-                "expected \(codec.withInstance { $0.expectation }), found \(child.isObject ? "an object" : "an array"); "
+                "expected \(codec.withInstance { $0.expectation }), found \(child.found); "
                     + "the default was kept")
         }
         return true

@@ -88,6 +88,10 @@ final class CodecFactory {
             guard let element = codec(for: array.elementType, context: context) else { return nil }
             return KnownContainers.arrayCodec(for: type, element: element) ?? array.makeCodec(element: element)
         }
+        if let inline = type as? any InlineArrayMarker.Type {
+            guard let element = codec(for: inline.elementType, context: context) else { return nil }
+            return InlineArrayCodec(inline, element: element)
+        }
         if let set = type as? any SetMarker.Type {
             guard let element = codec(for: set.elementType, context: context) else { return nil }
             return set.makeCodec(element: element)

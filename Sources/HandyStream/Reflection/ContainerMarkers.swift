@@ -48,6 +48,43 @@ extension Dictionary: DictionaryMarker where Key == String {
     static func makeCodec(value: ValueCodec) -> ValueCodec { DictionaryCodec<Value>(value: value) }
 }
 
+/// Lets the registry reach an `InlineArray`'s count and element type from a bare metatype, and do what needs the
+/// concrete type.
+protocol InlineArrayMarker {
+    static var elementType: Any.Type { get }
+    static var elementCount: Int { get }
+    static var elementStride: Int { get }
+    static var valueSize: Int { get }
+    static var valueAlignment: Int { get }
+    /// Whether element `i` starts at `i × elementStride` and the value is its elements and nothing else.
+    static var isLaidOutByStride: Bool { get }
+    /// Whether the value is plain bytes: no references, nothing to destroy, copied by copying its bytes.
+    static var isTrivial: Bool { get }
+    /// Moves the value whose elements are initialized at `source` to `target`, leaving `source` uninitialized.
+    static func moveValue(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer, mode: StoreMode)
+    /// Destroys the first `count` elements at `elements`.
+    static func destroyElements(_ elements: UnsafeMutableRawPointer, count: Int)
+}
+
+extension InlineArray: InlineArrayMarker {
+    static var elementType: Any.Type { Element.self }
+    static var elementCount: Int { count }
+    static var elementStride: Int { MemoryLayout<Element>.stride }
+    static var valueSize: Int { MemoryLayout<Self>.size }
+    static var valueAlignment: Int { MemoryLayout<Self>.alignment }
+    static var isLaidOutByStride: Bool {
+        MemoryLayout<Self>.alignment == MemoryLayout<Element>.alignment
+            && MemoryLayout<Self>.stride == count * MemoryLayout<Element>.stride
+    }
+    static var isTrivial: Bool { _isPOD(Self.self) }
+    static func moveValue(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        ModelStorage.store(source.assumingMemoryBound(to: Self.self).move(), at: target, mode: mode)
+    }
+    static func destroyElements(_ elements: UnsafeMutableRawPointer, count: Int) {
+        elements.assumingMemoryBound(to: Element.self).deinitialize(count: count)
+    }
+}
+
 /// Array types common enough in real documents to deserve code specialized for them (see ``ArrayFinishing``).
 enum KnownContainers {
     static func arrayCodec(for type: Any.Type, element: ValueCodec) -> ValueCodec? {

@@ -25,7 +25,8 @@ struct Bench: ParsableCommand {
     @Option(
         help: """
             Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
-            back to JSON; partial: the partial model; path: the path at the end; codable, codable-strict, codable-foundation, codable-encode, \
+            back to JSON; partial: the partial model; path: the path at the end; inline: canada.json's points as \
+            InlineArray<2, Double>; codable, codable-strict, codable-foundation, codable-encode, \
             codable-jsonencoder: the plain Codable types; events-callbacks, events-batched: the batching prototype, \
             yajl's events delivered by callbacks or in batches), without the table: for profilers.
             """)
@@ -61,6 +62,10 @@ struct Bench: ParsableCommand {
                         }
                     }
                     print("\(document.file): \(events) events")
+                    continue
+                }
+                if only.lowercased() == "inline" {
+                    for _ in 0..<rounds { _ = try ModelDecoder().decode(InlineFeatureCollection.self, from: data) }
                     continue
                 }
                 if only.lowercased() == "path" {
@@ -262,6 +267,17 @@ struct Bench: ParsableCommand {
                 Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }
             ),
         ]
+        let canada = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("canada.json"))
+        let points: [(String, Contender, Contender, Data)] = [
+            (
+                "canada.json, points as InlineArray<2, Double> vs [Double]",
+                Contender(name: "inline") {
+                    try ModelDecoder().decode(InlineFeatureCollection.self, from: $0).features.count
+                },
+                Contender(name: "array") { try ModelDecoder().decode(FeatureCollection.self, from: $0).features.count },
+                canada
+            )
+        ]
         let search = try ModelDecoder().decode(TwitterSearch.self, from: twitter)
         let plainSearch = try JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)
         let citm = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("citm_catalog.json"))
@@ -319,7 +335,9 @@ struct Bench: ParsableCommand {
             ),
         ]
         var rows: [[String]] = []
-        for (title, first, second, data) in comparisons.map({ ($0.0, $0.1, $0.2, twitter) }) + encodings + streaming {
+        for (title, first, second, data) in comparisons.map({ ($0.0, $0.1, $0.2, twitter) }) + points + encodings
+            + streaming
+        {
             var times: ([Double], [Double]) = ([], [])
             for _ in 0..<rounds {
                 times.0.append(try seconds(first, data))

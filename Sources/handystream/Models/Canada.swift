@@ -18,6 +18,23 @@ struct Geometry: HandyJSON {
     var coordinates: [[[Double]]] = []
 }
 
+/// The same document with each point an `InlineArray<2, Double>`: no allocation per `[x, y]`.
+struct InlineFeatureCollection: HandyJSON {
+    var type = ""
+    var features: [InlineFeature] = []
+}
+
+struct InlineFeature: HandyJSON {
+    var type = ""
+    var properties: [String: String] = [:]
+    var geometry = InlineGeometry()
+}
+
+struct InlineGeometry: HandyJSON {
+    var type = ""
+    var coordinates: [[InlineArray<2, Double>]] = []
+}
+
 struct FeatureCollectionPartial: HandyJSON {
     var type = ""
 }

@@ -1,0 +1,214 @@
+/// `InlineArray<count, Element>`: a fixed number of elements held in the value itself, so that a coordinate pair
+/// `[x, y]` decoded into an `InlineArray<2, Double>` costs no allocation, where an `[Double]` costs one.
+///
+/// It takes a JSON array of exactly `count` elements that all fit `Element`; any other array does not fit the type
+/// (a property keeps its default, as for a value of the wrong kind), since there is no length to shorten it to and no
+/// element to leave out.
+final class InlineArrayCodec: ValueCodec, @unchecked Sendable {
+    unowned(unsafe) let element: ValueCodec
+    /// The number of elements, and where each one starts.
+    let count: Int
+    let elementStride: Int
+    /// The operations that need the concrete type: moving a finished value out, destroying elements.
+    let operations: any InlineArrayMarker.Type
+    /// A value with no references and nothing to destroy (`InlineArray<2, Double>`): moved by copying its bytes,
+    /// without the generic calls (which would ask the runtime for the type's metadata per value).
+    let isTrivial: Bool
+    let valueSize: Int
+    let valueAlignment: Int
+
+    /// The codec for `type`, or `nil` when its elements are not laid out one every stride (every `InlineArray` is,
+    /// but the library checks rather than assumes).
+    init?(_ type: any InlineArrayMarker.Type, element: ValueCodec) {
+        guard type.isLaidOutByStride else { return nil }
+        self.element = element
+        count = type.elementCount
+        elementStride = type.elementStride
+        operations = type
+        isTrivial = type.isTrivial
+        valueSize = type.valueSize
+        valueAlignment = type.valueAlignment
+        super.init(valueType: type)
+    }
+
+    override func openArray(_ builder: Builder) -> Frame? {
+        builder.frame(openedBy: self, isObject: false) { InlineArrayFrame(codec: self) }
+    }
+    /// Moves the value whose elements are initialized at `source` to `target`.
+    @inline(__always)
+    func moveValue(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        if isTrivial {
+            // Nothing to destroy at `target` (assign) or at `source` (take): the bytes are the value.
+            target.copyMemory(from: source, byteCount: valueSize)
+        } else {
+            operations.moveValue(from: source, to: target, mode: mode)
+        }
+    }
+    @inline(__always)
+    func destroyElements(_ elements: UnsafeMutableRawPointer, count: Int) {
+        if !isTrivial && count > 0 { operations.destroyElements(elements, count: count) }
+    }
+    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        unsafeDowncast(frame, to: InlineArrayFrame.self).moveValue(ifComplete: target, mode: mode)
+    }
+    override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        try run.open(InlineArrayCursor.self, owner: self, isObject: false, source: source) {
+            InlineArrayCursor(codec: self)
+        }
+    }
+    override var expectation: String {
+        "an array of exactly \(count) element\(count == 1 ? "" : "s") of type \(element.valueType)"
+    }
+}
+
+/// Fills an `InlineArray` in storage of its own, element by element, and hands the value over only when the array
+/// had exactly the right number of elements and each fitted.
+final class InlineArrayFrame: Frame {
+    /// Codecs live as long as the process: held without reference counting.
+    private let codec: Unmanaged<InlineArrayCodec>
+    /// The element codec and the codec's numbers, held here so that an element costs no reference counting.
+    private let element: Unmanaged<ValueCodec>
+    private let count: Int
+    private let elementStride: Int
+    /// One value of the inline array's type: `filled` elements initialized, one every stride.
+    private let storage: UnsafeMutableRawPointer
+    private var filled = 0
+    /// The position in the JSON array, for error paths and for telling a too-long array.
+    private var index = 0
+    /// The first element that did not fit, if one did not.
+    private var misfit: String?
+
+    init(codec: InlineArrayCodec) {
+        self.codec = .passUnretained(codec)
+        element = .passUnretained(codec.element)
+        count = codec.count
+        elementStride = codec.elementStride
+        storage = .allocate(byteCount: max(codec.valueSize, 1), alignment: codec.valueAlignment)
+        super.init(opener: codec, isObject: false)
+    }
+
+    deinit {
+        discard()
+        storage.deallocate()
+    }
+
+    override func begin(_ builder: Builder) {
+        discard()
+        index = 0
+        // Assigned only when set: releasing the old value is a runtime call even when there is none.
+        if misfit != nil { misfit = nil }
+    }
+
+    /// Where the element at `index` is built: `nil` past the last one or after one did not fit (the rest are read
+    /// and left).
+    private var slot: UnsafeMutableRawPointer? {
+        guard misfit == nil, index < count else { return nil }
+        assert(filled == index, "InlineArrayFrame: elements filled out of order")
+        return storage + index &* elementStride
+    }
+
+    /// Counts the element at `index`, built or not. Always goes on: the frame's own container decides the value.
+    private func stored(_ built: Bool, found: @autoclosure () -> String) -> Bool {
+        if built {
+            filled += 1
+        } else {
+            noteMisfit(found())
+        }
+        index += 1
+        return true
+    }
+
+    /// Notes the first element that did not fit (one past the last is no misfit: the length tells).
+    private func noteMisfit(_ found: String) {
+        if misfit == nil && index < count { misfit = "an array whose element [\(index)] is \(found)" }
+    }
+
+    override func null(_ builder: Builder) -> Bool {
+        stored(
+            slot.map { slot in element.withInstance { $0.storeNull(at: slot, mode: .initialize, builder) } } ?? false,
+            found: "null")
+    }
+    override func bool(_ value: Bool, _ builder: Builder) -> Bool {
+        stored(
+            slot.map { slot in element.withInstance { $0.storeBool(value, at: slot, mode: .initialize, builder) } }
+                ?? false,
+            found: value ? "true" : "false")
+    }
+    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        stored(
+            slot.map { slot in element.withInstance { $0.storeNumber(text, at: slot, mode: .initialize, builder) } }
+                ?? false,
+            found: "the number " + String(jsonBytes: text))
+    }
+    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        stored(
+            slot.map { slot in element.withInstance { $0.storeString(bytes, at: slot, mode: .initialize, builder) } }
+                ?? false,
+            found: "a string")
+    }
+    override func ready(_ value: Any, _ builder: Builder) -> Bool? {
+        guard let slot, element.withInstance({ $0.storeReady(value, at: slot, mode: .initialize, builder) }) else {
+            return nil
+        }
+        return stored(true, found: "")
+    }
+    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+        if slot != nil, let child = element.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) })
+        {
+            return child
+        }
+        // Skipped by the builder, which then calls `skipped()`.
+        noteMisfit(isObject ? "an object" : "an array")
+        return nil
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        guard let slot else { return stored(false, found: "") }
+        return stored(
+            element.withInstance { $0.store(finished: child, at: slot, mode: .initialize) }, found: child.found)
+    }
+    override func skipped() { index += 1 }
+
+    override var found: String { misfit ?? "an array of \(index) element\(index == 1 ? "" : "s")" }
+
+    /// Moves the value to `target` when the array had exactly the right elements; otherwise destroys what was built
+    /// and returns `false` (the frame keeps what ``found`` says, for the message).
+    func moveValue(ifComplete target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard misfit == nil && index == count && filled == count else {
+            codec.withInstance { $0.destroyElements(storage, count: filled) }
+            filled = 0
+            return false
+        }
+        codec.withInstance { $0.moveValue(from: storage, to: target, mode: mode) }
+        filled = 0
+        return true
+    }
+    override func discard() {
+        codec.withInstance { $0.destroyElements(storage, count: filled) }
+        filled = 0
+    }
+    override func appendPosition(to path: inout String) { path += "[\(index)]" }
+}
+
+/// Writes an `InlineArray`'s elements, read in place.
+final class InlineArrayCursor: EncodeCursor {
+    private unowned(unsafe) let codec: InlineArrayCodec
+    private var source: UnsafeRawPointer?
+    private var index = 0
+
+    init(codec: InlineArrayCodec) { self.codec = codec }
+
+    override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
+        self.source = source
+        index = 0
+    }
+    override func next(_ writer: inout JSONWriter) -> EncodeChild? {
+        guard let source, index < codec.count else {
+            writer.endArray()
+            return nil
+        }
+        writer.element()
+        defer { index += 1 }
+        return .typed(.passUnretained(codec.element), source + index &* codec.elementStride)
+    }
+    override func reset() { source = nil }
+}
