@@ -190,7 +190,8 @@ struct FallbackPathTests {
         let options = DecodingOptions(diagnostics: { diagnostic in
             heard.withLock { $0.append(diagnostic.description) }
         })
-        let interval = try ModelDecoder(options: options).decode(Interval.self, from: #"{"span": {"start": 2, "end": 1}}"#)
+        let interval = try ModelDecoder(options: options).decode(
+            Interval.self, from: #"{"span": {"start": 2, "end": 1}}"#)
         #expect(interval.span == Span(start: 0, end: 0))
         let messages = heard.withLock { $0 }
         #expect(messages.last?.hasPrefix("$.span: ") == true, "\(messages)")
