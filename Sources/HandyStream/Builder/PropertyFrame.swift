@@ -46,9 +46,8 @@ class PropertyFrame: Frame {
         if inUnknownKey {
             unknownKeyLength = min(bytes.count, Self.unknownKeyCapacity)
             if unknownKeyLength > 0 {
-                unknownKey.update(
-                    from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                    count: unknownKeyLength)
+                ShortBytes.copy(
+                    to: UnsafeMutableRawPointer(unknownKey), from: bytes.baseAddress!, count: unknownKeyLength)
             }
         }
         return true

@@ -78,7 +78,7 @@ struct DuplicateKeys {
     }
 
     /// Equal keys have equal fingerprints: the length, and the first and last (up to) eight bytes, read inside the
-    /// key.
+    /// key (under eight bytes, ``ShortBytes/word(_:count:)``).
     @inline(__always)
     private static func fingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let count = bytes.count
@@ -88,12 +88,6 @@ struct DuplicateKeys {
             return length ^ base.loadUnaligned(as: UInt64.self)
                 ^ (base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &* 0xFF51_AFD7_ED55_8CCD)
         }
-        if count >= 4 {
-            return length ^ UInt64(base.loadUnaligned(as: UInt32.self))
-                ^ (UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) << 32)
-        }
-        var word: UInt64 = 0
-        for index in 0..<count { word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << (index &* 8) }
-        return length ^ word
+        return length ^ ShortBytes.word(base, count: count)
     }
 }

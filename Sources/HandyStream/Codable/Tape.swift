@@ -219,7 +219,7 @@ struct Tape {
         var bits: UInt64 = 0
         if let source = text.baseAddress, text.count > 0 {
             if byteCount + text.count > byteCapacity { growBytes(toHold: byteCount + text.count) }
-            bits = Self.copy(to: UnsafeMutableRawPointer(byteBase + byteCount), from: source, count: text.count)
+            bits = ShortBytes.copy(to: UnsafeMutableRawPointer(byteBase + byteCount), from: source, count: text.count)
             byteCount += text.count
         }
         appendToken(
@@ -227,45 +227,6 @@ struct Tape {
                 kind: kind, start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: text.count),
                 hint: 0, offset: offset))
         return bits
-    }
-
-    /// Copies `count` bytes: most keys, numbers and strings are short, and copying them inline (two overlapping
-    /// words) costs less than a call to `memcpy`. Reads and writes stay inside the `count` bytes. Returns the words
-    /// read OR-ed together (past 16 bytes, after `memcpy`, the bytes read again), for ``key(_:offset:)``.
-    @inline(__always)
-    private static func copy(to destination: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int)
-        -> UInt64
-    {
-        if count > 16 {
-            destination.copyMemory(from: source, byteCount: count)
-            var bits: UInt64 = 0
-            var index = 0
-            while index &+ 8 <= count {
-                bits |= source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                index &+= 8
-            }
-            return bits | source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        } else if count >= 8 {
-            let first = source.loadUnaligned(as: UInt64.self)
-            let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-            destination.storeBytes(of: first, as: UInt64.self)
-            destination.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
-            return first | last
-        } else if count >= 4 {
-            let first = source.loadUnaligned(as: UInt32.self)
-            let last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-            destination.storeBytes(of: first, as: UInt32.self)
-            destination.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
-            return UInt64(first | last)
-        } else {
-            var bits: UInt64 = 0
-            for index in 0..<count {
-                let byte = source.load(fromByteOffset: index, as: UInt8.self)
-                destination.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
-                bits |= UInt64(byte)
-            }
-            return bits
-        }
     }
 
     /// Where recording is, as a JSON path relative to the tape's value (`.items[2].name`): the open containers, and

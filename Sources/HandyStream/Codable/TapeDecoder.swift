@@ -703,7 +703,7 @@ extension TapeDecoder {
             let from = Int(token.start)
             precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
             if caseInsensitive { return Self.equalIgnoringASCIICase(bytes.baseAddress! + from, key) }
-            return Self.equalBytes(bytes.baseAddress! + from, key.baseAddress!, key.count)
+            return ShortBytes.equal(bytes.baseAddress! + from, key.baseAddress!, count: key.count)
         }
         func next(_ position: Int) -> Int {
             let value = tokens[position + 1]
@@ -750,36 +750,6 @@ extension TapeDecoder {
             position = tape.pointee.next(after: position + 1)
         }
         return nil
-    }
-
-    /// Whether `count` bytes at `a` and `b` are equal: a word at a time, the last word overlapping the one before
-    /// (reads stay inside the `count` bytes), inline (keys are short, and a call to `memcmp` costs more than
-    /// comparing them).
-    @inline(__always)
-    private static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        if count >= 8 {
-            var index = 0
-            while index &+ 8 < count {
-                if a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    != b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                {
-                    return false
-                }
-                index &+= 8
-            }
-            return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-                == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        }
-        if count >= 4 {
-            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-                    == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-        }
-        for index in 0..<count
-        where a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
-            return false
-        }
-        return true
     }
 
     private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {

@@ -79,6 +79,9 @@ final class FieldTable: @unchecked Sendable {
     private let keyBytes: UnsafeMutableBufferPointer<UInt8>
     /// Entry index + 1 per bucket; 0 is empty.
     private let buckets: UnsafeMutableBufferPointer<Int32>
+    /// Bit `n` set when some key is `n` bytes long (bit 63: 63 bytes or more): a key of a length no key has is
+    /// unknown without hashing it (most keys a partial model meets).
+    private let keyLengths: UInt64
     private let mask: Int
     private let slotCount: Int
     /// The slots written, in declaration order and sorted by key.
@@ -139,6 +142,7 @@ final class FieldTable: @unchecked Sendable {
         buckets.initialize(repeating: 0)
         mask = capacity - 1
         var cursor = 0
+        var lengths: UInt64 = 0
         for (number, key) in ordered.enumerated() {
             guard var key else {
                 entries.baseAddress!.advanced(by: number).initialize(
@@ -155,11 +159,16 @@ final class FieldTable: @unchecked Sendable {
             entries.baseAddress!.advanced(by: number).initialize(
                 to: Entry(hash: hash, keyStart: cursor, keyLength: key.bytes.count, packed: packed))
             cursor += key.bytes.count
+            lengths |= Self.lengthBit(key.bytes.count)
             var bucket = Int(truncatingIfNeeded: hash) & mask
             while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
             buckets[bucket] = Int32(number + 1)
         }
+        keyLengths = lengths
     }
+
+    @inline(__always)
+    private static func lengthBit(_ count: Int) -> UInt64 { 1 &<< UInt64(min(count, 63)) }
 
     deinit {
         slotBuffer.deinitialize().deallocate()
@@ -203,6 +212,7 @@ final class FieldTable: @unchecked Sendable {
     /// The slot whose key is `key`, or -1 (packed as ``slotIndex(forKey:predicted:)`` packs it).
     @inline(__always)
     func slotIndex(forKey key: UnsafeRawBufferPointer) -> Int {
+        if keyLengths & Self.lengthBit(key.count) == 0 { return -1 }
         let hash = Self.hash(key)
         var bucket = Int(truncatingIfNeeded: hash) & mask
         while true {
@@ -225,28 +235,11 @@ final class FieldTable: @unchecked Sendable {
         return UnsafePointer(keyBytes.baseAddress! + entry.keyStart)
     }
 
-    /// Compares a stored key with `key`, whose length is already known to be the same, eight bytes at a time.
+    /// Compares a stored key with `key`, whose length is already known to be the same.
     @inline(__always)
     private static func equal(_ stored: UnsafePointer<UInt8>, _ key: UnsafeRawBufferPointer) -> Bool {
         guard let base = key.baseAddress else { return true }
-        let stored = UnsafeRawPointer(stored)
-        var offset = 0
-        while offset + 8 <= key.count {
-            if stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-                return false
-            }
-            offset += 8
-        }
-        while offset < key.count {
-            if stored.load(fromByteOffset: offset, as: UInt8.self) != base.load(fromByteOffset: offset, as: UInt8.self)
-            {
-                return false
-            }
-            offset += 1
-        }
-        return true
+        return ShortBytes.equal(UnsafeRawPointer(stored), base, count: key.count)
     }
 
     // MARK: - Writing
@@ -260,25 +253,27 @@ final class FieldTable: @unchecked Sendable {
     /// The quoted, escaped key of slot `index`.
     func quotedKey(_ index: Int) -> [UInt8] { quotedKeys[index] }
 
-    /// Mixes the key eight bytes at a time (a multiply-xorshift per word, as in SplitMix), the tail byte by byte.
+    /// Mixes the key eight bytes at a time (a multiply-xorshift per word, as in SplitMix); what is left, in one word:
+    /// the key's last eight bytes (overlapping the words before), or under eight bytes ``ShortBytes/word(_:count:)``.
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        let count = bytes.count
+        var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
         guard let base = bytes.baseAddress else { return hash }
         var offset = 0
-        while offset + 8 <= bytes.count {
+        while offset &+ 8 <= count {
             hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
             hash ^= hash >> 29
-            offset += 8
+            offset &+= 8
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
-            shift += 8
-            offset += 1
+        if offset < count {
+            let tail =
+                count >= 8
+                ? base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) : ShortBytes.word(base, count: count)
+            hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        } else {
+            hash = hash &* 0x94D0_49BB_1331_11EB
         }
-        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
         return hash ^ (hash >> 31)
     }
 }

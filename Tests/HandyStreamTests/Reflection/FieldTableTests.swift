@@ -209,3 +209,37 @@ struct Counted: HandyJSON {
                 })
     }
 }
+
+@Suite("Field table keys")
+struct FieldTableKeyTests {
+    /// Keys of every length from 0 to 80 (past the 63 bytes where key lengths share one bit of the length filter),
+    /// each found at its slot, with and without a prediction; keys absent from the table — of a length some key has,
+    /// differing in any one byte, and of lengths no key has — are not found.
+    @Test("Keys of every length are found, and absent keys are not")
+    func everyLength() {
+        let codec = ValueCodec(valueType: Int.self)
+        let lengths = Array(0...80).filter { $0 % 7 != 3 }  // lengths 3, 10, 17, … have no key
+        let keys = lengths.map { length in (0..<length).map { UInt8(ascii: "a") + UInt8(($0 * 7 + length) % 26) } }
+        let slots = keys.indices.map { FieldTable.Slot(name: "p\($0)", key: "p\($0)", offset: $0 * 8, codec: codec) }
+        let table = FieldTable(
+            modelName: "Model", isClass: false, slots: slots,
+            keys: keys.enumerated().map { FieldTable.Key(bytes: $1, slot: $0, priority: 0) })
+        func lookup(_ key: [UInt8], predicted: Int = .max) -> Int {
+            key.withUnsafeBytes { table.slotIndex(forKey: $0, predicted: predicted) }
+        }
+        for (slot, key) in keys.enumerated() {
+            #expect(lookup(key) == slot, "\(key.count) bytes")
+            #expect(lookup(key, predicted: slot) == slot, "\(key.count) bytes, predicted")
+            #expect(lookup(key, predicted: (slot + 1) % keys.count) == slot, "\(key.count) bytes, mispredicted")
+            for position in key.indices {
+                var other = key
+                other[position] ^= 0x20
+                #expect(lookup(other) == -1, "\(key.count) bytes, byte \(position) changed")
+                #expect(lookup(other, predicted: slot) == -1, "\(key.count) bytes, byte \(position), predicted")
+            }
+        }
+        for length in 0...90 where !lengths.contains(length) {
+            #expect(lookup(Array(repeating: UInt8(ascii: "q"), count: length)) == -1, "\(length) bytes")
+        }
+    }
+}
