@@ -36,6 +36,12 @@ enum UTF8Validation {
             let lead = bytes[index]
             if lead < 0x80 {
                 index &+= 1
+                // More ASCII may follow (a URL in Japanese text): eight bytes at a time while it does.
+                while count &- index >= 8
+                    && base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
+                    index &+= 8
+                }
                 continue
             }
             if lead < 0xC2 { return index }  // a continuation byte, or an overlong two-byte form
@@ -46,12 +52,26 @@ enum UTF8Validation {
             }
             if lead < 0xF0 {
                 guard index &+ 2 < count else { return index }
+                // Both continuation bytes tested at once (the second in the low byte: little- or big-endian, the
+                // mask and pattern are the same in both bytes).
+                let continuation = base.loadUnaligned(fromByteOffset: index &+ 1, as: UInt16.self)
+                guard continuation & 0xC0C0 == 0x8080 else { return index }
                 let second = bytes[index &+ 1]
-                let third = bytes[index &+ 2]
-                guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return index }
                 if lead == 0xE0 && second < 0xA0 { return index }  // overlong
                 if lead == 0xED && second > 0x9F { return index }  // a UTF-16 surrogate
                 index &+= 3
+                #if _endian(little)
+                // Text in a script of three-byte characters (Japanese, Chinese) runs on: each next one checked by
+                // one read of four bytes (the fourth is in the run), a lead E1–EC or EE–EF and two continuation
+                // bytes; anything else, E0 and ED included, goes the general way.
+                while count &- index >= 4 {
+                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+                    guard word & 0x00C0_C0F0 == 0x0080_80E0 else { break }
+                    let next = word & 0xFF
+                    if next == 0xE0 || next == 0xED { break }
+                    index &+= 3
+                }
+                #endif
                 continue
             }
             guard lead < 0xF5, index &+ 3 < count else { return index }

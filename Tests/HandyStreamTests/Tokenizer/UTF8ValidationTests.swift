@@ -30,6 +30,28 @@ extension UTF8ValidationTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
+    /// The same sequences after a run of three-byte characters and after ASCII that follows one, where the check
+    /// reads several bytes at once, and with a byte after them or none.
+    @Test func everyShortSequenceAfterRuns() {
+        var mismatches: [[UInt8]] = []
+        let prefixes: [[UInt8]] = [
+            Array("日本".utf8), Array("日本語".utf8), Array("é".utf8) + Array("ascii run!".utf8), Array("日 abcdefghij".utf8),
+        ]
+        for prefix in prefixes {
+            for a in Self.interesting {
+                for b in Self.interesting {
+                    for c in Self.interesting {
+                        for tail in [[], [0x41], [0xE3, 0x81, 0x82]] as [[UInt8]] {
+                            let bytes = prefix + [a, b, c] + tail
+                            if Self.ours(bytes) != Self.oracle(bytes) { mismatches.append(bytes) }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test func randomMixtures() {
         var generator = SystemRandomNumberGenerator()
         let pieces: [[UInt8]] = [
