@@ -365,11 +365,55 @@ struct DecimalText {
     /// The value in an integer type, when it is an integer that fits.
     func integer<T: FixedWidthInteger>(_: T.Type = T.self) -> T? {
         guard let magnitude = integerMagnitude else { return nil }
-        if !isNegative { return T(exactly: magnitude) }
+        return Self.integer(T.self, negative: isNegative, magnitude: magnitude)
+    }
+
+    /// `±magnitude` in an integer type, when it fits.
+    @inline(__always)
+    static func integer<T: FixedWidthInteger>(_: T.Type, negative: Bool, magnitude: UInt64) -> T? {
+        if !negative { return T(exactly: magnitude) }
         if magnitude == 0 { return 0 }
         guard T.isSigned, magnitude <= UInt64(1) << 63 else { return nil }
         let value = magnitude == UInt64(1) << 63 ? Int64.min : -Int64(magnitude)
         return T(exactly: value)
+    }
+
+    /// A number token written as a plain integer of at most 19 digits (`-?[0-9]+`, as most integers are): its value
+    /// in `T` when it fits, read without the general reading's parts (no fraction, exponent or dropped digits to
+    /// account for); `nil` as the outer value for any other token, which the general reading then reads.
+    @inline(__always)
+    static func plainInteger<T: FixedWidthInteger>(token text: UnsafeRawBufferPointer, as _: T.Type) -> T?? {
+        let count = text.count
+        guard let base = text.baseAddress, count > 0 else { return .none }
+        let negative = base.load(as: UInt8.self) == ASCII.minus
+        let start = negative ? 1 : 0
+        guard count &- start >= 1 && count &- start <= 19 else { return .none }
+        // Digits to the end (JSON has no leading zeros, and a token's text is JSON's): 19 digits can't overflow.
+        var magnitude: UInt64 = 0
+        #if _endian(little)
+        if count >= 8 {
+            // Eight digits at a time while more than eight are left, then the last one to eight from the text's
+            // last eight bytes (those already read shifted out); every byte must be a digit.
+            var index = start
+            while count &- index > 8 {
+                let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                guard ~chunk & 0x1010_1010_1010_1010 == 0 else { return .none }
+                magnitude = magnitude &* 100_000_000 &+ Digits.eightDigits(chunk)
+                index &+= 8
+            }
+            let rest = count &- index
+            let last = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> UInt64((8 &- rest) &* 8)
+            guard Digits.leadingTokenDigits(last) == rest else { return .none }
+            magnitude = magnitude &* Digits.powerOfTen(rest) &+ Digits.firstDigits(last, rest)
+            return .some(integer(T.self, negative: negative, magnitude: magnitude))
+        }
+        #endif
+        for index in start..<count {
+            let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
+            guard digit <= 9 else { return .none }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+        }
+        return .some(integer(T.self, negative: negative, magnitude: magnitude))
     }
 
     // MARK: - Floating point

@@ -25,6 +25,7 @@ struct IntegerConversion<Value: FixedWidthInteger>: ScalarConversion {
 
     static func value(number text: UnsafeRawBufferPointer) -> Value? {
         if Value.bitWidth > 64, let wide = wide(text) { return wide }
+        if let plain = DecimalText.plainInteger(token: text, as: Value.self) { return plain }
         return DecimalText(token: text)?.integer(Value.self)
     }
     static func value(string bytes: UnsafeRawBufferPointer) -> Value? {

@@ -529,6 +529,7 @@ extension TapeDecoder {
 
     static func foundationInteger<I: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, _: I.Type) -> I? {
         if I.bitWidth > 64, let wide = IntegerConversion<I>.wide(bytes) { return wide }
+        if let plain = DecimalText.plainInteger(token: bytes, as: I.self) { return plain }
         guard let text = DecimalText(token: bytes) else { return nil }
         if let exact = text.integer(I.self) { return exact }
         guard text.hasFractionOrExponent, let double = text.double(text: bytes), let exact = I(exactly: double) else {

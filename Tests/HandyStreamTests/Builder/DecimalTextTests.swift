@@ -208,6 +208,37 @@ struct DecimalTextTests {
         }
     }
 
+    @Test("Plain integer tokens are read directly, at every length, and every other token is left to the full reading")
+    func plainIntegers() {
+        func plain<T: FixedWidthInteger>(_ text: String, _: T.Type) -> T?? {
+            // Digits right before and after the token: reading one of them would change the value.
+            let padded = Array(("98765432" + text + "98765432").utf8)
+            return padded.withUnsafeBytes { buffer in
+                DecimalText.plainInteger(
+                    token: UnsafeRawBufferPointer(rebasing: buffer[8..<(8 + text.utf8.count)]), as: T.self)
+            }
+        }
+        let digits = "9876543210123456789"
+        for length in 1...19 {
+            for first in ["1", "9"] {
+                let number = first + digits.suffix(length - 1)
+                for text in [number, "-" + number] {
+                    #expect(plain(text, Int64.self) == .some(Int64(text)), "\(text)")
+                    #expect(plain(text, UInt64.self) == .some(UInt64(text)), "\(text)")
+                    #expect(plain(text, Int8.self) == .some(Int8(text)), "\(text)")
+                    #expect(plain(text, Int.self) == .some(Int(text)), "\(text)")
+                }
+            }
+        }
+        #expect(plain("0", Int.self) == .some(0))
+        #expect(plain("-0", Int.self) == .some(0))
+        #expect(plain("-9223372036854775808", Int64.self) == .some(Int64.min))
+        #expect(plain("9223372036854775808", Int64.self) == .some(nil))
+        for other in ["1.5", "12345678.5", "1e5", "123456789e1", "-", "", "12345678901234567890", "1.0"] {
+            #expect(plain(other, Int64.self) == .none, "\(other)")
+        }
+    }
+
     @Test("A number token is read within its bounds, whatever bytes lie around it")
     func tokensWithinBounds() {
         for text in ["1.5", "-65.613616999999977", "12345678", "0.12345678", "1234567.8", "7e1", "123456789012"] {
