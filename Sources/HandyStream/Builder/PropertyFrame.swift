@@ -5,6 +5,13 @@ class PropertyFrame: Frame {
     private let tableReference: Unmanaged<FieldTable>
     /// Kept alive by the codec that made the frame, which lives as long as the process.
     @inline(__always) final var table: FieldTable { tableReference.takeUnretainedValue() }
+
+    /// A slot of the table, reached without reference counting (``table`` retains and releases the table around
+    /// each use: about 40 instructions per property on the hot path).
+    @inline(__always)
+    private final func slot(_ index: Int) -> UnsafeMutablePointer<FieldTable.Slot> {
+        tableReference.withInstance { $0.slot(index) }
+    }
     /// The slot of the key just read, or -1 for a key that is not read (unknown, or a worse candidate).
     private final var pending = -1
     /// The slot expected next: documents tend to list keys in the order models declare them.
@@ -58,7 +65,7 @@ class PropertyFrame: Frame {
     private final func _slowpath_candidate(_ packed: Int) -> Int {
         let slot = packed & FieldTable.slotMask
         let priority = Int32(truncatingIfNeeded: (packed & ~FieldTable.candidateFlag) >> FieldTable.priorityShift)
-        let candidate = table.slot(slot).pointee.candidate
+        let candidate = self.slot(slot).pointee.candidate
         precondition(candidate >= 0 && candidate < bestCandidates.count, "\(table.modelName): candidate record")
         guard priority <= bestCandidates[candidate] else { return -1 }
         bestCandidates[candidate] = priority
@@ -71,7 +78,7 @@ class PropertyFrame: Frame {
         _ builder: Builder, _ store: (ValueCodec, UnsafeMutableRawPointer) -> Bool, found: @autoclosure () -> String
     ) -> Bool {
         guard pending >= 0 else { return true }
-        let slot = table.slot(pending)
+        let slot = slot(pending)
         defer { pending = -1 }
         let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
         if slot.pointee.codecReference.withInstance({ store($0, target) }) { return true }
@@ -98,7 +105,7 @@ class PropertyFrame: Frame {
 
     override final func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard pending >= 0 else { return nil }
-        let slot = table.slot(pending)
+        let slot = slot(pending)
         let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
         guard slot.pointee.codec.storeReady(value, at: target, mode: .assign, builder) else { return nil }
         pending = -1
@@ -107,7 +114,7 @@ class PropertyFrame: Frame {
 
     override final func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
         guard pending >= 0 else { return nil }
-        let codec = table.slot(pending).pointee.codecReference
+        let codec = slot(pending).pointee.codecReference
         if let child = codec.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) {
             return child
         }
@@ -118,7 +125,7 @@ class PropertyFrame: Frame {
     }
 
     override final func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        let slot = table.slot(pending)
+        let slot = slot(pending)
         let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
         let codec = slot.pointee.codecReference
         // Still pending while a fallback is reported, so that its path names the property.
@@ -135,7 +142,7 @@ class PropertyFrame: Frame {
 
     override final func appendPosition(to path: inout String) {
         if pending >= 0 {
-            path += "." + table.slot(pending).pointee.key
+            path += "." + slot(pending).pointee.key
         } else if inUnknownKey {
             path +=
                 "." + String(decoding: UnsafeBufferPointer(start: unknownKey, count: unknownKeyLength), as: UTF8.self)
