@@ -32,10 +32,10 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
         ModelStorage.storeAny(String(jsonBytes: bytes), at: target, mode: mode)
         return true
     }
-    override func openObject(_ builder: Builder) -> Frame? {
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Any>(opener: self, value: self) }
     }
-    override func openArray(_ builder: Builder) -> Frame? {
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) {
             ArrayFrame<Any>(opener: self, element: self, finishing: AnyCodec.arrayFinishing)
         }

@@ -60,7 +60,7 @@ final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
         super.init(valueType: [Element].self)
     }
 
-    override func openArray(_ builder: Builder) -> Frame? {
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) {
             ArrayFrame<Element>(opener: self, element: element, finishing: finishing)
         }
@@ -91,7 +91,7 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
         super.init(valueType: Set<Element>.self)
     }
 
-    override func openArray(_ builder: Builder) -> Frame? {
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) {
             ArrayFrame<Element>(opener: self, element: element, finishing: .make())
         }
@@ -246,7 +246,7 @@ final class ArrayFrame<Element>: Frame {
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         appended(element { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }
-    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+    override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
         _ = elementDidNotFit(builder, found: isObject ? "an object" : "an array")
         return nil

@@ -175,7 +175,7 @@ final class Builder: TokenSink {
             skipDepth = 1
             return true
         }
-        top = .passUnretained(child)
+        top = child
         height = depth
         assert(height < capacity, "Builder: stack index out of range")
         stack[height] = top
@@ -227,29 +227,32 @@ final class Builder: TokenSink {
     /// A frame for the container opening now at the current depth: the one used last time at this depth when the
     /// same codec opened it, otherwise a new one from `make`. Either way it has begun a fresh value.
     @inline(__always)
-    func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Frame {
+    ///
+    /// The frame is handed over unretained: the builder owns every frame it made (`ownedFrames`) for as long as it
+    /// lives, and a strong reference returned here would be retained and released once per container.
+    func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Unmanaged<Frame> {
         assert(depth < capacity, "Builder: frame list index out of range")
         var candidate = recycled[depth]
         while let cached = candidate {
-            let found = cached.withInstance { frame -> Frame? in
-                guard frame.opener === codec && frame.isObject == isObject else { return nil }
+            let matches = cached.withInstance { frame -> Bool in
+                guard frame.opener === codec && frame.isObject == isObject else { return false }
                 frame.begin(self)
-                return frame
+                return true
             }
-            if let found { return found }
+            if matches { return cached }
             candidate = cached.withInstance { $0.nextAtDepth }
         }
         return _slowpath_newFrame(make)
     }
 
     @inline(never)
-    private func _slowpath_newFrame(_ make: () -> Frame) -> Frame {
+    private func _slowpath_newFrame(_ make: () -> Frame) -> Unmanaged<Frame> {
         let frame = make()
         ownedFrames.append(frame)
         frame.nextAtDepth = recycled[depth]
         recycled[depth] = .passUnretained(frame)
         frame.begin(self)
-        return frame
+        return .passUnretained(frame)
     }
 
     // MARK: - Outcomes

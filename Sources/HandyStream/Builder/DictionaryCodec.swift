@@ -11,7 +11,7 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
         super.init(valueType: [String: Value].self)
     }
 
-    override func openObject(_ builder: Builder) -> Frame? {
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Value>(opener: self, value: value) }
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
@@ -85,7 +85,7 @@ final class DictionaryFrame<Value>: Frame {
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         inserted(value { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }
-    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+    override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         if let child = value({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
         _ = valueDidNotFit(builder, found: isObject ? "an object" : "an array")
         return nil

@@ -14,8 +14,8 @@ final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecke
         super.init(valueType: Container.self)
     }
 
-    override func openObject(_ builder: Builder) -> Frame? { isArray ? nil : anyCodec.openObject(builder) }
-    override func openArray(_ builder: Builder) -> Frame? { isArray ? anyCodec.openArray(builder) : nil }
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? { isArray ? nil : anyCodec.openObject(builder) }
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? { isArray ? anyCodec.openArray(builder) : nil }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         guard let container = make(frame.takeAny()) else { return false }
         ModelStorage.store(container, at: target, mode: mode)

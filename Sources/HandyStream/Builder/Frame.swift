@@ -37,7 +37,7 @@ class Frame {
     func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented() }
     func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented() }
     /// The frame for a container that starts at the current position, or `nil` to skip it.
-    func openChild(isObject: Bool, _ builder: Builder) -> Frame? { unimplemented() }
+    func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? { unimplemented() }
     /// A child frame's container has ended: take its value.
     func childFinished(_ child: Frame, _ builder: Builder) -> Bool { unimplemented() }
 
@@ -149,7 +149,7 @@ final class RootFrame<T>: Frame {
         hasValue = true
         return builder.rootCompleted()
     }
-    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+    override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         if let child = isObject ? opener.openObject(builder) : opener.openArray(builder) { return child }
         _ = didNotFit(builder, found: isObject ? "an object" : "an array")
         return nil

@@ -31,7 +31,7 @@ final class InlineArrayCodec: ValueCodec, @unchecked Sendable {
         super.init(valueType: type)
     }
 
-    override func openArray(_ builder: Builder) -> Frame? {
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) { InlineArrayFrame(codec: self) }
     }
     /// Moves the value whose elements are initialized at `source` to `target`.
@@ -152,7 +152,7 @@ final class InlineArrayFrame: Frame {
         }
         return stored(true, found: "")
     }
-    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+    override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         if slot != nil, let child = element.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) })
         {
             return child

@@ -31,10 +31,10 @@ final class ValidationCodec: ValueCodec, @unchecked Sendable {
     {
         store(target, mode)
     }
-    override func openObject(_ builder: Builder) -> Frame? {
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: false) }
     }
-    override func openArray(_ builder: Builder) -> Frame? {
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) {
             JSONTextFrame(opener: self, isObject: false, keepsText: false)
         }
@@ -85,10 +85,10 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
         let verbatim = builder.run.isVerbatim(bytes)
         return text({ $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self), verbatim: verbatim) }, target, mode)
     }
-    override func openObject(_ builder: Builder) -> Frame? {
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: true) }
     }
-    override func openArray(_ builder: Builder) -> Frame? {
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: true) }
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
@@ -180,10 +180,10 @@ final class JSONTextFrame: Frame {
         let verbatim = builder.run.isVerbatim(bytes)
         return value { $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self), verbatim: verbatim) }
     }
-    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+    override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         if keepsText && state.pointee.levels.last?.isObject == false { state.pointee.writer.element() }
         open(isObject)
-        return self
+        return .passUnretained(self)
     }
     override func finish(_ builder: Builder) -> Bool {
         let level = state.pointee.levels.removeLast()

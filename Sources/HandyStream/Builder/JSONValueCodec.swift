@@ -31,10 +31,10 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         ModelStorage.store(JSONValue.string(String(jsonBytes: bytes)), at: target, mode: mode)
         return true
     }
-    override func openObject(_ builder: Builder) -> Frame? {
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { JSONObjectFrame(opener: self) }
     }
-    override func openArray(_ builder: Builder) -> Frame? {
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) {
             ArrayFrame<JSONValue>(opener: self, element: self, finishing: JSONValueCodec.finishing)
         }
@@ -97,7 +97,7 @@ final class JSONObjectFrame: Frame {
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         add(codec.storeString(bytes, at: valueSlot, mode: .initialize, builder))
     }
-    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+    override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         isObject ? codec.openObject(builder) : codec.openArray(builder)
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {

@@ -5,7 +5,7 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
 
     init() { super.init(valueType: Model.self) }
 
-    override func openObject(_ builder: Builder) -> Frame? {
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { ModelFrame<Model>(opener: self, table: table) }
     }
     override var expectation: String { "an object" }

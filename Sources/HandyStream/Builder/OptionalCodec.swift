@@ -49,8 +49,8 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
     {
         wrapping(target, mode) { wrapped.storeString(bytes, at: $0, mode: .initialize, builder) }
     }
-    override func openObject(_ builder: Builder) -> Frame? { wrapped.openObject(builder) }
-    override func openArray(_ builder: Builder) -> Frame? { wrapped.openArray(builder) }
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? { wrapped.openObject(builder) }
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? { wrapped.openArray(builder) }
     override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
         -> Bool
     {

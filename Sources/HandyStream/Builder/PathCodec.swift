@@ -6,7 +6,7 @@ final class PathCodec: ValueCodec, @unchecked Sendable {
 
     init() { super.init(valueType: Void.self) }
 
-    override func openObject(_ builder: Builder) -> Frame? {
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { PathFrame(opener: self, table: table) }
     }
     /// The values were written in place while the object streamed past.

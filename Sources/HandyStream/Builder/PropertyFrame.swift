@@ -112,7 +112,7 @@ class PropertyFrame: Frame {
         return true
     }
 
-    override final func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+    override final func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         guard pending >= 0 else { return nil }
         let codec = slot(pending).pointee.codecReference
         if let child = codec.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) {

@@ -65,8 +65,8 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
     {
         store(String(jsonBytes: bytes), target, mode)
     }
-    override func openObject(_ builder: Builder) -> Frame? { subtreeCodec.openObject(builder) }
-    override func openArray(_ builder: Builder) -> Frame? { subtreeCodec.openArray(builder) }
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? { subtreeCodec.openObject(builder) }
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? { subtreeCodec.openArray(builder) }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         let value = frame.takeAny()
         return store(adapter.readsText ? (value as? JSONText)?.string as Any? : value, target, mode)

@@ -42,9 +42,9 @@ class ValueCodec: @unchecked Sendable {
     }
 
     /// A frame that builds a value from the object starting now, or `nil` when an object does not fit the type.
-    func openObject(_ builder: Builder) -> Frame? { nil }
+    func openObject(_ builder: Builder) -> Unmanaged<Frame>? { nil }
     /// A frame that builds a value from the array starting now, or `nil` when an array does not fit the type.
-    func openArray(_ builder: Builder) -> Frame? { nil }
+    func openArray(_ builder: Builder) -> Unmanaged<Frame>? { nil }
 
     /// Moves the value built by `frame` (opened by this codec) to `target`; `false` when the frame has no value
     /// because it did not fit (a `Decodable` value whose `init(from:)` failed), `target` then left as it was.

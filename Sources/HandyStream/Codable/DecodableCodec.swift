@@ -66,10 +66,10 @@ final class DecodableCodec<T: Decodable>: ValueCodec, DecodableRootCodec, @unche
         return true
     }
 
-    override func openObject(_ builder: Builder) -> Frame? {
+    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { DecodableFrame<T>(opener: self, isObject: true) }
     }
-    override func openArray(_ builder: Builder) -> Frame? {
+    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) { DecodableFrame<T>(opener: self, isObject: false) }
     }
 
@@ -131,11 +131,11 @@ final class DecodableFrame<T: Decodable>: Frame {
         preconditionFailure("DecodableFrame: the builder records scalars on the tape")
     }
     override func ready(_ ready: Any, _ builder: Builder) -> Bool? { nil }
-    override func openChild(isObject: Bool, _ builder: Builder) -> Frame? {
+    override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         guard builder.record(on: tape, byteCount: 0, { $0.beginContainer(isObject: isObject, offset: $1) }) else {
             return nil
         }
-        return self
+        return .passUnretained(self)
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
 
