@@ -100,6 +100,9 @@ struct InlineArrayTests {
         #expect(
             shape.toJSONString()
                 == #"{"point":[1.5,2.0],"ring":[[0.0,1.0]],"names":["x","y","z"],"maybe":[3,4],"nested":[[],[]]}"#)
+        let values = try #require(shape.toJSON())
+        #expect(values["point"] as? [Double] == [1.5, 2])
+        #expect(values["names"] as? [String] == ["x", "y", "z"])
         let back = try #require(Shape.deserialize(from: shape.toJSONString()))
         #expect(elements(back.point) == [1.5, 2])
         #expect(back.maybe.map { elements($0) } == [3, 4])
