@@ -149,41 +149,52 @@ struct DecimalText {
         return number
     }
 
-    /// Accumulates the run of digits that starts at `index` and moves `index` past it: eight bytes at a time, the
-    /// run's length in them found by one test of all eight (``Digits/leadingDigits(_:)``, or for a token's text
-    /// ``Digits/leadingTokenDigits(_:)``); where fewer than eight bytes remain in a text of at least eight, its last
+    /// Accumulates the run of digits that starts at `index` and moves `index` past it: eight bytes at a time while
+    /// more than eight remain, the run's length in them found by one test of all eight (``Digits/leadingDigits(_:)``,
+    /// or for a token's text ``Digits/leadingTokenDigits(_:)``); then, in a text of at least eight bytes, its last
     /// eight bytes, those before `index` shifted out; a byte at a time only in texts shorter than eight bytes. Like
     /// the integer part's loop, it wraps on overflow: the accumulated value is used only for numbers of at most 19
-    /// digits.
+    /// digits. Returns whether the run reached the end of the text.
     @inline(__always)
+    @discardableResult
     private static func accumulateDigitRun(
         _ base: UnsafeRawPointer, _ count: Int, _ index: inout Int, _ accumulated: inout UInt64, token: Bool
-    ) {
+    ) -> Bool {
         #if _endian(little)
         if count >= 8 {
-            while index < count {
-                // Eight bytes from `index` while eight remain; then the text's last eight bytes (which lie in the
-                // text, as count >= 8), those before `index` shifted out: zero bytes in their place end the run.
-                let unread = count &- index
-                let chunk =
-                    unread >= 8
-                    ? base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    : base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> UInt64((8 &- unread) &* 8)
+            while count &- index > 8 {
+                let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 let run = token ? Digits.leadingTokenDigits(chunk) : Digits.leadingDigits(chunk)
-                guard run > 0 else { return }
-                accumulated = accumulated &* Digits.powerOfTen(run) &+ Digits.firstDigits(chunk, run)
-                index &+= run
-                if run < 8 { return }
+                if run < 8 {
+                    if run > 0 {
+                        accumulated = accumulated &* Digits.powerOfTen(run) &+ Digits.firstDigits(chunk, run)
+                        index &+= run
+                    }
+                    return false
+                }
+                accumulated = accumulated &* 100_000_000 &+ Digits.eightDigits(chunk)
+                index &+= 8
             }
-            return
+            // One to eight bytes are left (or none); the text's last eight bytes lie in it, as count >= 8: those
+            // before `index` shifted out, zero bytes in their place end the run.
+            let unread = count &- index
+            guard unread > 0 else { return true }
+            let last = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> UInt64((8 &- unread) &* 8)
+            let run = token ? Digits.leadingTokenDigits(last) : Digits.leadingDigits(last)
+            if run > 0 {
+                accumulated = accumulated &* Digits.powerOfTen(run) &+ Digits.firstDigits(last, run)
+                index &+= run
+            }
+            return run == unread
         }
         #endif
         while index < count {
             let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
-            if digit > 9 { break }
+            if digit > 9 { return false }
             accumulated = accumulated &* 10 &+ UInt64(digit)
             index &+= 1
         }
+        return true
     }
 
     /// Builds the significand from runs of digits: 19 significant digits always fit in a `UInt64`, eight at a time
@@ -389,30 +400,9 @@ struct DecimalText {
         let start = negative ? 1 : 0
         guard count &- start >= 1 && count &- start <= 19 else { return .none }
         // Digits to the end (JSON has no leading zeros, and a token's text is JSON's): 19 digits can't overflow.
+        var index = start
         var magnitude: UInt64 = 0
-        #if _endian(little)
-        if count >= 8 {
-            // Eight digits at a time while more than eight are left, then the last one to eight from the text's
-            // last eight bytes (those already read shifted out); every byte must be a digit.
-            var index = start
-            while count &- index > 8 {
-                let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                guard ~chunk & 0x1010_1010_1010_1010 == 0 else { return .none }
-                magnitude = magnitude &* 100_000_000 &+ Digits.eightDigits(chunk)
-                index &+= 8
-            }
-            let rest = count &- index
-            let last = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> UInt64((8 &- rest) &* 8)
-            guard Digits.leadingTokenDigits(last) == rest else { return .none }
-            magnitude = magnitude &* Digits.powerOfTen(rest) &+ Digits.firstDigits(last, rest)
-            return .some(integer(T.self, negative: negative, magnitude: magnitude))
-        }
-        #endif
-        for index in start..<count {
-            let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
-            guard digit <= 9 else { return .none }
-            magnitude = magnitude &* 10 &+ UInt64(digit)
-        }
+        guard accumulateDigitRun(base, count, &index, &magnitude, token: true) else { return .none }
         return .some(integer(T.self, negative: negative, magnitude: magnitude))
     }
 
