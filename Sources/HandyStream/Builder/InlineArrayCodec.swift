@@ -107,7 +107,17 @@ final class InlineArrayFrame: Frame {
         return storage + index &* elementStride
     }
 
-    /// Counts the element at `index`, built or not. Always goes on: the frame's own container decides the value.
+    /// Builds the element at `index` with `body` (the element codec and the slot) when there is a slot for it,
+    /// and counts it, built or not. Always goes on: the frame's own container decides the value.
+    @inline(__always)
+    private func build(
+        _ body: (ValueCodec, UnsafeMutableRawPointer) -> Bool, found: @autoclosure () -> String
+    ) -> Bool {
+        let built = slot.map { slot in element.withInstance { body($0, slot) } } ?? false
+        return stored(built, found: found())
+    }
+
+    /// Counts the element at `index`, built or not.
     private func stored(_ built: Bool, found: @autoclosure () -> String) -> Bool {
         if built {
             filled += 1
@@ -124,27 +134,21 @@ final class InlineArrayFrame: Frame {
     }
 
     override func null(_ builder: Builder) -> Bool {
-        stored(
-            slot.map { slot in element.withInstance { $0.storeNull(at: slot, mode: .initialize, builder) } } ?? false,
-            found: "null")
+        build({ $0.storeNull(at: $1, mode: .initialize, builder) }, found: "null")
     }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        stored(
-            slot.map { slot in element.withInstance { $0.storeBool(value, at: slot, mode: .initialize, builder) } }
-                ?? false,
-            found: value ? "true" : "false")
+        build({ $0.storeBool(value, at: $1, mode: .initialize, builder) }, found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        stored(
-            slot.map { slot in element.withInstance { $0.storeNumber(text, at: slot, mode: .initialize, builder) } }
-                ?? false,
-            found: "the number " + String(jsonBytes: text))
+        build(
+            { $0.storeNumber(text, at: $1, mode: .initialize, builder) }, found: "the number " + String(jsonBytes: text)
+        )
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        stored(
-            slot.map { slot in element.withInstance { $0.storeString(bytes, at: slot, mode: .initialize, builder) } }
-                ?? false,
-            found: "a string")
+        build({ $0.storeString(bytes, at: $1, mode: .initialize, builder) }, found: "a string")
+    }
+    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
+        build({ $0.store(finished: child, at: $1, mode: .initialize) }, found: child.found)
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard let slot, element.withInstance({ $0.storeReady(value, at: slot, mode: .initialize, builder) }) else {
@@ -160,11 +164,6 @@ final class InlineArrayFrame: Frame {
         // Skipped by the builder, which then calls `skipped()`.
         noteMisfit(isObject ? "an object" : "an array")
         return nil
-    }
-    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        guard let slot else { return stored(false, found: "") }
-        return stored(
-            element.withInstance { $0.store(finished: child, at: slot, mode: .initialize) }, found: child.found)
     }
     override func skipped() { index += 1 }
 
