@@ -535,16 +535,29 @@ extension TapeDecoder {
         guard text.hasFractionOrExponent, let double = text.double(text: bytes), let exact = I(exactly: double) else {
             return nil
         }
-        // Past 2^53 a `Double` may have rounded the text: JSONDecoder then reads it as a `Decimal`, truncated toward
-        // zero (`12345678901234567.5` is 12345678901234567).
+        // Past 2^53 a `Double` may have rounded the text: JSONDecoder then reads it as a `Decimal` and takes the
+        // integer from its significand and exponent, truncated toward zero (`12345678901234567.5` is
+        // 12345678901234567); a significand past `UInt64` — all the digits written, the fraction's included
+        // (`617233318175216634.0271`) — is refused, as JSONDecoder refuses it.
         if double.magnitude < 0x1p53 { return exact }
         guard
-            var decimal = Decimal(
-                string: String(decoding: bytes, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX"))
+            let decimal = Decimal(
+                string: String(decoding: bytes, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX")),
+            decimal.significand.magnitude <= Decimal(UInt64.max),
+            var magnitude = UInt64("\(decimal.significand.magnitude)")
         else { return nil }
-        var truncated = Decimal()
-        NSDecimalRound(&truncated, &decimal, 0, decimal < 0 ? .up : .down)
-        return I("\(truncated)")
+        if decimal.exponent < 0 {
+            for _ in 0..<(-decimal.exponent) { magnitude /= 10 }
+        } else {
+            for _ in 0..<decimal.exponent {
+                let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                if overflow { return nil }
+                magnitude = product
+            }
+        }
+        guard let value = I(exactly: magnitude) else { return nil }
+        if decimal.sign == .minus { return I.isSigned ? 0 - value : nil }
+        return value
     }
 
     static func foundationDouble(_ bytes: UnsafeRawBufferPointer) -> Double? {

@@ -269,6 +269,7 @@ extension StrictCodableTests {
         "0e-5", "2.01e-1234",
         "12345678901234567.5", "-12345678901234567.5", "9007199254740993.0", "1.5e300",
         "2.5e-1", "4.9406564584124654e-324", "3.4028235e38", "3.5e38",
+        "617233318175216634.0271", "88312316852174334.67", "88312316852174334.671", "90071992547409930.000",
     ])
     func numbersAsFoundationReadsThem(text: String) {
         struct Box<T: Decodable & Equatable>: Decodable, Equatable { var v: T }
@@ -289,6 +290,65 @@ extension StrictCodableTests {
         }
         same(Int.self)
         same(UInt8.self)
+        same(Int64.self)
+        same(UInt64.self)
+        same(Double.self)
+        same(Float.self)
+    }
+}
+
+extension StrictCodableTests {
+    /// Numbers of every length the readers treat differently (digits read one at a time, eight at a time, and the
+    /// last one to eight from the text's end; integers up to 19 digits read directly, longer ones by the general
+    /// reading), in arrays of each type: strict and lenient mode give exactly JSONDecoder's values, or fail where it
+    /// fails (the array's element at the same index).
+    @Test("Numbers of every length decode as JSONDecoder decodes them", arguments: 0..<3)
+    func numbersOfEveryLength(seed: Int) {
+        var generator = SplitMix64(seed: UInt64(500 + seed))
+        var texts: [String] = []
+        let digits = "98765432109876543210987654321"
+        for length in 1...22 {
+            let integer = String(digits.dropFirst(seed).prefix(length))
+            texts += [integer, "-" + integer]
+            for fraction in [1, 7, 8, 9, 15, 16, 17] {
+                let decimal = String(integer.prefix(3)) + "." + String(digits.suffix(fraction))
+                texts += [decimal, "-" + decimal, decimal + "e-3", decimal + "E+12"]
+            }
+        }
+        for _ in 0..<200 {
+            var text = Bool.random(using: &generator) ? "-" : ""
+            text += String(Int.random(in: 1...9, using: &generator))
+            for _ in 0..<Int.random(in: 0...20, using: &generator) {
+                text += String(Int.random(in: 0...9, using: &generator))
+            }
+            if Bool.random(using: &generator) {
+                text += "."
+                for _ in 0..<Int.random(in: 1...20, using: &generator) {
+                    text += String(Int.random(in: 0...9, using: &generator))
+                }
+            }
+            if Int.random(in: 0..<3, using: &generator) == 0 {
+                text += "e\(Int.random(in: -30...30, using: &generator))"
+            }
+            texts.append(text)
+        }
+        let lenient = ModelDecoder()
+        func same<T: Decodable & Equatable>(_: T.Type) {
+            for text in texts {
+                let json = Data("[\(text)]".utf8)
+                let foundation = DiffOutcome { try JSONDecoder().decode([T].self, from: json) }
+                let strict = DiffOutcome { try Self.strict.decode([T].self, from: json) }
+                #expect(strict == foundation, "\(text) as \(T.self), strict")
+                // Lenient mode rescues what JSONDecoder refuses; where JSONDecoder decodes, it gives the same value.
+                if foundation.isValue {
+                    let ours = DiffOutcome { try lenient.decode([T].self, from: json) }
+                    #expect(ours == foundation, "\(text) as \(T.self), lenient")
+                }
+            }
+        }
+        same(Int.self)
+        same(Int8.self)
+        same(Int32.self)
         same(Int64.self)
         same(UInt64.self)
         same(Double.self)
