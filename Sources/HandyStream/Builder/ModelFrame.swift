@@ -2,11 +2,8 @@
 final class ModelFrame<Model: HandyJSON>: PropertyFrame {
     private let storage = UnsafeMutablePointer<Model>.allocate(capacity: 1)
     private var isLive = false
-    /// The table's, read once: asking the table on every object would retain and release it.
-    private let isClass: Bool
 
     override init(opener: ValueCodec, table: FieldTable) {
-        isClass = table.isClass
         super.init(opener: opener, table: table)
         if table.candidateCount > 0 { bestCandidates = .allocate(capacity: table.candidateCount) }
     }
@@ -25,7 +22,7 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
         }
         isLive = true
         beginProperties(
-            at: isClass
+            at: withTable({ $0.isClass })
                 ? ModelStorage.objectBase(referenceAt: storage) : UnsafeMutableRawPointer(storage))
         if !bestCandidates.isEmpty { bestCandidates.update(repeating: .max) }
         storage.pointee.willStartMapping()

@@ -2,16 +2,16 @@
 /// ``Frame/propertyBase``; unknown keys' values are skipped; `null` and values that don't fit leave the default.
 /// Models and nested key paths (``PathFrame``) share this.
 class PropertyFrame: Frame {
+    /// Kept alive by the codec that made the frame, which lives as long as the process; reached only through
+    /// ``withTable(_:)``, without reference counting (a strong reference, retained and released around each use,
+    /// cost about 40 instructions per property on the hot path).
     private let tableReference: Unmanaged<FieldTable>
-    /// Kept alive by the codec that made the frame, which lives as long as the process.
-    @inline(__always) final var table: FieldTable { tableReference.takeUnretainedValue() }
 
-    /// A slot of the table, reached without reference counting (``table`` retains and releases the table around
-    /// each use: about 40 instructions per property on the hot path).
     @inline(__always)
-    private final func slot(_ index: Int) -> UnsafeMutablePointer<FieldTable.Slot> {
-        tableReference.withInstance { $0.slot(index) }
-    }
+    final func withTable<Result>(_ body: (FieldTable) -> Result) -> Result { tableReference.withInstance(body) }
+
+    @inline(__always)
+    private final func slot(_ index: Int) -> UnsafeMutablePointer<FieldTable.Slot> { withTable { $0.slot(index) } }
     /// The slot of the key just read, or -1 for a key that is not read (unknown, or a worse candidate).
     private final var pending = -1
     /// The slot expected next: documents tend to list keys in the order models declare them.
@@ -66,7 +66,8 @@ class PropertyFrame: Frame {
         let slot = packed & FieldTable.slotMask
         let priority = Int32(truncatingIfNeeded: (packed & ~FieldTable.candidateFlag) >> FieldTable.priorityShift)
         let candidate = self.slot(slot).pointee.candidate
-        precondition(candidate >= 0 && candidate < bestCandidates.count, "\(table.modelName): candidate record")
+        precondition(
+            candidate >= 0 && candidate < bestCandidates.count, "\(withTable { $0.modelName }): candidate record")
         guard priority <= bestCandidates[candidate] else { return -1 }
         bestCandidates[candidate] = priority
         return slot
