@@ -54,6 +54,8 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     private var state = State.reading
     /// Values completed since they were last collected (the streaming modes).
     private let completed = ElementBuffer<T>()
+    /// Makes the completed values one array when they are collected.
+    private let finishing = ArrayFinishing<T>.make()
     /// The values are `Decodable` (see ``Decoding/rootCodec(for:strategy:)``): every error is a `DecodingError`, as
     /// `JSONDecoder`'s are, with this library's error as its underlying error.
     private let throwsDecodingErrors: Bool
@@ -289,16 +291,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     // MARK: - Output
 
     /// The values completed so far (the streaming modes), handed over once.
-    func takeElements() -> [T] {
-        let count = completed.count
-        guard count > 0 else { return [] }
-        // One array per collection, its metadata looked up once: the elements are moved into it.
-        defer { completed.count = 0 }
-        return Array(unsafeUninitializedCapacity: count) { elements, initialized in
-            elements.baseAddress!.moveInitialize(from: completed.base, count: count)
-            initialized = count
-        }
-    }
+    func takeElements() -> [T] { completed.takeAll(finishing) }
 
     /// One value, once complete; a value that doesn't fit `T` is an error located where the value is (in `input`,
     /// when the whole document is in memory).

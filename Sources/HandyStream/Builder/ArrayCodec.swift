@@ -174,6 +174,13 @@ final class ElementBuffer<Element> {
         return (proceed, true)
     }
 
+    /// Moves the values out into one array, made by `finishing`, leaving the buffer empty.
+    func takeAll(_ finishing: ArrayFinishing<Element>) -> [Element] {
+        let taken = count
+        count = 0
+        return finishing.take(base, taken)
+    }
+
     /// Destroys the values left (decoding stopped early).
     func discard() {
         base.deinitialize(count: count)
@@ -264,11 +271,7 @@ final class ArrayFrame<Element>: Frame {
     }
     override func skipped() { index += 1 }
 
-    func take() -> [Element] {
-        let taken = elements.count
-        elements.count = 0
-        return finishing.take(elements.base, taken)
-    }
+    func take() -> [Element] { elements.takeAll(finishing) }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
         let taken = elements.count
         elements.count = 0
