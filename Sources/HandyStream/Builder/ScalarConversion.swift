@@ -98,14 +98,6 @@ struct StringConversion: ScalarConversion {
     static var expectation: String { "a string" }
 }
 
-extension String {
-    /// A string from bytes yajl has already checked to be valid UTF-8 (or from number text, which is ASCII).
-    @inline(__always)
-    init(jsonBytes bytes: UnsafeRawBufferPointer) {
-        self = String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
-    }
-}
-
 // MARK: - Foundation types
 
 struct NSStringConversion: ScalarConversion {

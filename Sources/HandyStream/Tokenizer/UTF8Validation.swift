@@ -5,6 +5,24 @@ enum UTF8Validation {
     @inline(__always)
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool { firstInvalidByte(bytes) == nil }
 
+    /// Whether every byte of `bytes` is ASCII, eight at a time.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var index = 0
+        var seen: UInt64 = 0
+        while index + 8 <= count {
+            seen |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if seen & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            seen |= UInt64(base.load(fromByteOffset: index, as: UInt8.self))
+            index += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
+    }
+
     /// The index of the byte where `bytes` stops being well-formed UTF-8 (the start of the bad sequence), or `nil`
     /// when all is well. ASCII runs are checked eight bytes at a time.
     @inline(__always)

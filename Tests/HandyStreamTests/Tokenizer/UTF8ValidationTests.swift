@@ -75,4 +75,34 @@ extension UTF8ValidationTests {
         let surrogate = Array("ab".utf8) + [0xED, 0xA0, 0x80]
         #expect(surrogate.withUnsafeBytes { UTF8Validation.firstInvalidByte($0) } == 2)
     }
+
+    /// Strings made from checked bytes without a second validation hold exactly the bytes, and a long one made of
+    /// ASCII is known to be ASCII, as `String(decoding:as:)` would have it (comparing and hashing keep their fast
+    /// paths).
+    @Test func stringsFromCheckedBytes() {
+        let texts = [
+            "", "a", "short ascii", "exactly fifteen", "sixteen bytes!!!", "a longer run of plain ascii text, 40+ chars",
+            "é", "日本語のテキスト", "plain ascii then é at the end", "日本 then a long tail of plain ascii text",
+            "😀 emoji and ascii text after it", String(repeating: "x", count: 1_000) + "é",
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let made = bytes.withUnsafeBytes { String(jsonBytes: $0) }
+            #expect(made == text)
+            #expect(Array(made.utf8) == bytes)
+            #expect(made.utf8Span.isKnownASCII == bytes.allSatisfy { $0 < 0x80 }, "\(text)")
+            #expect(bytes.withUnsafeBytes { UTF8Validation.isASCII($0) } == bytes.allSatisfy { $0 < 0x80 })
+        }
+    }
+
+    /// A decoded property: the same, end to end.
+    @Test func decodedLongASCIIStringIsKnownASCII() throws {
+        struct Note: HandyJSON {
+            var text = ""
+            var other = ""
+        }
+        let note = try #require(Note.deserialize(from: #"{"text": "a long line of plain ascii text", "other": "日本語 and ascii"}"#))
+        #expect(note.text == "a long line of plain ascii text" && note.text.utf8Span.isKnownASCII)
+        #expect(note.other == "日本語 and ascii" && !note.other.utf8Span.isKnownASCII)
+    }
 }
