@@ -81,7 +81,8 @@ extension UTF8ValidationTests {
     /// paths).
     @Test func stringsFromCheckedBytes() {
         let texts = [
-            "", "a", "short ascii", "exactly fifteen", "sixteen bytes!!!", "a longer run of plain ascii text, 40+ chars",
+            "", "a", "short ascii", "exactly fifteen", "sixteen bytes!!!",
+            "a longer run of plain ascii text, 40+ chars",
             "é", "日本語のテキスト", "plain ascii then é at the end", "日本 then a long tail of plain ascii text",
             "😀 emoji and ascii text after it", String(repeating: "x", count: 1_000) + "é",
         ]
@@ -101,7 +102,8 @@ extension UTF8ValidationTests {
             var text = ""
             var other = ""
         }
-        let note = try #require(Note.deserialize(from: #"{"text": "a long line of plain ascii text", "other": "日本語 and ascii"}"#))
+        let note = try #require(
+            Note.deserialize(from: #"{"text": "a long line of plain ascii text", "other": "日本語 and ascii"}"#))
         #expect(note.text == "a long line of plain ascii text" && note.text.utf8Span.isKnownASCII)
         #expect(note.other == "日本語 and ascii" && !note.other.utf8Span.isKnownASCII)
     }
