@@ -33,7 +33,9 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
         return true
     }
     override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
-        builder.frame(openedBy: self, isObject: true) { DictionaryFrame<Any>(opener: self, value: self) }
+        builder.frame(openedBy: self, isObject: true) {
+            DictionaryFrame<Any>(opener: self, value: self, finishing: AnyCodec.dictionaryFinishing)
+        }
     }
     override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) {
@@ -56,6 +58,7 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
 
     /// Specialized here, where the element type is known.
     static let arrayFinishing = ArrayFinishing<Any>.make(specialized: true)
+    static let dictionaryFinishing = DictionaryFinishing<Any>.make()
 
     static func foundationNumber(_ text: UnsafeRawBufferPointer) -> Any? {
         guard let decimal = DecimalText(text) else { return nil }

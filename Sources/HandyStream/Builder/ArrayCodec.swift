@@ -3,13 +3,23 @@ import Foundation
 /// How an array frame makes its elements into an `[Element]` and stores it. ``make(specialized:)`` called where
 /// `Element` is a concrete type gives specialized code (``KnownContainers`` does so for common element types); called
 /// from generic code it gives generic code, which asks the runtime for `[Element]`'s metadata on every array.
+@usableFromInline
 struct ArrayFinishing<Element>: @unchecked Sendable {
     let take: (UnsafeMutablePointer<Element>, Int) -> [Element]
     let store: (UnsafeMutablePointer<Element>, Int, UnsafeMutableRawPointer, StoreMode) -> Void
 
+    @usableFromInline
+    init(
+        take: @escaping (UnsafeMutablePointer<Element>, Int) -> [Element],
+        store: @escaping (UnsafeMutablePointer<Element>, Int, UnsafeMutableRawPointer, StoreMode) -> Void
+    ) {
+        self.take = take
+        self.store = store
+    }
+
     /// `specialized`: the caller names a concrete `Element`, so that appending is specialized code (in generic code
     /// each append would go through `Element`'s value witnesses).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func make(specialized: Bool = false) -> ArrayFinishing {
         ArrayFinishing(
             take: { elements, count in moveArray(elements, count, specialized: specialized) },
@@ -18,8 +28,8 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
             })
     }
 
-    @inline(__always)
-    private static func moveArray(
+    @inlinable @inline(__always)
+    static func moveArray(
         _ elements: UnsafeMutablePointer<Element>, _ count: Int, specialized: Bool
     ) -> [Element] {
         // Small arrays (a GeoJSON point is [x, y]) are made from array literals, which allocate directly.

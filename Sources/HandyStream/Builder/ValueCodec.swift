@@ -1,5 +1,6 @@
 /// Whether a store writes over a live value (a model's property, which keeps its default when the store fails) or
 /// into raw memory (an element being added to a container, which is dropped, or made `nil`, when it fails).
+@usableFromInline
 enum StoreMode {
     case assign
     case initialize

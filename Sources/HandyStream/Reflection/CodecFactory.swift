@@ -98,7 +98,7 @@ final class CodecFactory {
         }
         if let dictionary = type as? any DictionaryMarker.Type {
             guard let value = codec(for: dictionary.valueType, context: context) else { return nil }
-            return dictionary.makeCodec(value: value)
+            return KnownContainers.dictionaryCodec(for: type, value: value) ?? dictionary.makeCodec(value: value)
         }
         // Last, so that a type that is also a model, an enum, a scalar or a container takes that path.
         if let decodable = type as? any Decodable.Type { return makeDecodable(decodable) }

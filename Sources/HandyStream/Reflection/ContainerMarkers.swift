@@ -25,7 +25,9 @@ protocol ArrayMarker {
 
 extension Array: ArrayMarker {
     static var elementType: Any.Type { Element.self }
-    static func makeCodec(element: ValueCodec) -> ValueCodec { ArrayCodec<Element>(element: element) }
+    static func makeCodec(element: ValueCodec) -> ValueCodec {
+        ArrayCodec<Element>(element: element, finishing: ContainerFinishing<Element>.ofModel?.array ?? .make())
+    }
 }
 
 protocol SetMarker {
@@ -45,7 +47,9 @@ protocol DictionaryMarker {
 
 extension Dictionary: DictionaryMarker where Key == String {
     static var valueType: Any.Type { Value.self }
-    static func makeCodec(value: ValueCodec) -> ValueCodec { DictionaryCodec<Value>(value: value) }
+    static func makeCodec(value: ValueCodec) -> ValueCodec {
+        DictionaryCodec<Value>(value: value, finishing: ContainerFinishing<Value>.ofModel?.dictionary ?? .make())
+    }
 }
 
 /// Lets the registry reach an `InlineArray`'s count and element type from a bare metatype, and do what needs the
@@ -86,6 +90,25 @@ extension InlineArray: InlineArrayMarker {
 }
 
 /// Array types common enough in real documents to deserve code specialized for them (see ``ArrayFinishing``).
+/// How arrays and dictionaries of one element type are made, in code specialized for that type.
+@usableFromInline
+struct ContainerFinishing<Element> {
+    @usableFromInline let array: ArrayFinishing<Element>
+    @usableFromInline let dictionary: DictionaryFinishing<Element>
+
+    /// Called where `Element` is concrete: a model's module (``HandyJSON/_containerFinishing``), ``KnownContainers``.
+    @inlinable @inline(__always)
+    init() {
+        array = .make(specialized: true)
+        dictionary = .make()
+    }
+
+    /// The finishing a model's own module compiled for it, when `Element` is a `HandyJSON` model.
+    static var ofModel: ContainerFinishing? {
+        (Element.self as? any HandyJSON.Type)?._containerFinishing as? ContainerFinishing
+    }
+}
+
 enum KnownContainers {
     static func arrayCodec(for type: Any.Type, element: ValueCodec) -> ValueCodec? {
         switch ObjectIdentifier(type) {
@@ -104,6 +127,25 @@ enum KnownContainers {
         case ObjectIdentifier([[String: Any]].self): array([String: Any].self, element)
         default: nil
         }
+    }
+
+    static func dictionaryCodec(for type: Any.Type, value: ValueCodec) -> ValueCodec? {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier([String: String].self): dictionary(String.self, value)
+        case ObjectIdentifier([String: Int].self): dictionary(Int.self, value)
+        case ObjectIdentifier([String: Double].self): dictionary(Double.self, value)
+        case ObjectIdentifier([String: Bool].self): dictionary(Bool.self, value)
+        case ObjectIdentifier([String: [Int]].self): dictionary([Int].self, value)
+        case ObjectIdentifier([String: [String]].self): dictionary([String].self, value)
+        case ObjectIdentifier([String: Any].self): dictionary(Any.self, value)
+        default: nil
+        }
+    }
+
+    /// Called with a concrete `Value`, so that the dictionary's finishing is specialized code.
+    @inline(__always)
+    private static func dictionary<Value>(_: Value.Type, _ value: ValueCodec) -> ValueCodec {
+        DictionaryCodec<Value>(value: value, finishing: .make())
     }
 
     /// Called with a concrete `Element`, so that the array's finishing is specialized code.

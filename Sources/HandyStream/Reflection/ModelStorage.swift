@@ -4,9 +4,10 @@
 /// runtime's reflection reports it), scratch memory owned by a frame, or the elements of an array being written.
 /// The type at an address is always the one the codec was built for: a field table pairs each offset with the codec
 /// of that property's own type, and a container's frame or cursor hands out only addresses of its element type.
+@usableFromInline
 enum ModelStorage {
     /// Writes `value` at `target`: over the live value (`assign`, which releases the old one) or into raw memory.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func store<T>(_ value: consuming T, at target: UnsafeMutableRawPointer, mode: StoreMode) {
         let typed = target.assumingMemoryBound(to: T.self)
         switch mode {

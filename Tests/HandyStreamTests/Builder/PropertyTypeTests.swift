@@ -308,6 +308,49 @@ struct PropertyTypeTests {
         #expect(maps.optionals == ["a": nil, "b": 2, "c": nil])
     }
 
+    @Test("A dictionary's duplicate keys: the last value wins, whatever the value type")
+    func dictionaryDuplicateKeys() throws {
+        struct Maps: HandyJSON {
+            var numbers: [String: Int] = [:]
+            var owners: [String: Owner] = [:]
+            var lists: [String: [Int]] = [:]
+        }
+        let maps = try ModelDecoder().decode(
+            Maps.self,
+            from: """
+                {"numbers": {"a": 1, "b": 2, "a": 3},
+                 "owners": {"x": {"name": "first"}, "y": {"name": "other"}, "x": {"name": "second"}},
+                 "lists": {"k": [1], "k": [2, 3], "m": []}}
+                """)
+        #expect(maps.numbers == ["a": 3, "b": 2])
+        #expect(maps.owners.mapValues(\.name) == ["x": "second", "y": "other"])
+        #expect(maps.lists == ["k": [2, 3], "m": []])
+    }
+
+    @Test("Arrays and dictionaries of models are made by code compiled for the model, subclasses' too")
+    func containersOfModels() throws {
+        struct Zoo: HandyJSON {
+            var owners: [Owner] = []
+            var kittens: [Kitten] = []
+            var cats: [String: Cat] = [:]
+            var many: [Owner] = []
+        }
+        let names = (0..<20).map { #"{"name": "o\#($0)"}"# }.joined(separator: ",")
+        let zoo = try ModelDecoder().decode(
+            Zoo.self,
+            from: """
+                {"owners": [{"name": "a"}, {"name": "b"}],
+                 "kittens": [{"name": "k", "legs": 4, "indoor": true, "ageInWeeks": 9}],
+                 "cats": {"c": {"name": "c", "indoor": true}, "d": {"name": "d"}},
+                 "many": [\(names)]}
+                """)
+        #expect(zoo.owners.map(\.name) == ["a", "b"])
+        #expect(zoo.kittens.count == 1 && zoo.kittens[0].ageInWeeks == 9 && zoo.kittens[0].indoor)
+        #expect(zoo.kittens[0].legs == 4 && zoo.kittens[0].name == "k")
+        #expect(zoo.cats.mapValues(\.indoor) == ["c": true, "d": false])
+        #expect(zoo.many.map(\.name) == (0..<20).map { "o\($0)" })
+    }
+
     @Test("An enum value that is not a case keeps the default")
     func unknownEnum() throws {
         let model = try #require(Containers.deserialize(from: #"{"species": "bird", "legs": 3, "weight": "x"}"#))

@@ -242,4 +242,14 @@ struct FieldTableKeyTests {
             #expect(lookup(Array(repeating: UInt8(ascii: "q"), count: length)) == -1, "\(length) bytes")
         }
     }
+
+    /// Arrays and dictionaries of a model are made by code its own module compiled for it: the finishing is found
+    /// and is of that very type (a subclass's, not its base's), so it is used; other element types have none.
+    @Test func containerFinishingOfModels() {
+        #expect(ContainerFinishing<Owner>.ofModel != nil)
+        #expect(ContainerFinishing<Kitten>.ofModel != nil)
+        #expect(ContainerFinishing<Cat>.ofModel != nil)
+        #expect(ContainerFinishing<[Owner]>.ofModel == nil)
+        #expect(ContainerFinishing<Int>.ofModel == nil)
+    }
 }
