@@ -5,22 +5,32 @@ enum UTF8Validation {
     @inline(__always)
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool { firstInvalidByte(bytes) == nil }
 
-    /// Whether every byte of `bytes` is ASCII, eight at a time.
+    /// Whether every byte of `bytes` is ASCII: sixteen at a time, then the last sixteen (or, under sixteen, the first
+    /// and the last eight), overlapping what was read.
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
+        let mask: UInt64 = 0x8080_8080_8080_8080
+        guard count >= 8 else {
+            var seen: UInt8 = 0
+            for index in 0..<count { seen |= base.load(fromByteOffset: index, as: UInt8.self) }
+            return seen & 0x80 == 0
+        }
         var index = 0
-        var seen: UInt64 = 0
-        while index + 8 <= count {
-            seen |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if seen & 0x8080_8080_8080_8080 != 0 { return false }
-            index += 8
+        while count &- index > 16 {
+            let pair =
+                base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                | base.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
+            if pair & mask != 0 { return false }
+            index &+= 16
         }
-        while index < count {
-            seen |= UInt64(base.load(fromByteOffset: index, as: UInt8.self))
-            index += 1
-        }
-        return seen & 0x8080_8080_8080_8080 == 0
+        // At most sixteen bytes are left: the last sixteen hold them (under sixteen in all, the first eight and the
+        // last eight hold everything).
+        let first = count >= 16 ? count &- 16 : 0
+        let rest =
+            base.loadUnaligned(fromByteOffset: first, as: UInt64.self)
+            | base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        return rest & mask == 0
     }
 
     /// The index of the byte where `bytes` stops being well-formed UTF-8 (the start of the bad sequence), or `nil`

@@ -96,6 +96,22 @@ extension UTF8ValidationTests {
         }
     }
 
+    /// Every length up to 70, all ASCII and with one byte past ASCII at each place, in a buffer of exactly that
+    /// length (reads past it would show under the address sanitizer).
+    @Test func isASCIIAtEveryLengthAndPlace() {
+        for length in 0...70 {
+            let plain = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 1)
+            defer { plain.deallocate() }
+            for index in 0..<length { plain[index] = UInt8(ascii: "a") &+ UInt8(index % 26) }
+            #expect(UTF8Validation.isASCII(UnsafeRawBufferPointer(plain)), "\(length)")
+            for place in 0..<length {
+                plain[place] = 0xC3
+                #expect(!UTF8Validation.isASCII(UnsafeRawBufferPointer(plain)), "\(length), at \(place)")
+                plain[place] = UInt8(ascii: "z")
+            }
+        }
+    }
+
     /// A decoded property: the same, end to end.
     @Test func decodedLongASCIIStringIsKnownASCII() throws {
         struct Note: HandyJSON {
