@@ -52,8 +52,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         case finished
     }
     private var state = State.reading
-    /// Values completed since they were last collected (the streaming modes).
-    private let completed = ElementBuffer<T>()
+    /// Values completed since they were last collected (the streaming modes; made when first used, since a decode
+    /// of one value has none).
+    private lazy var completed = ElementBuffer<T>()
     /// Makes the completed values one array when they are collected.
     private let finishing = ArrayFinishing<T>.make()
     /// The values are `Decodable` (see ``Decoding/rootCodec(for:strategy:)``): every error is a `DecodingError`, as
@@ -67,7 +68,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil) {
         self.mode = mode
-        throwsDecodingErrors = codec is any DecodableRootCodec
+        throwsDecodingErrors = codec.decodesCodableValues
         textStages = Self.textStages(for: options)
         root = RootFrame<T>(codec: codec)
         run = DecodingRun(options: options, seed: seed)

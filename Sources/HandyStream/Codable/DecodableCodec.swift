@@ -7,8 +7,10 @@ import Foundation
 /// A container opens a ``DecodableFrame``, which records every event inside it (it stands for all of the value's
 /// levels, as ``JSONTextFrame`` does). A scalar is a one-token tape, decoded at once with the decoder of the run
 /// (the builder's, which every store call is given).
-final class DecodableCodec<T: Decodable>: ValueCodec, DecodableRootCodec, @unchecked Sendable {
+final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: T.self) }
+
+    override var decodesCodableValues: Bool { true }
 
     override var expectation: String { "a value of type \(T.self)" }
 
@@ -87,9 +89,6 @@ final class DecodableCodec<T: Decodable>: ValueCodec, DecodableRootCodec, @unche
         try run.writeEncodable(encodable)
     }
 }
-
-/// Marks the codec of `Decodable` values, whose pipelines throw `DecodingError`s.
-protocol DecodableRootCodec {}
 
 /// Records a `Decodable` value's events on a tape, then decodes it when its outermost container ends.
 final class DecodableFrame<T: Decodable>: Frame {
