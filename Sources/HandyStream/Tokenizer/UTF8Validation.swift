@@ -5,54 +5,43 @@ enum UTF8Validation {
     @inline(__always)
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool { firstInvalidByte(bytes) == nil }
 
-    /// Whether every byte of `bytes` is ASCII: sixteen at a time, then the last sixteen (or, under sixteen, the first
-    /// and the last eight), overlapping what was read.
+    /// The index of the byte where `bytes` stops being well-formed UTF-8 (the start of the bad sequence), or `nil`
+    /// when all is well. An ASCII start is skipped sixteen bytes at a time (``asciiPrefix(_:count:)``).
+    @inline(__always)
+    static func firstInvalidByte(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        let start = asciiPrefix(base, count: count)
+        return start == count ? nil : _slowpath_validate(base, from: start, count: count)
+    }
+
+    /// Whether every byte of `bytes` is ASCII.
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
-        let count = bytes.count
+        return asciiPrefix(base, count: bytes.count) == bytes.count
+    }
+
+    /// `count` when all `count` bytes at `base` are ASCII; otherwise an index at or before the first byte past ASCII,
+    /// with only ASCII before it (so a character starts there). Sixteen bytes are read per step; the last sixteen
+    /// (under sixteen in all, the first and the last eight; under eight, ``ShortBytes/word(_:count:)``) overlap what
+    /// was read, so that every read stays inside the `count` bytes.
+    @inline(__always)
+    static func asciiPrefix(_ base: UnsafeRawPointer, count: Int) -> Int {
         let mask: UInt64 = 0x8080_8080_8080_8080
-        guard count >= 8 else {
-            var seen: UInt8 = 0
-            for index in 0..<count { seen |= base.load(fromByteOffset: index, as: UInt8.self) }
-            return seen & 0x80 == 0
-        }
+        guard count >= 8 else { return ShortBytes.word(base, count: count) & mask == 0 ? count : 0 }
         var index = 0
         while count &- index > 16 {
             let pair =
                 base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 | base.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
-            if pair & mask != 0 { return false }
+            if pair & mask != 0 { return index }
             index &+= 16
         }
-        // At most sixteen bytes are left: the last sixteen hold them (under sixteen in all, the first eight and the
-        // last eight hold everything).
         let first = count >= 16 ? count &- 16 : 0
         let rest =
             base.loadUnaligned(fromByteOffset: first, as: UInt64.self)
             | base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        return rest & mask == 0
-    }
-
-    /// The index of the byte where `bytes` stops being well-formed UTF-8 (the start of the bad sequence), or `nil`
-    /// when all is well. ASCII runs are checked eight bytes at a time.
-    @inline(__always)
-    static func firstInvalidByte(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        guard let base = bytes.baseAddress else { return nil }
-        let count = bytes.count
-        var index = 0
-        while index + 8 <= count {
-            if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
-                return _slowpath_validate(base, from: index, count: count)
-            }
-            index += 8
-        }
-        while index < count {
-            if base.load(fromByteOffset: index, as: UInt8.self) >= 0x80 {
-                return _slowpath_validate(base, from: index, count: count)
-            }
-            index += 1
-        }
-        return nil
+        return rest & mask == 0 ? count : index
     }
 
     /// Walks the sequences from `start`; the index of the first bad one, or `nil`.

@@ -112,6 +112,28 @@ extension UTF8ValidationTests {
         }
     }
 
+    /// Every length up to 70 with a bad byte, or a valid two-byte character, at each place after ASCII: the bad byte
+    /// is found exactly where it is, wherever the sixteen-byte steps and the overlapping last words put it.
+    @Test func firstInvalidByteAtEveryLengthAndPlace() {
+        for length in 1...70 {
+            let text = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 1)
+            defer { text.deallocate() }
+            for index in 0..<length { text[index] = UInt8(ascii: "a") &+ UInt8(index % 26) }
+            for place in 0..<length {
+                text[place] = 0xFF
+                #expect(UTF8Validation.firstInvalidByte(UnsafeRawBufferPointer(text)) == place, "\(length), \(place)")
+                text[place] = UInt8(ascii: "z")
+            }
+            for place in 0..<(length - 1) {
+                text[place] = 0xC3
+                text[place + 1] = 0xA9
+                #expect(UTF8Validation.firstInvalidByte(UnsafeRawBufferPointer(text)) == nil, "\(length), \(place)")
+                text[place] = UInt8(ascii: "z")
+                text[place + 1] = UInt8(ascii: "z")
+            }
+        }
+    }
+
     /// A decoded property: the same, end to end.
     @Test func decodedLongASCIIStringIsKnownASCII() throws {
         struct Note: HandyJSON {
