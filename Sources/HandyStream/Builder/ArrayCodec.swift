@@ -137,10 +137,15 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
 /// making their `Array` or `Dictionary` once, at the end. Values `0..<count` are initialized.
 final class ElementBuffer<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
-    private var capacity = 16
+    private var capacity: Int
     var count = 0
 
-    init() { base = .allocate(capacity: capacity) }
+    /// Sixteen values to start with, or fewer of a large type: under 1 KB, a request that `malloc` serves without
+    /// first merging every small block freed since (which, at the start of a decode, are the last result's).
+    init() {
+        capacity = max(1, min(16, 1_000 / max(MemoryLayout<Element>.stride, 1)))
+        base = .allocate(capacity: capacity)
+    }
 
     deinit {
         discard()

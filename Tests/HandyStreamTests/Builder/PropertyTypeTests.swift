@@ -351,6 +351,23 @@ struct PropertyTypeTests {
         #expect(zoo.many.map(\.name) == (0..<20).map { "o\($0)" })
     }
 
+    @Test("An array of large models (over 1 KB each: its buffer starts at one element and grows) keeps every element")
+    func arrayOfLargeModels() throws {
+        struct Wide: HandyJSON {
+            var id = 0
+            var padding = InlineArray<130, Int>(repeating: 7)
+            var name = ""
+            var rest: [[Int]] = []
+        }
+        #expect(MemoryLayout<Wide>.stride > 1_000)
+        let elements = (0..<50).map { #"{"id": \#($0), "name": "n\#($0)", "rest": [[\#($0)]]}"# }
+        let wides = try ModelDecoder().decode([Wide].self, from: "[" + elements.joined(separator: ",") + "]")
+        #expect(wides.map(\.id) == Array(0..<50))
+        #expect(wides.map(\.name) == (0..<50).map { "n\($0)" })
+        #expect(wides.map(\.rest) == (0..<50).map { [[$0]] })
+        #expect(wides.allSatisfy { $0.padding[0] == 7 && $0.padding[129] == 7 })
+    }
+
     @Test("An enum value that is not a case keeps the default")
     func unknownEnum() throws {
         let model = try #require(Containers.deserialize(from: #"{"species": "bird", "legs": 3, "weight": "x"}"#))
