@@ -1,8 +1,9 @@
 import Foundation
 
 /// How an array frame makes its elements into an `[Element]` and stores it. ``make(specialized:)`` called where
-/// `Element` is a concrete type gives specialized code (``KnownContainers`` does so for common element types); called
-/// from generic code it gives generic code, which asks the runtime for `[Element]`'s metadata on every array.
+/// `Element` is a concrete type gives specialized code (``KnownContainers`` does so for common element types, and a
+/// model's own module for the model, through ``ContainerFinishing``); called from generic code it gives generic code,
+/// which asks the runtime for `[Element]`'s metadata on every array.
 @usableFromInline
 struct ArrayFinishing<Element>: @unchecked Sendable {
     let take: (UnsafeMutablePointer<Element>, Int) -> [Element]
@@ -189,12 +190,16 @@ final class ElementBuffer<Element> {
         return (proceed, true)
     }
 
-    /// Moves the values out into one array, made by `finishing`, leaving the buffer empty.
-    func takeAll(_ finishing: ArrayFinishing<Element>) -> [Element] {
+    /// Hands the values to `body` (the first value and the count), which moves them out, leaving the buffer empty.
+    @inline(__always)
+    func takeAll<Result>(_ body: (UnsafeMutablePointer<Element>, Int) -> Result) -> Result {
         let taken = count
         count = 0
-        return finishing.take(base, taken)
+        return body(base, taken)
     }
+
+    /// Moves the values out into one array, made by `finishing`, leaving the buffer empty.
+    func takeAll(_ finishing: ArrayFinishing<Element>) -> [Element] { takeAll(finishing.take) }
 
     /// Destroys the values left (decoding stopped early).
     func discard() {
@@ -288,9 +293,7 @@ final class ArrayFrame<Element>: Frame {
 
     func take() -> [Element] { elements.takeAll(finishing) }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
-        let taken = elements.count
-        elements.count = 0
-        finishing.store(elements.base, taken, target, mode)
+        elements.takeAll { finishing.store($0, $1, target, mode) }
     }
     override func takeAny() -> Any { take() }
     override func discard() { elements.discard() }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// How a dictionary frame makes its keys and values into a `[String: Value]`, the last of duplicate keys winning.
-/// Like ``ArrayFinishing``: ``make()`` called where `Value` is a concrete type gives specialized code; called from
-/// generic code, it asks the runtime for `[String: Value]`'s metadata at every entry.
+/// Like ``ArrayFinishing``: ``make()`` called where `Value` is a concrete type gives specialized code (``KnownContainers``,
+/// a model's own module); called from generic code, it asks the runtime for type metadata at every entry.
 @usableFromInline
 struct DictionaryFinishing<Value>: @unchecked Sendable {
     /// The keys, and as many values from the pointer on, which it moves out.
@@ -14,8 +14,8 @@ struct DictionaryFinishing<Value>: @unchecked Sendable {
     @inlinable @inline(__always)
     static func make() -> DictionaryFinishing {
         DictionaryFinishing { keys, values, count in
-            // A plain loop: `Dictionary(zip(…), uniquingKeysWith:)` asked the runtime for metadata at every pair
-            // even in specialized code (about 2,700 instructions a pair in generic code).
+            // A plain loop: in generic code, `Dictionary(zip(…), uniquingKeysWith:)` cost about 2,700 instructions a
+            // pair, most of them the runtime's metadata look-ups inside the standard library's unspecialized zip.
             var dictionary = [String: Value](minimumCapacity: count)
             for index in 0..<count { dictionary.updateValue((values + index).move(), forKey: keys[index]) }
             return dictionary
@@ -132,11 +132,7 @@ final class DictionaryFrame<Value>: Frame {
     /// The key of a skipped value was already dealt with by ``openChild(isObject:_:)``.
     override func skipped() {}
 
-    private func take() -> [String: Value] {
-        let taken = values.count
-        values.count = 0
-        return finishing.take(keys, values.base, taken)
-    }
+    private func take() -> [String: Value] { values.takeAll { finishing.take(keys, $0, $1) } }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
         ModelStorage.store(take(), at: target, mode: mode)
     }

@@ -89,7 +89,6 @@ extension InlineArray: InlineArrayMarker {
     }
 }
 
-/// Array types common enough in real documents to deserve code specialized for them (see ``ArrayFinishing``).
 /// How arrays and dictionaries of one element type are made, in code specialized for that type.
 @usableFromInline
 struct ContainerFinishing<Element> {
@@ -109,6 +108,8 @@ struct ContainerFinishing<Element> {
     }
 }
 
+/// Array and dictionary types common enough in real documents to deserve code specialized for them (see
+/// ``ArrayFinishing``, ``DictionaryFinishing``).
 enum KnownContainers {
     static func arrayCodec(for type: Any.Type, element: ValueCodec) -> ValueCodec? {
         switch ObjectIdentifier(type) {
