@@ -116,4 +116,39 @@ enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
         #expect(Self.compare(Int?.self, .optional(.int), seed: seed, mistakeRate: 0.2, count: count) > 0)
         #expect(Self.compare(Double.self, .double, seed: seed, mistakeRate: 0.2, count: count) > 0)
     }
+
+    /// Strings of every kind and length (ASCII, accented, CJK, emoji, escapes, a decomposed é), short enough to be
+    /// stored inline and longer, as values and as keys: the three decoders give the same bytes, and a string is known
+    /// to be ASCII exactly when `JSONDecoder`'s is (HandyStream makes them without a second validation).
+    @Test func stringsOfEveryKindAndLength() throws {
+        struct Texts: Codable, Equatable {
+            var values: [String]
+            var byKey: [String: String]
+        }
+        let pieces = [
+            "a", "plain ascii ", "é", "e\\u0301", "日本語", "😀", "\\n", "\\\"", "\\u00e9", "\\ud83d\\ude00", "/",
+            "0123456789",
+        ]
+        var generator = SplitMix64(seed: 41)
+        for _ in 0..<300 {
+            let texts = (0..<6).map { _ in
+                (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                    .joined()
+            }
+            let values = texts.map { "\"\($0)\"" }.joined(separator: ",")
+            let members = texts.enumerated().map { "\"\($1)\($0)\": \"\($1)\"" }.joined(separator: ",")
+            let data = Data("{\"values\": [\(values)], \"byKey\": {\(members)}}".utf8)
+            let foundation = try JSONDecoder().decode(Texts.self, from: data)
+            for decoder in [ModelDecoder(), Self.strict] {
+                let ours = try decoder.decode(Texts.self, from: data)
+                #expect(ours.values.map { Array($0.utf8) } == foundation.values.map { Array($0.utf8) })
+                let asciiFlags = { (texts: Texts) in texts.values.map { $0.utf8Span.isKnownASCII } }
+                #expect(asciiFlags(ours) == asciiFlags(foundation))
+                let ourKeys = ours.byKey.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+                let theirKeys = foundation.byKey.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+                #expect(ourKeys == theirKeys)
+                #expect(ours == foundation)
+            }
+        }
+    }
 }
