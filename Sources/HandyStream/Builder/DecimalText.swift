@@ -41,10 +41,82 @@ struct DecimalText {
 
     /// The correctly rounded `Double` of a number token's text (``init(token:)``, then ``double(text:)``), in one
     /// function: the reading's parts stay in registers on their way to the conversion.
+    @inline(__always)
     static func double(token text: UnsafeRawBufferPointer) -> Double? {
+        #if _endian(little)
+        if let base = text.baseAddress, let (significand, fractionDigits, negative) = pointToken(base, text.count) {
+            // At most 18 fraction digits: within Clinger's exact powers, and the value within Double's range.
+            if significand <= Self.maximumExactSignificand {
+                // Clinger, as in ``double(text:)``.
+                let result = Double(significand) / Self.exactPowersOfTen[fractionDigits]
+                return negative ? -result : result
+            }
+            // Above 2^53 with at most 18 fraction digits: over 0.009, a normal Double.
+            guard var result = Self.eiselLemireSteps(significand, -fractionDigits, normal: true) else {
+                return _slowpath_strtod(text)
+            }
+            if negative { result.negate() }
+            return result
+        }
+        #endif
         guard let number = read(text, fromString: false, token: true) else { return nil }
         return number.double(text: text)
     }
+
+    #if _endian(little)
+    /// The significand and the number of fraction digits of a number token of the commonest shape, read in a
+    /// straight line: `-?`, one to seven integer digits, a point, a fraction to the end (no exponent), at least eight
+    /// bytes after the sign and at most 19 digits in all. `nil` for any other text, which the general reading reads.
+    ///
+    /// Words are read whole: the integer digits are the first word's bytes before the point; the fraction's are
+    /// read eight at a time, and its last one to eight from the text's last eight bytes, those already read masked
+    /// to `0`s. A token's bytes are digits or `-+.eE`, of which only digits have the bit 0x10 (see
+    /// ``init(token:)``).
+    @inline(__always)
+    private static func pointToken(
+        _ base: UnsafeRawPointer, _ count: Int
+    ) -> (significand: UInt64, fractionDigits: Int, negative: Bool)? {
+        let start = base.load(as: UInt8.self) == ASCII.minus ? 1 : 0
+        guard count &- start >= 8 else { return nil }
+        let head = base.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+        let integerDigits = Digits.leadingTokenDigits(head)
+        // One to seven digits, no leading zero unless alone, then the point.
+        guard UInt(bitPattern: integerDigits &- 1) < 7,
+            (head &>> UInt64(integerDigits &* 8)) & 0xFF == UInt64(ASCII.period),
+            integerDigits == 1 || head & 0xFF != UInt64(ASCII.zero)
+        else { return nil }
+        var significand: UInt64
+        if integerDigits <= 4 {
+            // At most four digits (the common case), their values moved to the top of the low four bytes.
+            var pairs = (head &<< UInt64((4 &- integerDigits) &* 8)) & 0x0F0F_0F0F
+            pairs = pairs &* 10 &+ (pairs &>> 8)
+            significand = (pairs & 0xFF) &* 100 &+ ((pairs &>> 16) & 0xFF)
+        } else {
+            significand = Digits.firstDigits(head, integerDigits)
+        }
+        let fractionStart = start &+ integerDigits &+ 1
+        let fractionDigits = count &- fractionStart
+        // Eight digits at a time while more than eight remain.
+        var index = fractionStart
+        while count &- index > 8 {
+            let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            guard ~chunk & 0x1010_1010_1010_1010 == 0 else { return nil }
+            significand = significand &* 100_000_000 &+ Digits.eightDigits(chunk)
+            index &+= 8
+        }
+        let unread = count &- index
+        guard unread > 0 else { return nil }
+        // The last eight bytes (count - 8 >= start): the first 8 - unread were read before, and become `0`s.
+        let last = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        let readBefore = (UInt64(1) &<< UInt64((8 &- unread) &* 8)) &- 1
+        guard ~last & 0x1010_1010_1010_1010 & ~readBefore == 0 else { return nil }
+        significand =
+            significand &* Digits.powerOfTen(unread)
+            &+ Digits.eightDigits((last & ~readBefore) | (0x3030_3030_3030_3030 & readBefore))
+        guard integerDigits &+ fractionDigits <= 19 else { return nil }
+        return (significand, fractionDigits, start != 0)
+    }
+    #endif
 
     /// The correctly rounded `Double` of a string holding a number (``init(_:fromString:)`` with `fromString`,
     /// then ``double(text:)``).
@@ -450,13 +522,21 @@ struct DecimalText {
     /// Eisel and Lemire's algorithm: `w × 10^q` correctly rounded, from a 128-bit product with a truncated power of
     /// five, or `nil` in the rare case where that product cannot decide the rounding. Infinity means out of range.
     /// (Daniel Lemire, "Number Parsing at a Gigabyte per Second", 2021; the same steps as the fast_float library.)
-    @inline(__always)
+    @inline(never)
     static func eiselLemire(_ w: UInt64, _ q: Int) -> Double? {
         if w == 0 || q < PowersOfFive.smallestPowerOfTen { return 0 }
         if q > PowersOfFive.largestPowerOfTen { return .infinity }
+        return eiselLemireSteps(w, q, normal: false)
+    }
+
+    /// ``eiselLemire(_:_:)`` for `w` not zero and `q` within the table's powers, inlined where the caller knows so;
+    /// `normal` when it also knows the result is a normal `Double`, neither subnormal nor out of range.
+    @_transparent
+    private static func eiselLemireSteps(_ w: UInt64, _ q: Int, normal: Bool) -> Double? {
         let leadingZeros = w.leadingZeroBitCount
         let normalized = w << UInt64(leadingZeros)
-        let index = 2 * (q - PowersOfFive.smallestPowerOfTen)
+        // q is within the table's powers (-342...308): this arithmetic can't overflow.
+        let index = 2 &* (q &- PowersOfFive.smallestPowerOfTen)
         var (high, low) = normalized.multipliedFullWidth(by: PowersOfFive.table[index])
         let precisionMask: UInt64 = 0x1FF  // the bits below the 52 + 3 that matter
         if high & precisionMask == precisionMask {
@@ -469,8 +549,8 @@ struct DecimalText {
         let upperBit = Int(high >> 63)
         let shift = UInt64(upperBit + 64 - 52 - 3)
         var mantissa = high >> shift
-        var power2 = (((152_170 + 65_536) * q) >> 16) + 63 + upperBit - leadingZeros + 1023
-        if power2 <= 0 {
+        var power2 = (((152_170 &+ 65_536) &* q) &>> 16) &+ 63 &+ upperBit &- leadingZeros &+ 1023
+        if !normal && power2 <= 0 {
             // Subnormal.
             if -power2 + 1 >= 64 { return 0 }
             mantissa >>= UInt64(-power2 + 1)
@@ -490,7 +570,7 @@ struct DecimalText {
             power2 += 1
         }
         mantissa &= ~(1 << 52)
-        if power2 >= 0x7FF { return .infinity }
+        if !normal && power2 >= 0x7FF { return .infinity }
         return Double(bitPattern: mantissa | (UInt64(power2) << 52))
     }
 

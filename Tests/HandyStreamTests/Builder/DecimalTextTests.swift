@@ -257,6 +257,24 @@ struct DecimalTextTests {
         }
     }
 
+    @Test("Text of the common shape's length that is not a JSON number is no number, by the straight reading too")
+    func notQuiteDecimalTokens() {
+        // Eight bytes or more after the sign, a point within the first eight: the shape read in a straight line.
+        func double(_ text: String) -> Double? {
+            var utf8 = text
+            return utf8.withUTF8 { DecimalText.double(token: UnsafeRawBufferPointer($0)) }
+        }
+        for text in [
+            "01.2345678", "-00.2345678", "1234567.", "-1234567.", "12.3456789e", "12.345678901-",
+            "1.23456789012345678.", "1..2345678", "12.3456789.1", "12.34567-8",
+        ] {
+            #expect(double(text) == nil, "\(text)")
+        }
+        for text in ["12.34567e8", "12345678.9", "0.2345678", "-0.2345678", "1234567.8", "-1.234567890123456789"] {
+            #expect(double(text)?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
+
     @Test(
         "Strings holding numbers",
         arguments: [
