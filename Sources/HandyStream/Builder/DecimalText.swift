@@ -51,8 +51,12 @@ struct DecimalText {
                 let result = Double(significand) / Self.exactPowersOfTen[fractionDigits]
                 return negative ? -result : result
             }
-            // Above 2^53 with at most 18 fraction digits: over 0.009, a normal Double.
-            guard var result = Self.eiselLemireSteps(significand, -fractionDigits, normal: true) else {
+            // Above 2^53 with at most 18 fraction digits: over 0.009, a normal Double; and above 2^53 with at most
+            // seven integer digits, so with at least nine fraction digits: never exactly halfway.
+            guard
+                var result = Self.eiselLemireSteps(
+                    significand, -fractionDigits, normal: true, maybeHalfway: false)
+            else {
                 return _slowpath_strtod(text)
             }
             if negative { result.negate() }
@@ -526,13 +530,14 @@ struct DecimalText {
     static func eiselLemire(_ w: UInt64, _ q: Int) -> Double? {
         if w == 0 || q < PowersOfFive.smallestPowerOfTen { return 0 }
         if q > PowersOfFive.largestPowerOfTen { return .infinity }
-        return eiselLemireSteps(w, q, normal: false)
+        return eiselLemireSteps(w, q, normal: false, maybeHalfway: true)
     }
 
     /// ``eiselLemire(_:_:)`` for `w` not zero and `q` within the table's powers, inlined where the caller knows so;
-    /// `normal` when it also knows the result is a normal `Double`, neither subnormal nor out of range.
+    /// `normal` when it also knows the result is a normal `Double`, neither subnormal nor out of range, and not
+    /// `maybeHalfway` when `q` is below -4, where no value lies exactly halfway between two doubles.
     @_transparent
-    private static func eiselLemireSteps(_ w: UInt64, _ q: Int, normal: Bool) -> Double? {
+    private static func eiselLemireSteps(_ w: UInt64, _ q: Int, normal: Bool, maybeHalfway: Bool) -> Double? {
         let leadingZeros = w.leadingZeroBitCount
         let normalized = w << UInt64(leadingZeros)
         // q is within the table's powers (-342...308): this arithmetic can't overflow.
@@ -560,7 +565,7 @@ struct DecimalText {
             return Double(bitPattern: mantissa | (UInt64(power2) << 52))
         }
         // Exactly halfway between two doubles: round to even.
-        if low <= 1 && q >= -4 && q <= 23 && mantissa & 3 == 1 && (mantissa << shift) == high {
+        if maybeHalfway && low <= 1 && q >= -4 && q <= 23 && mantissa & 3 == 1 && (mantissa << shift) == high {
             mantissa &= ~1
         }
         mantissa += mantissa & 1
