@@ -69,12 +69,13 @@ struct DecimalText {
 
     #if _endian(little)
     /// The significand and the number of fraction digits of a number token of the commonest shape, read in a
-    /// straight line: `-?`, one to seven integer digits, a point, a fraction to the end (no exponent), at least eight
-    /// bytes after the sign and at most 19 digits in all. `nil` for any other text, which the general reading reads.
+    /// straight line: `-?`, one to seven integer digits, a point, one to sixteen fraction digits to the end (no
+    /// exponent), at least eight bytes after the sign and at most 19 digits in all. `nil` for any other text, which
+    /// the general reading reads.
     ///
-    /// Words are read whole: the integer digits are the first word's bytes before the point; the fraction's are
-    /// read eight at a time, and its last one to eight from the text's last eight bytes, those already read masked
-    /// to `0`s. A token's bytes are digits or `-+.eE`, of which only digits have the bit 0x10 (see
+    /// Words are read whole: the integer digits are the first word's bytes before the point; the fraction's first
+    /// eight, when more follow, are one word, and its last one to eight come from the text's last eight bytes, those
+    /// already read masked to `0`s. A token's bytes are digits or `-+.eE`, of which only digits have the bit 0x10 (see
     /// ``init(token:)``).
     @inline(__always)
     private static func pointToken(
@@ -100,15 +101,15 @@ struct DecimalText {
         }
         let fractionStart = start &+ integerDigits &+ 1
         let fractionDigits = count &- fractionStart
-        // Eight digits at a time while more than eight remain.
-        var index = fractionStart
-        while count &- index > 8 {
-            let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        // Up to 16 fraction digits: the first eight as a word when more follow them.
+        var unread = fractionDigits
+        if unread > 8 {
+            guard unread <= 16 else { return nil }
+            let chunk = base.loadUnaligned(fromByteOffset: fractionStart, as: UInt64.self)
             guard ~chunk & 0x1010_1010_1010_1010 == 0 else { return nil }
             significand = significand &* 100_000_000 &+ Digits.eightDigits(chunk)
-            index &+= 8
+            unread &-= 8
         }
-        let unread = count &- index
         guard unread > 0 else { return nil }
         // The last eight bytes (count - 8 >= start): the first 8 - unread were read before, and become `0`s.
         let last = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
