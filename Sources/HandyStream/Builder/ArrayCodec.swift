@@ -134,53 +134,45 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "an array" }
 }
 
-/// A growable buffer of values built in place, one after another: what array and dictionary frames fill before
-/// making their `Array` or `Dictionary` once, at the end. Values `0..<count` are initialized.
-final class ElementBuffer<Element> {
-    private(set) var base: UnsafeMutablePointer<Element>
-    private var capacity: Int
-    var count = 0
+/// The slots of an ``ElementBuffer``, in code that is not generic: where a frame fills one per element, no code runs
+/// that depends on the element type. (In a generic frame's methods, which are called through the class table and so
+/// are never specialized, each element asked the runtime for the element type's layout, and the element codec's call
+/// was made through a closure the compiler could not inline: about 70 instructions per number in `[Double]`.)
+/// Slots `0..<count` hold initialized values, one every `stride` bytes.
+class SlotBuffer {
+    final fileprivate(set) var base: UnsafeMutableRawPointer
+    final fileprivate(set) var capacity: Int
+    final var count = 0
+    final let stride: Int
 
-    /// Sixteen values to start with, or fewer of a large type: under 1 KB, a request that `malloc` serves without
-    /// first merging every small block freed since (which, at the start of a decode, are the last result's).
-    init() {
-        capacity = max(1, min(16, 1_000 / max(MemoryLayout<Element>.stride, 1)))
-        base = .allocate(capacity: capacity)
-    }
-
-    deinit {
-        discard()
-        base.deallocate()
+    fileprivate init(base: UnsafeMutableRawPointer, capacity: Int, stride: Int) {
+        self.base = base
+        self.capacity = capacity
+        self.stride = stride
     }
 
     /// Where the next value is built; ``commit()`` counts it once it is there.
     @inline(__always)
-    func nextSlot() -> UnsafeMutableRawPointer {
+    final func nextSlot() -> UnsafeMutableRawPointer {
         if count == capacity { grow() }
-        assert(count < capacity, "ElementBuffer: slot out of range")
-        return UnsafeMutableRawPointer(base + count)
+        assert(count < capacity, "SlotBuffer: slot out of range")
+        return base + count &* stride
     }
 
     /// Counts the value just built in ``nextSlot()``.
     @inline(__always)
-    func commit() {
-        assert(count < capacity, "ElementBuffer: commit past the capacity")
+    final func commit() {
+        assert(count < capacity, "SlotBuffer: commit past the capacity")
         count += 1
     }
 
-    @inline(never)
-    private func grow() {
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = larger
-        capacity *= 2
-    }
+    /// Doubles the capacity, moving the values (``ElementBuffer`` knows their type).
+    func grow() { preconditionFailure("SlotBuffer: grow is the typed buffer's") }
 
     /// Reports a value that doesn't fit `codec`, the element codec: for an optional one it becomes `nil`, counted
     /// here; otherwise it is left out. Returns whether to go on, and whether the value was kept.
     @inline(never)
-    func didNotFit(
+    final func didNotFit(
         _ codec: ValueCodec, found: String, kept: String, leftOut: String, _ builder: Builder
     ) -> (proceed: Bool, kept: Bool) {
         let optional = codec.isOptional
@@ -189,13 +181,43 @@ final class ElementBuffer<Element> {
         commit()
         return (proceed, true)
     }
+}
+
+/// A growable buffer of values built in place, one after another: what array and dictionary frames fill before
+/// making their `Array` or `Dictionary` once, at the end. Values `0..<count` are initialized.
+final class ElementBuffer<Element>: SlotBuffer {
+    /// The first value.
+    var elements: UnsafeMutablePointer<Element> { base.assumingMemoryBound(to: Element.self) }
+
+    /// Sixteen values to start with, or fewer of a large type: under 1 KB, a request that `malloc` serves without
+    /// first merging every small block freed since (which, at the start of a decode, are the last result's).
+    init() {
+        let capacity = max(1, min(16, 1_000 / max(MemoryLayout<Element>.stride, 1)))
+        super.init(
+            base: UnsafeMutableRawPointer(UnsafeMutablePointer<Element>.allocate(capacity: capacity)),
+            capacity: capacity, stride: MemoryLayout<Element>.stride)
+    }
+
+    deinit {
+        discard()
+        elements.deallocate()
+    }
+
+    @inline(never)
+    override func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: elements, count: count)
+        elements.deallocate()
+        base = UnsafeMutableRawPointer(larger)
+        capacity *= 2
+    }
 
     /// Hands the values to `body` (the first value and the count), which moves them out, leaving the buffer empty.
     @inline(__always)
     func takeAll<Result>(_ body: (UnsafeMutablePointer<Element>, Int) -> Result) -> Result {
         let taken = count
         count = 0
-        return body(base, taken)
+        return body(elements, taken)
     }
 
     /// Moves the values out into one array, made by `finishing`, leaving the buffer empty.
@@ -203,24 +225,23 @@ final class ElementBuffer<Element> {
 
     /// Destroys the values left (decoding stopped early).
     func discard() {
-        base.deinitialize(count: count)
+        elements.deinitialize(count: count)
         count = 0
     }
 }
 
-/// Fills an array: each element is built in place at the end of the frame's own element buffer, and the `Array` is
-/// made once, when the array ends. (Appending to an `Array<Element>` element by element would run the standard
-/// library's unspecialized code, which asks the runtime for type metadata on every call.)
-final class ArrayFrame<Element>: Frame {
+/// What an array frame does with each element, in code that is not generic (see ``SlotBuffer``): each element is
+/// built in place at the end of the frame's element buffer; ``ArrayFrame`` makes the `Array` once, when the array
+/// ends.
+class ArrayElementsFrame: Frame {
     private let elementReference: Unmanaged<ValueCodec>
-    private let finishing: ArrayFinishing<Element>
-    private let elements = ElementBuffer<Element>()
+    private let elements: SlotBuffer
     /// The position in the JSON array, dropped elements included, for error paths.
     private var index = 0
 
-    init(opener: ValueCodec, element: ValueCodec, finishing: ArrayFinishing<Element>) {
+    fileprivate init(opener: ValueCodec, element: ValueCodec, elements: SlotBuffer) {
         elementReference = .passUnretained(element)
-        self.finishing = finishing
+        self.elements = elements
         super.init(opener: opener, isObject: false)
     }
 
@@ -290,6 +311,22 @@ final class ArrayFrame<Element>: Frame {
         return true
     }
     override func skipped() { index += 1 }
+    override final func appendPosition(to path: inout String) { path += "[\(index)]" }
+}
+
+/// Fills an array (``ArrayElementsFrame``), then makes the `Array` once, when the array ends. (Appending to an
+/// `Array<Element>` element by element would run the standard library's unspecialized code, which asks the runtime
+/// for type metadata on every call.)
+final class ArrayFrame<Element>: ArrayElementsFrame {
+    private let finishing: ArrayFinishing<Element>
+    private let elements: ElementBuffer<Element>
+
+    init(opener: ValueCodec, element: ValueCodec, finishing: ArrayFinishing<Element>) {
+        let elements = ElementBuffer<Element>()
+        self.elements = elements
+        self.finishing = finishing
+        super.init(opener: opener, element: element, elements: elements)
+    }
 
     func take() -> [Element] { elements.takeAll(finishing) }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
@@ -297,5 +334,4 @@ final class ArrayFrame<Element>: Frame {
     }
     override func takeAny() -> Any { take() }
     override func discard() { elements.discard() }
-    override func appendPosition(to path: inout String) { path += "[\(index)]" }
 }
