@@ -47,18 +47,18 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "an object" }
 }
 
-/// Fills a dictionary: keys and values are collected (values built in place in the frame's buffer), and the
-/// `Dictionary` is made once, when the object ends, the last of duplicate keys winning.
-final class DictionaryFrame<Value>: Frame {
+/// What a dictionary frame does with each entry, in code that is not generic (see ``SlotBuffer``): keys and values
+/// are collected, values built in place in the frame's buffer; ``DictionaryFrame`` makes the `Dictionary` once, when
+/// the object ends.
+class DictionaryEntriesFrame: Frame {
     private let valueReference: Unmanaged<ValueCodec>
-    private let finishing: DictionaryFinishing<Value>
-    private var keys: [String] = []
+    fileprivate final var keys: [String] = []
     /// `keys.count` may be one more than the values while a value is pending.
-    private let values = ElementBuffer<Value>()
+    private let values: SlotBuffer
 
-    init(opener: ValueCodec, value: ValueCodec, finishing: DictionaryFinishing<Value>) {
+    fileprivate init(opener: ValueCodec, value: ValueCodec, values: SlotBuffer) {
         valueReference = .passUnretained(value)
-        self.finishing = finishing
+        self.values = values
         super.init(opener: opener, isObject: true)
     }
 
@@ -131,6 +131,23 @@ final class DictionaryFrame<Value>: Frame {
     }
     /// The key of a skipped value was already dealt with by ``openChild(isObject:_:)``.
     override func skipped() {}
+    override final func appendPosition(to path: inout String) {
+        if let key = keys.last { path += "." + key }
+    }
+}
+
+/// Fills a dictionary (``DictionaryEntriesFrame``), then makes the `Dictionary` once, when the object ends, the last
+/// of duplicate keys winning.
+final class DictionaryFrame<Value>: DictionaryEntriesFrame {
+    private let finishing: DictionaryFinishing<Value>
+    private let values: ElementBuffer<Value>
+
+    init(opener: ValueCodec, value: ValueCodec, finishing: DictionaryFinishing<Value>) {
+        let values = ElementBuffer<Value>()
+        self.values = values
+        self.finishing = finishing
+        super.init(opener: opener, value: value, values: values)
+    }
 
     private func take() -> [String: Value] { values.takeAll { finishing.take(keys, $0, $1) } }
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
@@ -138,7 +155,4 @@ final class DictionaryFrame<Value>: Frame {
     }
     override func takeAny() -> Any { take() }
     override func discard() { values.discard() }
-    override func appendPosition(to path: inout String) {
-        if let key = keys.last { path += "." + key }
-    }
 }
