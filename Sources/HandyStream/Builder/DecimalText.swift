@@ -40,19 +40,20 @@ struct DecimalText {
     }
 
     /// The correctly rounded `Double` of a number token's text (``init(token:)``, then ``double(text:)``), in one
-    /// function: the reading's parts stay in registers on their way to the conversion.
+    /// function: the reading's parts stay in registers on their way to the conversion. A number of the commonest
+    /// shape is read in a straight line first (``pointToken(_:_:)``).
     @inline(__always)
     static func double(token text: UnsafeRawBufferPointer) -> Double? {
         #if _endian(little)
         if let base = text.baseAddress, let (significand, fractionDigits, negative) = pointToken(base, text.count) {
-            // At most 18 fraction digits: within Clinger's exact powers, and the value within Double's range.
+            // At most 16 fraction digits: within Clinger's exact powers, and the value within Double's range.
             if significand <= Self.maximumExactSignificand {
                 // Clinger, as in ``double(text:)``.
                 let result = Double(significand) / Self.exactPowersOfTen[fractionDigits]
                 return negative ? -result : result
             }
-            // Above 2^53 with at most 18 fraction digits: over 0.009, a normal Double; and above 2^53 with at most
-            // seven integer digits, so with at least nine fraction digits: never exactly halfway.
+            // Above 2^53 (16 digits or more) with at most 16 fraction digits: over 0.9, a normal Double; and with at
+            // most seven integer digits, so at least nine fraction digits (q <= -9): never exactly halfway.
             guard
                 var result = Self.eiselLemireSteps(
                     significand, -fractionDigits, normal: true, maybeHalfway: false)
