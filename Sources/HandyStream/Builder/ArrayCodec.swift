@@ -319,6 +319,9 @@ class ArrayElementsFrame: Frame {
 /// for type metadata on every call.)
 final class ArrayFrame<Element>: ArrayElementsFrame {
     private let finishing: ArrayFinishing<Element>
+    /// The same buffer as the base's, typed. (Held twice on purpose: casting the base's `SlotBuffer` back in this
+    /// class's unspecialized methods cost 3.2 M instructions on canada.json, the runtime making the buffer type's
+    /// metadata at each array.)
     private let elements: ElementBuffer<Element>
 
     init(opener: ValueCodec, element: ValueCodec, finishing: ArrayFinishing<Element>) {

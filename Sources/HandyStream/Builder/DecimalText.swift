@@ -74,9 +74,9 @@ struct DecimalText {
     /// exponent), at least eight bytes after the sign and at most 19 digits in all. `nil` for any other text, which
     /// the general reading reads.
     ///
-    /// Words are read whole: the integer digits are the first word's bytes before the point; the fraction's first
-    /// eight, when more follow, are one word, and its last one to eight come from the text's last eight bytes, those
-    /// already read masked to `0`s. A token's bytes are digits or `-+.eE`, of which only digits have the bit 0x10 (see
+    /// Words are read whole: the integer digits are the first word's bytes before the point
+    /// (``Digits/firstDigits(_:_:)``); the fraction's first eight, when more follow, are one word, and its last one to
+    /// eight come from the text's last eight bytes, those already read masked to `0`s. A token's bytes are digits or `-+.eE`, of which only digits have the bit 0x10 (see
     /// ``init(token:)``).
     @inline(__always)
     private static func pointToken(
@@ -91,15 +91,7 @@ struct DecimalText {
             (head &>> UInt64(integerDigits &* 8)) & 0xFF == UInt64(ASCII.period),
             integerDigits == 1 || head & 0xFF != UInt64(ASCII.zero)
         else { return nil }
-        var significand: UInt64
-        if integerDigits <= 4 {
-            // At most four digits (the common case), their values moved to the top of the low four bytes.
-            var pairs = (head &<< UInt64((4 &- integerDigits) &* 8)) & 0x0F0F_0F0F
-            pairs = pairs &* 10 &+ (pairs &>> 8)
-            significand = (pairs & 0xFF) &* 100 &+ ((pairs &>> 16) & 0xFF)
-        } else {
-            significand = Digits.firstDigits(head, integerDigits)
-        }
+        var significand = Digits.firstDigits(head, integerDigits)
         let fractionStart = start &+ integerDigits &+ 1
         let fractionDigits = count &- fractionStart
         // Up to 16 fraction digits: the first eight as a word when more follow them.
@@ -398,10 +390,16 @@ struct DecimalText {
             (~chunk & 0x1010_1010_1010_1010).trailingZeroBitCount &>> 3
         }
 
-        /// The value of the first `count` (1...8) digits of the chunk, the first in the lowest byte: they move to
-        /// the top, and the bytes below become `0`s.
+        /// The value of the first `count` (1...8) digits of the chunk, the first in the lowest byte: up to four (an
+        /// integer part, most often), their values moved to the top of the low four bytes and combined in pairs;
+        /// more, moved to the top of the word with the bytes below become `0`s.
         @inline(__always)
         static func firstDigits(_ chunk: UInt64, _ count: Int) -> UInt64 {
+            if count <= 4 {
+                var pairs = (chunk &<< UInt64((4 &- count) &* 8)) & 0x0F0F_0F0F
+                pairs = pairs &* 10 &+ (pairs &>> 8)
+                return (pairs & 0xFF) &* 100 &+ ((pairs &>> 16) & 0xFF)
+            }
             if count == 8 { return eightDigits(chunk) }
             let shift = UInt64((8 &- count) &* 8)
             return eightDigits((chunk &<< shift) | (0x3030_3030_3030_3030 &>> UInt64(count &* 8)))

@@ -140,6 +140,7 @@ class DictionaryEntriesFrame: Frame {
 /// of duplicate keys winning.
 final class DictionaryFrame<Value>: DictionaryEntriesFrame {
     private let finishing: DictionaryFinishing<Value>
+    /// The same buffer as the base's, typed (held twice on purpose, as in ``ArrayFrame``).
     private let values: ElementBuffer<Value>
 
     init(opener: ValueCodec, value: ValueCodec, finishing: DictionaryFinishing<Value>) {

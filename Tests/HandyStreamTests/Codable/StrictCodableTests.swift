@@ -300,7 +300,7 @@ extension StrictCodableTests {
 extension StrictCodableTests {
     /// Numbers of every length the readers treat differently (digits read one at a time, eight at a time, and the
     /// last one to eight from the text's end; integers up to 19 digits read directly, longer ones by the general
-    /// reading), in arrays of each type: strict and lenient mode give exactly JSONDecoder's values, or fail where it
+    /// reading; the commonest decimal shape in a straight line), in arrays of each type: strict and lenient mode give exactly JSONDecoder's values, or fail where it
     /// fails (the array's element at the same index).
     @Test("Numbers of every length decode as JSONDecoder decodes them", arguments: 0..<3)
     func numbersOfEveryLength(seed: Int) {
@@ -313,6 +313,15 @@ extension StrictCodableTests {
             for fraction in [1, 7, 8, 9, 15, 16, 17] {
                 let decimal = String(integer.prefix(3)) + "." + String(digits.suffix(fraction))
                 texts += [decimal, "-" + decimal, decimal + "e-3", decimal + "E+12"]
+            }
+        }
+        // The shape read in a straight line (one to seven integer digits, a point, up to sixteen fraction digits)
+        // and its edges: every integer length up to eight, with the fraction lengths around one and two words.
+        for integerLength in 1...8 {
+            for fraction in [1, 7, 8, 9, 15, 16, 17] {
+                let decimal =
+                    String(digits.dropFirst(seed).prefix(integerLength)) + "." + String(digits.suffix(fraction))
+                texts += [decimal, "-" + decimal]
             }
         }
         for _ in 0..<200 {
