@@ -42,6 +42,14 @@ indirect enum CodingPathNode {
         }
     }
 
+    /// The path without its last key (the root's is the root).
+    var parent: CodingPathNode {
+        switch self {
+        case .root: .root
+        case .key(_, let parent), .index(_, let parent): parent
+        }
+    }
+
     func appending(_ key: any CodingKey) -> CodingPathNode { .key(key, self) }
     func appending(index: Int) -> CodingPathNode { .index(index, self) }
 }

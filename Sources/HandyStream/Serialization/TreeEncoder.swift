@@ -2,6 +2,13 @@ import Foundation
 
 /// The `Encoder` that fills an ``EncodableTree``. One encoder serves a whole value: encoding a member moves
 /// ``slot`` and ``node`` and restores them, as the decoder does; containers remember their own node.
+///
+/// Coding paths are `JSONEncoder`'s, which are not always the path to the value: a container's own `codingPath` and
+/// the path a custom key strategy is given include the keys of the nested containers it sits in, but a value encoded
+/// through a container (and a `superEncoder`) gets the path of the encoder that made the outermost of them, its
+/// ``TreeKeyedContainer/owner``, plus its own key or index; with a key strategy other than the default, a
+/// `[String: Value]`'s members get the path of the encoder that encoded the dictionary plus their key. Errors and
+/// custom keys then name what `JSONEncoder`'s name.
 final class TreeEncoder: Encoder {
     let tree: EncodableTree
     var slot: Int
@@ -22,12 +29,12 @@ final class TreeEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         tree.makeContainer(slot, object: true)
-        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: slot, node: node))
+        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: slot, node: node, owner: node))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         tree.makeContainer(slot, object: false)
-        return TreeUnkeyedContainer(encoder: self, array: slot, node: node)
+        return TreeUnkeyedContainer(encoder: self, array: slot, node: node, owner: node)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -97,8 +104,12 @@ final class TreeEncoder: Encoder {
     func encodeNull(into index: Int) { tree.setText(index) { $0.null() } }
 
     /// Encodes `value` into the node `index`: scalars and Foundation's types directly (with the options'
-    /// strategies), models by their tables, anything else by its `encode(to:)`.
-    func encode<T: Encodable>(_ value: T, into index: Int, node: @autoclosure () -> CodingPathNode) throws {
+    /// strategies), models by their tables, anything else by its `encode(to:)`. `node` is the value's coding path:
+    /// with `keyed`, the path of the encoder that encodes it plus the value's key or index (a container's member);
+    /// without, that encoder's own path (a single value, the root, a dictionary's member).
+    func encode<T: Encodable>(
+        _ value: T, into index: Int, node: @autoclosure () -> CodingPathNode, keyed: Bool = false
+    ) throws {
         // Exact type tests (`_identityCast` after an equal metatype costs nothing), then the few protocol tests.
         switch ObjectIdentifier(T.self) {
         case ObjectIdentifier(String.self): return encodeString(_identityCast(value, to: String.self), into: index)
@@ -131,7 +142,11 @@ final class TreeEncoder: Encoder {
         case .plain: break
         case .stringDictionary:
             if let dictionary = value as? any StringKeyedEncodable {
-                return try nested(index, node()) { try dictionary.encodeMembers(into: index, with: self) }
+                let path = node()
+                // Members' paths: the dictionary's, plus their key; under another key strategy, `JSONEncoder`
+                // writes them through an encoder of its own, whose path is that of the encoder of the dictionary.
+                let base = tree.options.keyEncodingStrategy.isDefault || !keyed ? path : path.parent
+                return try nested(index, path) { try dictionary.encodeMembers(into: index, base: base, with: self) }
             }
         }
         try nested(index, node()) { try value.encode(to: self) }
@@ -182,15 +197,16 @@ final class TreeEncoder: Encoder {
 
 /// `[String: Value]`, written member by member with its keys as they are.
 protocol StringKeyedEncodable {
-    func encodeMembers(into index: Int, with encoder: TreeEncoder) throws
+    /// Each member's coding path is `base` plus its key.
+    func encodeMembers(into index: Int, base: CodingPathNode, with encoder: TreeEncoder) throws
 }
 
 extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable {
-    func encodeMembers(into index: Int, with encoder: TreeEncoder) throws {
+    func encodeMembers(into index: Int, base: CodingPathNode, with encoder: TreeEncoder) throws {
         encoder.tree.makeContainer(index, object: true)
         for (key, value) in self {
             try encoder.encode(
-                value, into: encoder.tree.addVerbatim(to: index, key: key), node: encoder.node.appending(NamedKey(key)))
+                value, into: encoder.tree.addVerbatim(to: index, key: key), node: base.appending(NamedKey(key)))
         }
     }
 }
@@ -198,7 +214,11 @@ extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable
 struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: TreeEncoder
     let object: Int
+    /// The container's coding path: its encoder's, plus the keys of the nested containers it sits in.
     let node: CodingPathNode
+    /// The coding path of the encoder that made the outermost of those containers: a member's path is this one plus
+    /// its key (see ``TreeEncoder``).
+    let owner: CodingPathNode
 
     var codingPath: [any CodingKey] { node.path }
 
@@ -214,10 +234,10 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
     mutating func encode(_ value: String, forKey key: Key) throws { encoder.encodeString(value, into: member(key)) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try encoder.encodeDouble(value, into: member(key), node: node.appending(key))
+        try encoder.encodeDouble(value, into: member(key), node: owner.appending(key))
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try encoder.encodeFloat(value, into: member(key), node: node.appending(key))
+        try encoder.encodeFloat(value, into: member(key), node: owner.appending(key))
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
@@ -232,7 +252,7 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder.encode(value, into: member(key), node: node.appending(key))
+        try encoder.encode(value, into: member(key), node: owner.appending(key), keyed: true)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -240,12 +260,12 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     ) -> KeyedEncodingContainer<NestedKey> {
         let index = nested(key, object: true)
         return KeyedEncodingContainer(
-            TreeKeyedContainer<NestedKey>(encoder: encoder, object: index, node: node.appending(key)))
+            TreeKeyedContainer<NestedKey>(encoder: encoder, object: index, node: node.appending(key), owner: owner))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let index = nested(key, object: false)
-        return TreeUnkeyedContainer(encoder: encoder, array: index, node: node.appending(key))
+        return TreeUnkeyedContainer(encoder: encoder, array: index, node: node.appending(key), owner: owner)
     }
 
     /// The node of a nested container: the one already made for `key` when there is one of the same kind (a
@@ -269,27 +289,34 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return index
     }
 
+    /// Under the key `super`, converted by the key strategy as any key of this container is.
     mutating func superEncoder() -> any Encoder {
-        TreeEncoder(
-            tree: encoder.tree, slot: encoder.tree.add(to: object, key: "super"),
-            node: node.appending(NamedKey("super")))
+        let key = NamedKey("super")
+        let name =
+            encoder.tree.options.keyEncodingStrategy.isDefault
+            ? key.stringValue : encoder.tree.converted(key.stringValue) { node.path + [key] }
+        return TreeEncoder(
+            tree: encoder.tree, slot: encoder.tree.addVerbatim(to: object, key: name), node: owner.appending(key))
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        TreeEncoder(tree: encoder.tree, slot: member(key), node: node.appending(key))
+        TreeEncoder(tree: encoder.tree, slot: member(key), node: owner.appending(key))
     }
 }
 
 struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: TreeEncoder
     let array: Int
+    /// As ``TreeKeyedContainer``'s: the container's coding path, and the path an element's is made from.
     let node: CodingPathNode
+    let owner: CodingPathNode
     private(set) var count = 0
 
-    init(encoder: TreeEncoder, array: Int, node: CodingPathNode) {
+    init(encoder: TreeEncoder, array: Int, node: CodingPathNode, owner: CodingPathNode) {
         self.encoder = encoder
         self.array = array
         self.node = node
+        self.owner = owner
     }
 
     var codingPath: [any CodingKey] { node.path }
@@ -303,10 +330,10 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: element()) }
     mutating func encode(_ value: Double) throws {
-        try encoder.encodeDouble(value, into: element(), node: node.appending(index: count - 1))
+        try encoder.encodeDouble(value, into: element(), node: owner.appending(index: count - 1))
     }
     mutating func encode(_ value: Float) throws {
-        try encoder.encodeFloat(value, into: element(), node: node.appending(index: count - 1))
+        try encoder.encodeFloat(value, into: element(), node: owner.appending(index: count - 1))
     }
     mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: element()) }
@@ -322,7 +349,7 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let position = count
-        try encoder.encode(value, into: element(), node: node.appending(index: position))
+        try encoder.encode(value, into: element(), node: owner.appending(index: position), keyed: true)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -332,19 +359,21 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
         let index = element()
         encoder.tree.makeContainer(index, object: true)
         return KeyedEncodingContainer(
-            TreeKeyedContainer<NestedKey>(encoder: encoder, object: index, node: node.appending(index: position)))
+            TreeKeyedContainer<NestedKey>(
+                encoder: encoder, object: index, node: node.appending(index: position), owner: owner))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let position = count
         let index = element()
         encoder.tree.makeContainer(index, object: false)
-        return TreeUnkeyedContainer(encoder: encoder, array: index, node: node.appending(index: position))
+        return TreeUnkeyedContainer(
+            encoder: encoder, array: index, node: node.appending(index: position), owner: owner)
     }
 
     mutating func superEncoder() -> any Encoder {
         let position = count
-        return TreeEncoder(tree: encoder.tree, slot: element(), node: node.appending(index: position))
+        return TreeEncoder(tree: encoder.tree, slot: element(), node: owner.appending(index: position))
     }
 }
 
