@@ -268,7 +268,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        try superDecoder(at: decoder.lookUp(NamedKey("super"), in: object, mapping: nil), key: NamedKey("super"))
+        try superDecoder(
+            at: decoder.lookUp(NamedKey("super"), in: object, mapping: nil, path: { node.path }), key: NamedKey("super")
+        )
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {

@@ -205,10 +205,33 @@ indirect enum Schema: Sendable {
 struct RandomDocuments {
     private var generator: SplitMix64
     let mistakeRate: Double
+    let keyStyle: KeyStyle
 
-    init(seed: UInt64, mistakeRate: Double) {
+    /// How keys are written: as the coding keys, for the snake case strategy, or as `<path length>.<key>` for a
+    /// custom strategy that checks the coding path it is given (``KeyStyle/prefixedKey(_:)``).
+    enum KeyStyle: Sendable {
+        case plain, snakeCase, prefixed
+
+        func written(_ key: String, pathLength: Int) -> String {
+            switch self {
+            case .plain: key
+            case .snakeCase: key.map { $0.isUppercase ? "_" + $0.lowercased() : String($0) }.joined()
+            case .prefixed: "\(pathLength).\(key)"
+            }
+        }
+
+        /// The custom strategy for ``prefixed``: the key without its prefix when the prefix is the path's length.
+        @Sendable static func prefixedKey(_ path: [any CodingKey]) -> any CodingKey {
+            let key = path.last?.stringValue ?? ""
+            let prefix = "\(path.count)."
+            return AnyCodingKey(stringValue: key.hasPrefix(prefix) ? String(key.dropFirst(prefix.count)) : "!" + key)
+        }
+    }
+
+    init(seed: UInt64, mistakeRate: Double, keyStyle: KeyStyle = .plain) {
         generator = SplitMix64(seed: seed)
         self.mistakeRate = mistakeRate
+        self.keyStyle = keyStyle
     }
 
     mutating func next() -> UInt64 { generator.next() }
@@ -220,6 +243,11 @@ struct RandomDocuments {
     static let strays = [
         "null", "\"12\"", "\"x\"", "12", "1.5", "true", "false", "[]", "{}", "300", "-1", "1e400", "\"1.5\"", "2.0",
         "[1, \"2\"]", "{\"x\": 1}", "\"true\"", "0", "-0", "1e2", "18446744073709551616", "\"red\"",
+    ]
+
+    static let snakeCaseKeys = [
+        "_leading_key", "trailing_key_", "double__under", "UPPER_CASE", "a_b_c", "__", "_", "x_1_y", "ünï_cödé",
+        "already_Camel_Case", "snake_ü_é", "mixed_Case_KEY", "_x_", "a__b__c", "1_2_3",
     ]
 
     mutating func document(_ schema: Schema) -> String { value(schema, depth: 0) }
@@ -245,12 +273,16 @@ struct RandomDocuments {
             for member in members {
                 if member.optional && chance(0.3) { continue }
                 if chance(mistakeRate / 2) { continue }
-                parts.append("\"\(member.key)\": \(value(member.value, depth: depth + 1))")
+                parts.append("\"\(key(member.key, depth))\": \(value(member.value, depth: depth + 1))")
             }
-            if chance(mistakeRate / 2) { parts.append("\"unexpected\": \(pick(Self.strays))") }
+            if chance(keyStyle == .snakeCase ? 0.3 : mistakeRate / 2) {
+                // Under the snake case strategy, a key its conversion has rules for (`allKeys` shows it converted).
+                let name = keyStyle == .snakeCase ? pick(Self.snakeCaseKeys) : key("unexpected", depth)
+                parts.append("\"\(name)\": \(pick(Self.strays))")
+            }
             // A key twice: the first one counts.
             if chance(mistakeRate), let member = members.randomElement(using: &self) {
-                parts.append("\"\(member.key)\": \(value(member.value, depth: depth + 1))")
+                parts.append("\"\(key(member.key, depth))\": \(value(member.value, depth: depth + 1))")
             }
             return "{" + parts.shuffled(using: &self).joined(separator: ", ") + "}"
         case .array(let element):
@@ -272,10 +304,10 @@ struct RandomDocuments {
                         sown = true
                     }
                 }
-                var member = RandomDocuments(seed: next(), mistakeRate: sown ? 0 : mistakeRate)
+                var member = RandomDocuments(seed: next(), mistakeRate: sown ? 0 : mistakeRate, keyStyle: keyStyle)
                 let text = member.value(element, depth: depth + 1)
                 if Self.strays.contains(text) { sown = true }
-                parts.append("\"\(key)\": \(text)")
+                parts.append("\"\(self.key(key, depth))\": \(text)")
             }
             return "{" + parts.joined(separator: ", ") + "}"
         case .optional(let wrapped):
@@ -287,3 +319,8 @@ struct RandomDocuments {
 }
 
 extension RandomDocuments: RandomNumberGenerator {}
+
+extension RandomDocuments {
+    /// A member's key as written, its value being at `depth` (the path to the key is one longer).
+    func key(_ name: String, _ depth: Int) -> String { keyStyle.written(name, pathLength: depth + 1) }
+}

@@ -58,17 +58,33 @@ enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
     @discardableResult
     static func compare<T: Decodable & Equatable>(
         _ type: T.Type, _ schema: Schema, seed: UInt64, mistakeRate: Double, count: Int,
-        sourceLocation: SourceLocation = #_sourceLocation
+        keyStyle: RandomDocuments.KeyStyle = .plain, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Int {
-        var documents = RandomDocuments(seed: seed, mistakeRate: mistakeRate)
+        var documents = RandomDocuments(seed: seed, mistakeRate: mistakeRate, keyStyle: keyStyle)
+        let jsonDecoder = JSONDecoder()
+        var strictOptions = DecodingOptions(strict: true)
+        var lenientOptions = DecodingOptions()
+        switch keyStyle {
+        case .plain: break
+        case .snakeCase:
+            jsonDecoder.keyDecodingStrategy = .convertFromSnakeCase
+            strictOptions.keyDecodingStrategy = .convertFromSnakeCase
+            lenientOptions.keyDecodingStrategy = .convertFromSnakeCase
+        case .prefixed:
+            jsonDecoder.keyDecodingStrategy = .custom(RandomDocuments.KeyStyle.prefixedKey)
+            strictOptions.keyDecodingStrategy = Self.prefixed
+            lenientOptions.keyDecodingStrategy = Self.prefixed
+        }
+        let strictDecoder = ModelDecoder(options: strictOptions)
+        let lenientDecoder = ModelDecoder(options: lenientOptions)
         var decoded = 0
         var failures = 0
         for _ in 0..<count {
             let json = documents.document(schema)
             let data = Data(json.utf8)
-            let foundation = DiffOutcome { try JSONDecoder().decode(T.self, from: data) }
-            let strict = DiffOutcome { try Self.strict.decode(T.self, from: data) }
-            let lenient = DiffOutcome { try ModelDecoder().decode(T.self, from: data) }
+            let foundation = DiffOutcome { try jsonDecoder.decode(T.self, from: data) }
+            let strict = DiffOutcome { try strictDecoder.decode(T.self, from: data) }
+            let lenient = DiffOutcome { try lenientDecoder.decode(T.self, from: data) }
             if foundation.isValue { decoded += 1 }
             if strict != foundation {
                 failures += 1
@@ -97,6 +113,24 @@ enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
         let decoded = Self.compare(DiffRoot.self, .root, seed: seed, mistakeRate: 0.01, count: Self.casesPerSeed)
         #expect(decoded > Self.casesPerSeed / 10)
         Self.compare(DiffRoot.self, .root, seed: seed &+ 100, mistakeRate: 0.08, count: Self.casesPerSeed)
+    }
+
+    /// One custom strategy, made once (its field tables are cached per strategy).
+    static let prefixed = KeyDecodingStrategy.custom(RandomDocuments.KeyStyle.prefixedKey)
+
+    /// Keys written for a key strategy: in snake case, and as `<path length>.<key>` for a custom strategy that
+    /// checks the coding path it is given; the three decoders under the same strategy.
+    @Test(arguments: [31, 32] as [UInt64])
+    func randomDocumentsUnderKeyStrategies(seed: UInt64) {
+        for style in [RandomDocuments.KeyStyle.snakeCase, .prefixed] {
+            let count = Self.casesPerSeed / 2
+            let decoded = Self.compare(
+                DiffRoot.self, .root, seed: seed, mistakeRate: 0.01, count: count, keyStyle: style)
+            #expect(decoded > count / 10, "\(style)")
+            Self.compare(DiffManual.self, .manual, seed: seed, mistakeRate: 0.1, count: count, keyStyle: style)
+            Self.compare(
+                [String: Int].self, .dictionary(.int), seed: seed, mistakeRate: 0.1, count: count, keyStyle: style)
+        }
     }
 
     @Test(arguments: [11, 12] as [UInt64])
