@@ -21,6 +21,15 @@ protocol OptionalNone {
 extension Optional: OptionalNone {}
 
 extension TapeDecoder {
+    /// `body`'s result, run with ``node`` set to `path`: for the values `JSONDecoder` decodes by their own
+    /// `init(from:)` where this decoder reads them itself (its decoder path is theirs then).
+    func reading<Value>(_ path: CodingPathNode, _ body: () throws -> Value) rethrows -> Value {
+        let saved = node
+        node = path
+        defer { node = saved }
+        return try body()
+    }
+
     /// The header of the container at `index` of kind `kind`; `nil` for a value made from nothing (-1, in rescue
     /// mode: an empty container).
     func containerHeader(
@@ -73,9 +82,22 @@ extension Array: LenientArray where Element: Decodable {
                 try scalars(decoder, header, index) {
                     try decoder.decodeString(at: $0, node: node().appending(index: $1))
                 }, to: Result.self)
+        case ObjectIdentifier(Date.self):
+            // `JSONDecoder` reads the dates in the array's `init(from:)`: a malformed ISO 8601 date is reported at the
+            // array's path.
+            return Self.identity(
+                try decoder.reading(node(), { try elements(decoder, header, index, node) }), as: Result.self)
         default:
             break
         }
+        return Self.identity(try elements(decoder, header, index, node), as: Result.self)
+    }
+
+    /// The elements of the array `header` (at `index`), each decoded as `Element`.
+    @inline(__always)
+    static func elements(
+        _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ node: () -> CodingPathNode
+    ) throws -> [Element] {
         var result: [Element] = []
         result.reserveCapacity(Int(header.start))
         let end = Int(header.length)
@@ -87,7 +109,7 @@ extension Array: LenientArray where Element: Decodable {
             position = next
             count += 1
         }
-        return Self.identity(result, as: Result.self)
+        return result
     }
 
     /// `array` as `Result`, which callers pass as `[Element]` (``LenientArray``): the one reference moved, without
@@ -177,6 +199,9 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
         var result: [String: Value] = [:]
         result.reserveCapacity(Int(header.start))
         var dropped: Set<String> = []
+        // `JSONDecoder` reads the members in the dictionary's `init(from:)` with the default key strategy (a
+        // malformed ISO 8601 date is reported at the dictionary's path), by its decoder with another.
+        let readsDates = Value.self == Date.self && decoder.context.options.keyDecodingStrategy == .useDefaultKeys
         let end = Int(header.length)
         var position = index + 1
         while position < end {
@@ -186,7 +211,13 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
             if result[key] != nil || (!dropped.isEmpty && dropped.contains(key)) { continue }
             let here = node().appending(NamedKey(key))
             guard let rescue else {
-                result[key] = try decoder.decode(Value.self, at: position + 1, node: here)
+                if readsDates {
+                    result[key] = try decoder.reading(node()) {
+                        try decoder.decode(Value.self, at: position + 1, node: here)
+                    }
+                } else {
+                    result[key] = try decoder.decode(Value.self, at: position + 1, node: here)
+                }
                 continue
             }
             do {
@@ -215,6 +246,14 @@ extension Optional: OptionalDecoding where Wrapped: Decodable {
     ) throws -> Result {
         if decoder.kind(at: index) == .null { return _identityCast(Wrapped?.none, to: Result.self) }
         guard let rescue else {
+            if Wrapped.self == Date.self {
+                // `JSONDecoder` reads the date in `Optional`'s `init(from:)`, so its decoder path is the date's.
+                let node = node()
+                return _identityCast(
+                    Wrapped?.some(
+                        try decoder.reading(node) { try decoder.decode(Wrapped.self, at: index, node: node) }),
+                    to: Result.self)
+            }
             return _identityCast(
                 Wrapped?.some(try decoder.decode(Wrapped.self, at: index, node: node())), to: Result.self)
         }

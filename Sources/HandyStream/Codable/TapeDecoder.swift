@@ -49,6 +49,9 @@ final class TapeDecoder: Decoder {
     let context: CodableContext
     /// The token of the value being decoded, or -1.
     var current = -1
+    /// The coding path of the value whose `init(from:)` is running (`JSONDecoder`'s decoder path): the arrays,
+    /// dictionaries and optionals this decoder reads itself set it too where `JSONDecoder` would, for a `Date` (see
+    /// ``decodeDate(at:node:convert:)``).
     var node = CodingPathNode.root
     /// The mapping of the type whose `init(from:)` is running: its keyed containers search with it.
     var mapping: MappingTable?
@@ -623,7 +626,7 @@ extension TapeDecoder {
         try scalar(
             DecimalConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in kind == .number ? DecimalConversion.value(number: bytes) : nil },
-            absent: 0)
+            numberMayNotFit: true, absent: 0)
     }
 
     func decodeURL(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> URL {
@@ -662,7 +665,9 @@ extension TapeDecoder {
         case .iso8601:
             let text = try decodeString(at: index, node: node, convert: convert)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
-                throw corrupted("Expected date string to be ISO8601-formatted.", at: index, node: node)
+                // At the decoder's path, without the date's own key, as `JSONDecoder` reports it (its other
+                // strategies report the date's path).
+                throw corrupted("Expected date string to be ISO8601-formatted.", at: index, node: self.node)
             }
             return date
         case .custom(let closure):
