@@ -30,19 +30,26 @@ extension TapeDecoder {
         return try body()
     }
 
-    /// The header of the container at `index` of kind `kind`; `nil` for a value made from nothing (-1, in rescue
-    /// mode: an empty container).
+    /// The header of the container at `index` of kind `kind` (`.array` or `.object`); `nil` for a value made from
+    /// nothing (-1, in rescue mode: an empty container). Errors name `[Any]` or `[String: Any]`, as `JSONDecoder`'s
+    /// containers do, whatever the collection's own type.
     func containerHeader(
-        _ type: Any.Type, _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?
+        _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?
     ) throws -> Tape.Token? {
         guard index >= 0 else {
             if rescue != nil { return nil }
             throw DecodingError.valueNotFound(
-                type, .init(codingPath: node().path, debugDescription: "No value to decode"))
+                Self.containerType(kind), .init(codingPath: node().path, debugDescription: "No value to decode"))
         }
         let header = tape.pointee.tokens[index]
-        guard header.kind == kind else { throw mismatch(type, at: index, node: node(), found: header.kind) }
+        guard header.kind == kind else {
+            throw mismatch(Self.containerType(kind), at: index, node: node(), found: header.kind)
+        }
         return header
+    }
+
+    private static func containerType(_ kind: Tape.Kind) -> Any.Type {
+        kind == .array ? [Any].self : [String: Any].self
     }
 
     /// The words a diagnostic ends with when a value of type `T` was replaced by its fallback.
@@ -58,9 +65,9 @@ extension Array: LenientArray where Element: Decodable {
     ) throws -> Result {
         var path = LazyCodingPath()
         func node() -> CodingPathNode { path.node(makeNode) }
-        // `Result` names the array's type for errors and for the result: asking for `[Element]` in this generic code
-        // would look its metadata up in the runtime's cache on every array.
-        guard let header = try decoder.containerHeader(Result.self, .array, at: index, node: node, rescue: rescue)
+        // `Result` names the array's type for the result: asking for `[Element]` in this generic code would look its
+        // metadata up in the runtime's cache on every array.
+        guard let header = try decoder.containerHeader(.array, at: index, node: node, rescue: rescue)
         else { return Self.identity([Element](), as: Result.self) }
         if let rescue {
             return Self.identity(try rescued(decoder, header, index, node, rescue), as: Result.self)
@@ -192,8 +199,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
         var path = LazyCodingPath()
         func node() -> CodingPathNode { path.node(makeNode) }
         guard
-            let header = try decoder.containerHeader(
-                [String: Value].self, .object, at: index, node: node, rescue: rescue)
+            let header = try decoder.containerHeader(.object, at: index, node: node, rescue: rescue)
         else { return _identityCast([String: Value](), to: Result.self) }
         let tape = decoder.tape
         var result: [String: Value] = [:]

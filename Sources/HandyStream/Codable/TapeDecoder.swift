@@ -630,6 +630,7 @@ extension TapeDecoder {
     }
 
     func decodeURL(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> URL {
+        try refuseNull(URL.self, at: index, node: node, convert: convert)
         let text = try decodeString(at: index, node: node, convert: convert)
         guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", at: index, node: node) }
         return url
@@ -654,7 +655,16 @@ extension TapeDecoder {
         return decoder
     }
 
+    /// `JSONDecoder` refuses `null` as a `Date`, `Data` or `URL` (`valueNotFound` of that type) before any strategy
+    /// reads it, a custom one included; a rescue (`convert`) hands it to the strategy.
+    private func refuseNull(_ type: Any.Type, at index: Int, node: CodingPathNode, convert: Bool) throws {
+        if !convert && index >= 0 && tape.pointee.tokens[index].kind == .null {
+            throw mismatch(type, at: index, node: node, found: .null)
+        }
+    }
+
     func decodeDate(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> Date {
+        try refuseNull(Date.self, at: index, node: node, convert: convert)
         switch context.options.dateDecodingStrategy {
         case .deferredToDate:
             return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, node: node, convert: convert))
@@ -679,6 +689,7 @@ extension TapeDecoder {
     }
 
     func decodeData(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> Data {
+        try refuseNull(Data.self, at: index, node: node, convert: convert)
         switch context.options.dataDecodingStrategy {
         case .deferredToData:
             return try Data(from: detached(at: index, node: node))

@@ -11,8 +11,8 @@ import Testing
 func errorSummary(_ error: any Error) -> (kind: String, path: [String]) {
     guard let error = error as? DecodingError else { return ("not a DecodingError: \(error)", []) }
     switch error {
-    case .typeMismatch(_, let context): return ("typeMismatch", context.codingPath.map(\.stringValue))
-    case .valueNotFound(_, let context): return ("valueNotFound", context.codingPath.map(\.stringValue))
+    case .typeMismatch(let type, let context): return ("typeMismatch \(type)", context.codingPath.map(\.stringValue))
+    case .valueNotFound(let type, let context): return ("valueNotFound \(type)", context.codingPath.map(\.stringValue))
     case .keyNotFound(let key, let context):
         return ("keyNotFound", context.codingPath.map(\.stringValue) + [key.stringValue])
     case .dataCorrupted(let context): return ("dataCorrupted", context.codingPath.map(\.stringValue))

@@ -238,6 +238,8 @@ struct ExactDecimal: Decodable, Equatable, CustomStringConvertible {
             (.iso8601, "iso8601"), (.formatted(formatter), "formatted"),
             (
                 .custom { decoder in
+                    // Never asked about `null`: JSONDecoder refuses it first.
+                    if try decoder.singleValueContainer().decodeNil() { return .distantPast }
                     let text = try decoder.singleValueContainer().decode(String.self)
                     guard let seconds = Double(text.prefix(4)) else {
                         throw DecodingError.dataCorrupted(
@@ -258,7 +260,10 @@ struct ExactDecimal: Decodable, Equatable, CustomStringConvertible {
 
         let datas: [JSONDecoder.DataDecodingStrategy] = [
             .base64,
-            .custom { decoder in Data(try decoder.singleValueContainer().decode(String.self).utf8.reversed()) },
+            .custom { decoder in
+                if try decoder.singleValueContainer().decodeNil() { return Data([0]) }
+                return Data(try decoder.singleValueContainer().decode(String.self).utf8.reversed())
+            },
         ]
         for strategy in datas {
             let decoder = JSONDecoder()
