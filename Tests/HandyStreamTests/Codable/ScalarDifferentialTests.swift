@@ -168,6 +168,22 @@ struct ExactDecimal: Decodable, Equatable, CustomStringConvertible {
         return decoded
     }
 
+    /// ``same(_:_:foundation:options:key:sourceLocation:)`` for `Date` under each strategy, which must decode some.
+    static func sameDates(
+        _ texts: [String], _ strategies: [(JSONDecoder.DateDecodingStrategy, String)],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for (strategy, name) in strategies {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = strategy
+            let decoded = same(
+                Date.self, texts, foundation: decoder, options: DecodingOptions(dateDecodingStrategy: strategy),
+                key: { Bits(value: $0, key: [$0.timeIntervalSinceReferenceDate.bitPattern]) },
+                sourceLocation: sourceLocation)
+            #expect(decoded > 0, "\(name)", sourceLocation: sourceLocation)
+        }
+    }
+
     static let numberCases = Int(ProcessInfo.processInfo.environment["HANDYSTREAM_DIFFERENTIAL_CASES"] ?? "") ?? 400
 
     @Test(arguments: [41, 42] as [UInt64])
@@ -201,14 +217,7 @@ struct ExactDecimal: Decodable, Equatable, CustomStringConvertible {
         let strategies: [(JSONDecoder.DateDecodingStrategy, String)] = [
             (.deferredToDate, "deferred"), (.secondsSince1970, "seconds"), (.millisecondsSince1970, "milliseconds"),
         ]
-        for (strategy, name) in strategies {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = strategy
-            let decoded = Self.same(
-                Date.self, texts, foundation: decoder, options: DecodingOptions(dateDecodingStrategy: strategy),
-                key: { Bits(value: $0, key: [$0.timeIntervalSinceReferenceDate.bitPattern]) })
-            #expect(decoded > 0, "\(name)")
-        }
+        Self.sameDates(texts, strategies)
     }
 
     @Test(arguments: [44, 45] as [UInt64])
@@ -249,14 +258,7 @@ struct ExactDecimal: Decodable, Equatable, CustomStringConvertible {
                 }, "custom"
             ),
         ]
-        for (strategy, name) in dates {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = strategy
-            let decoded = Self.same(
-                Date.self, texts, foundation: decoder, options: DecodingOptions(dateDecodingStrategy: strategy),
-                key: { Bits(value: $0, key: [$0.timeIntervalSinceReferenceDate.bitPattern]) })
-            #expect(decoded > 0, "\(name)")
-        }
+        Self.sameDates(texts, dates)
 
         let datas: [JSONDecoder.DataDecodingStrategy] = [
             .base64,
