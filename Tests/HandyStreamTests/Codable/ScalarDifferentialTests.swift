@@ -203,6 +203,11 @@ struct ExactDecimal: Decodable, Equatable, CustomStringConvertible {
         integers(UInt16.self)
         integers(UInt32.self)
         integers(UInt64.self)
+        integers(Int128.self)
+        integers(UInt128.self)
+        #expect(
+            Self.same(Float16.self, texts, foundation: decoder, key: { Bits(value: $0, key: [UInt64($0.bitPattern)]) })
+                > 0)
         #expect(Self.same(Double.self, texts, foundation: decoder, key: { Bits(value: $0, key: [$0.bitPattern]) }) > 0)
         #expect(
             Self.same(Float.self, texts, foundation: decoder, key: { Bits(value: $0, key: [UInt64($0.bitPattern)]) })
