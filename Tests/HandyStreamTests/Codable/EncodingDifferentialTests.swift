@@ -502,3 +502,41 @@ func difference(_ ours: String, _ theirs: String) -> String {
 extension RandomValues {
     mutating func bool() -> Bool { chance(0.5) }
 }
+
+extension EncodingDifferentialTests {
+    /// Scalars at their edges, at the root and in an array, under random formatting and strategies: the widest
+    /// integers, `Float16`, dates before 1970 and with fractions of a second (the ISO 8601 strategy drops them),
+    /// `Decimal`'s extremes, relative URLs, empty data.
+    @Test(arguments: [61, 62] as [UInt64])
+    func scalarsAtTheirEdges(seed: UInt64) {
+        var values = RandomValues(seed: seed, nonFiniteRate: 0)
+        let base = URL(string: "https://example.com/a/")!
+        for _ in 0..<(DifferentialTests.casesPerSeed / 4) {
+            var choice = EncodingChoice(&values)
+            choice.floats = 1
+            let seconds = Double(values.below(8_000_000_000)) - 4e9 + Double(values.below(1_000_000)) / 1e6
+            switch values.below(8) {
+            case 0:
+                Self.compare([Int128.max, Int128.min, Int128(values.integer(Int64.self)) << values.below(60)], choice)
+            case 1: Self.compare([UInt128.max, UInt128(values.integer(UInt64.self)) << values.below(60)], choice)
+            case 2:
+                let half = Float16(bitPattern: UInt16(truncatingIfNeeded: values.next()))
+                Self.compare([half, .greatestFiniteMagnitude, .leastNonzeroMagnitude, -0.0], choice)
+            case 3:
+                Self.compare(
+                    [Date(timeIntervalSince1970: seconds), Date(timeIntervalSinceReferenceDate: -seconds)], choice)
+            case 4: Self.compare(Date(timeIntervalSince1970: seconds), choice)
+            case 5:
+                Self.compare(
+                    [Decimal.greatestFiniteMagnitude, .leastFiniteMagnitude, .leastNonzeroMagnitude, values.decimal()],
+                    choice)
+            case 6:
+                Self.compare(
+                    [URL(string: "b/c?d=e#f", relativeTo: base)!, URL(string: "../x", relativeTo: base)!, base], choice)
+            default:
+                Self.compare(
+                    [Data(), Data([0, 255]), Data(values.array(5) { UInt8(truncatingIfNeeded: $0.next()) })], choice)
+            }
+        }
+    }
+}
