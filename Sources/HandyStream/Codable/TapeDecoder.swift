@@ -392,9 +392,11 @@ final class TapeDecoder: Decoder {
 
     // MARK: - Errors
 
+    /// The error for a token of the wrong kind: `valueNotFound` for null, as `JSONDecoder` reports it, except for
+    /// `Bool`, whose null `JSONDecoder` reports as a type mismatch ("found null instead") in every container.
     func mismatch(_ type: Any.Type, at index: Int, node: CodingPathNode, found kind: Tape.Kind) -> DecodingError {
         errorToken = index
-        if kind == .null {
+        if kind == .null && type != Bool.self {
             return DecodingError.valueNotFound(
                 type,
                 .init(
