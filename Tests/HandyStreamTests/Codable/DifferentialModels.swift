@@ -31,6 +31,7 @@ struct DiffTagged: Codable, Equatable {
     var shape: DiffShape?
     var big: Int64?
     var maybe: [Double?]?
+    var active: Bool
 }
 
 /// Skips any array element it can't read (as BetterCodable's `@LossyArray`).
@@ -173,7 +174,7 @@ indirect enum Schema: Sendable {
             ("counts", .dictionary(.int), false), ("point", point, true), ("flags", .set(.int), true),
             ("small", .uint8, true), ("ratio", .float, true), ("byId", .intKeyed(.string), true),
             ("shape", .shape, true),
-            ("big", .int64, true), ("maybe", .array(.optional(.double)), true),
+            ("big", .int64, true), ("maybe", .array(.optional(.double)), true), ("active", .bool, false),
         ])
     }
     static var wrapped: Schema {

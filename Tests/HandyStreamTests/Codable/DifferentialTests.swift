@@ -149,6 +149,8 @@ enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
         #expect(Self.compare([DiffShape].self, .array(.shape), seed: seed, mistakeRate: 0.05, count: count) > 0)
         #expect(Self.compare(Int?.self, .optional(.int), seed: seed, mistakeRate: 0.2, count: count) > 0)
         #expect(Self.compare(Double.self, .double, seed: seed, mistakeRate: 0.2, count: count) > 0)
+        #expect(Self.compare(Bool.self, .bool, seed: seed, mistakeRate: 0.3, count: count) > 0)
+        #expect(Self.compare([Bool].self, .array(.bool), seed: seed, mistakeRate: 0.1, count: count) > 0)
     }
 
     /// Strings of every kind and length (ASCII, accented, CJK, emoji, escapes, a decomposed é), short enough to be
