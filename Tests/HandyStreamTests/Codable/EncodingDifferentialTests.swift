@@ -540,3 +540,57 @@ extension EncodingDifferentialTests {
         }
     }
 }
+
+/// Optionals of optionals, under synthesized conformance (`encodeIfPresent` of an `Int?`).
+struct EncNestedOptionals: Encodable {
+    var a: Int??
+    var b: [Int??]
+    var c: [String: Int?]
+}
+
+extension EncodingDifferentialTests {
+    /// The standard library's and Foundation's composite `Encodable` types under random formatting and strategies:
+    /// optionals of optionals, ranges, sets, dictionaries keyed by integers (an object) and by other types (an array
+    /// of alternating keys and values), raw-value enums, `CGFloat`, `ContiguousArray`, `UUID`, a root `nil`.
+    @Test(arguments: [71, 72] as [UInt64])
+    func standardCompositeValues(seed: UInt64) {
+        var values = RandomValues(seed: seed, nonFiniteRate: 0.02)
+        for _ in 0..<(DifferentialTests.casesPerSeed / 4) {
+            let choice = EncodingChoice(&values)
+            let small = { (values: inout RandomValues) in Int(values.integer(Int8.self)) }
+            let optional = { (values: inout RandomValues) -> Int?? in
+                [Int??.none, .some(nil), .some(small(&values))][values.below(3)]
+            }
+            switch values.below(12) {
+            case 0:
+                let value = EncNestedOptionals(
+                    a: optional(&values), b: values.array(4, optional),
+                    c: Dictionary(values.array(4) { ($0.string(maximumPieces: 2), $0.chance(0.5) ? nil : small(&$0)) })
+                    { first, _ in first })
+                Self.compare(value, choice)
+            case 1:
+                let bounds = [small(&values), small(&values)].sorted()
+                Self.compare(bounds[0]..<bounds[1], choice)
+                Self.compare(bounds[0]...bounds[1], choice)
+                Self.compare([bounds[0]...], choice)
+                Self.compare([...bounds[1]], choice)
+            case 2: Self.compare(Set(values.array(6, small)), choice)
+            case 3:
+                Self.compare(Dictionary(values.array(5) { (small(&$0), $0.string()) }) { first, _ in first }, choice)
+            case 4:
+                Self.compare(
+                    Dictionary(values.array(5) { ($0.integer(Int8.self), $0.double()) }) { first, _ in first }, choice)
+            case 5: Self.compare(Dictionary(values.array(2) { ($0.bool(), small(&$0)) }) { first, _ in first }, choice)
+            case 6:
+                Self.compare(Dictionary(values.array(4) { ($0.double(), small(&$0)) }) { first, _ in first }, choice)
+            case 7: Self.compare(values.array(4) { [DiffLevel.low, .high][$0.below(2)] }, choice)
+            case 8: Self.compare(values.array(4) { CGFloat($0.double()) }, choice)
+            case 9: Self.compare(ContiguousArray(values.array(4) { $0.float() }), choice)
+            case 10: Self.compare([Int?.none], choice)
+            default:
+                Self.compare(Int?.none, choice)
+                Self.compare(Optional(Optional(Int?.none)), choice)
+            }
+        }
+    }
+}
