@@ -38,8 +38,7 @@ extension TapeDecoder {
     ) throws -> Tape.Token? {
         guard index >= 0 else {
             if rescue != nil { return nil }
-            throw DecodingError.valueNotFound(
-                Self.containerType(kind), .init(codingPath: node().path, debugDescription: "No value to decode"))
+            throw mismatch(Self.containerType(kind), at: index, node: node(), found: .null)
         }
         let header = tape.pointee.tokens[index]
         guard header.kind == kind else {

@@ -311,16 +311,18 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         currentIndex += 1
     }
 
+    /// `JSONDecoder`'s error for a value asked for past the end: of the type asked for (`Never` by `decodeNil()`).
     private func atEnd(_ type: Any.Type) -> DecodingError {
         decoder.errorToken = array
+        let message =
+            type == (any Decoder).self
+            ? "Cannot get superDecoder() -- unkeyed container is at end." : "Unkeyed container is at end."
         return DecodingError.valueNotFound(
-            type,
-            .init(
-                codingPath: node.appending(index: currentIndex).path, debugDescription: "Unkeyed container is at end."))
+            type, .init(codingPath: node.appending(index: currentIndex).path, debugDescription: message))
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd else { throw atEnd(Any?.self) }
+        guard !isAtEnd else { throw atEnd(Never.self) }
         if decoder.kind(at: position) == .null {
             advance()
             return true
@@ -386,6 +388,35 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I {
         try element(type) { try $0.decodeInteger(I.self, at: $1, node: $2, convert: $3 != nil) }
     }
+
+    /// `JSONDecoder`'s `decodeIfPresent`: `nil` for null, and past the end, where it counts one more index all the
+    /// same (the protocol's default doesn't, so each overload is written out).
+    private mutating func ifPresent<T>(_ decode: (inout Self) throws -> T) throws -> T? {
+        if isAtEnd {
+            currentIndex += 1
+            return nil
+        }
+        if try decodeNil() { return nil }
+        return try decode(&self)
+    }
+
+    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? { try ifPresent { try $0.decode(type) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type

@@ -160,8 +160,7 @@ final class TapeDecoder: Decoder {
                 throw mismatch([String: Any].self, at: index, node: node, found: kind)
             }
         } else if !absentAllowed {
-            throw DecodingError.valueNotFound(
-                [String: Any].self, .init(codingPath: node.path, debugDescription: "No value to decode"))
+            throw mismatch([String: Any].self, at: index, node: node, found: .null)
         }
         return TapeKeyedContainer(decoder: self, object: index, node: node, mapping: mapping, rescue: rescue)
     }
@@ -176,8 +175,7 @@ final class TapeDecoder: Decoder {
             guard token.kind == .array else { throw mismatch([Any].self, at: index, node: node, found: token.kind) }
             count = Int(token.start)
         } else if !absentAllowed {
-            throw DecodingError.valueNotFound(
-                [Any].self, .init(codingPath: node.path, debugDescription: "No value to decode"))
+            throw mismatch([Any].self, at: index, node: node, found: .null)
         }
         return TapeUnkeyedContainer(decoder: self, array: index, count: count, node: node, rescue: rescue)
     }
@@ -392,16 +390,18 @@ final class TapeDecoder: Decoder {
 
     // MARK: - Errors
 
-    /// The error for a token of the wrong kind: `valueNotFound` for null, as `JSONDecoder` reports it, except for
-    /// `Bool`, whose null `JSONDecoder` reports as a type mismatch ("found null instead") in every container.
+    /// The error for a token of the wrong kind, in `JSONDecoder`'s words: `valueNotFound` for null, except for
+    /// `Bool`, whose null `JSONDecoder` reports as a type mismatch ("found null instead") in every container. A value
+    /// made from nothing (-1: what `superDecoder(forKey:)` reads for a missing key) is null, as in `JSONDecoder`.
     func mismatch(_ type: Any.Type, at index: Int, node: CodingPathNode, found kind: Tape.Kind) -> DecodingError {
         errorToken = index
         if kind == .null && type != Bool.self {
+            let what =
+                type == [String: Any].self
+                ? "keyed decoding container"
+                : type == [Any].self ? "unkeyed decoding container" : "value of type \(type)"
             return DecodingError.valueNotFound(
-                type,
-                .init(
-                    codingPath: node.path,
-                    debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+                type, .init(codingPath: node.path, debugDescription: "Cannot get \(what) -- found null value instead"))
         }
         return DecodingError.typeMismatch(
             type,
@@ -456,8 +456,7 @@ extension TapeDecoder {
         let type = Conversion.Value.self
         guard index >= 0 else {
             if convert { return absent }
-            throw DecodingError.valueNotFound(
-                type, .init(codingPath: node().path, debugDescription: "No value to decode"))
+            throw mismatch(type, at: index, node: node(), found: .null)
         }
         let kind = tape.pointee.tokens[index].kind
         if kind == .object || kind == .array || kind == .null {

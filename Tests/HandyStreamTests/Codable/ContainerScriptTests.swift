@@ -1,0 +1,267 @@
+import Foundation
+import HandyStream
+import Testing
+
+// Seeded random scripts of container operations, run by a hand-written `init(from:)` over seeded random documents:
+// every call of the three containers (keyed, unkeyed, single value), nested containers and super decoders, with each
+// call's outcome logged (its value, or its error's case, type and coding path; the containers' coding paths, keys,
+// counts and indices). The decoders must write the same log; the script catches every error, so lenient mode must
+// write it too (it rescues only what escapes `init(from:)`).
+
+/// A key of any name.
+struct ScriptKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// The seed of a script, handed to `init(from:)` through `userInfo`.
+final class ScriptSeed: Sendable {
+    static let key = CodingUserInfoKey(rawValue: "handystream.tests.scriptSeed")!
+    let seed: UInt64
+    init(_ seed: UInt64) { self.seed = seed }
+}
+
+/// Runs the script its seed writes; the log is its value.
+struct ScriptRun: Decodable, Equatable {
+    var log: [String] = []
+
+    /// The keys a script asks for; a document's are the same with `a_b` for `aB` (which the snake case strategy
+    /// converts).
+    static let keys = ["a", "b", "c", "super", "zz", "aB"]
+
+    init(from decoder: any Decoder) throws {
+        guard let seed = decoder.userInfo[ScriptSeed.key] as? ScriptSeed else { throw CancellationError() }
+        var random = SplitMix64(seed: seed.seed)
+        run(decoder, depth: 0, &random)
+    }
+
+    /// Runs `body`, logging its value (or only that it returned, for a container or a decoder) or its error.
+    mutating func record<T>(_ label: String, _ body: () throws -> T) -> T? {
+        do {
+            let value = try body()
+            let shown =
+                value is any Decoder || value is SingleValueDecodingContainer
+                || value is KeyedDecodingContainer<ScriptKey> || value is UnkeyedDecodingContainer
+            log.append("\(label) → \(shown ? "made" : "\(value)")")
+            return value
+        } catch let error as DecodingError {
+            let (kind, path) = errorSummary(error)
+            log.append("\(label) → \(kind) at \(path): \(Self.message(error))")
+            return nil
+        } catch {
+            // A number that doesn't fit: JSONDecoder's own `JSONError`, which no one else can make.
+            log.append("\(label) → another error")
+            return nil
+        }
+    }
+
+    /// An error's message, which `init(from:)` may show.
+    static func message(_ error: DecodingError) -> String {
+        // JSONDecoder's mismatch of a `Decimal` has no message; HandyStream's says what it found (README).
+        if case .typeMismatch(let type, _) = error, type == Decimal.self { return "(a Decimal's mismatch)" }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            return context.debugDescription
+        @unknown default: return ""
+        }
+    }
+
+    mutating func run(_ decoder: any Decoder, depth: Int, _ random: inout SplitMix64) {
+        log.append("decoder at \(decoder.codingPath.map(\.stringValue))")
+        for _ in 0..<(1 + Int(random.next() % 3)) {
+            switch random.next() % 3 {
+            case 0:
+                if let keyed = record("keyed", { try decoder.container(keyedBy: ScriptKey.self) }) {
+                    run(keyed, depth: depth, &random)
+                }
+            case 1:
+                if var unkeyed = record("unkeyed", { try decoder.unkeyedContainer() }) {
+                    run(&unkeyed, depth: depth, &random)
+                }
+            default:
+                if let single = record("single", { try decoder.singleValueContainer() }) {
+                    log.append("single at \(single.codingPath.map(\.stringValue)), nil \(single.decodeNil())")
+                    decodeValue(random.next(), "single") { try single.decode($0) }
+                }
+            }
+        }
+    }
+
+    /// Decodes a value of a type the script picks, by `decode`, which is given the type.
+    mutating func decodeValue(_ pick: UInt64, _ label: String, _ decode: (any Decodable.Type) throws -> Any) {
+        let types: [any Decodable.Type] = [
+            Int.self, Int8.self, UInt8.self, Double.self, Float.self, String.self, Bool.self, [Int].self, Int?.self,
+            Decimal.self, [Bool?].self, Int64.self,
+        ]
+        let type = types[Int(pick % UInt64(types.count))]
+        _ = record("\(label) \(type)") { "\(try decode(type))" }
+    }
+
+    mutating func run(_ keyed: KeyedDecodingContainer<ScriptKey>, depth: Int, _ random: inout SplitMix64) {
+        log.append("keyed at \(keyed.codingPath.map(\.stringValue)), keys \(keyed.allKeys.map(\.stringValue).sorted())")
+        for _ in 0..<(1 + Int(random.next() % 5)) {
+            let name = Self.keys[Int(random.next() % UInt64(Self.keys.count))]
+            let key = ScriptKey(stringValue: name)
+            switch random.next() % 9 {
+            case 0: _ = record("contains \(name)") { keyed.contains(key) }
+            case 8:
+                // The overloads of the standard types, which a generic call doesn't reach.
+                switch random.next() % 4 {
+                case 0: _ = record("decodeIfPresent Int \(name)") { try keyed.decodeIfPresent(Int.self, forKey: key) }
+                case 1: _ = record("decode Bool \(name)") { try keyed.decode(Bool.self, forKey: key) }
+                case 2:
+                    _ = record("decodeIfPresent String \(name)") { try keyed.decodeIfPresent(String.self, forKey: key) }
+                default: _ = record("decode Double \(name)") { try keyed.decode(Double.self, forKey: key) }
+                }
+            case 1: _ = record("decodeNil \(name)") { try keyed.decodeNil(forKey: key) }
+            case 2: decodeValue(random.next(), "decode \(name)") { try keyed.decode($0, forKey: key) }
+            case 3:
+                decodeValue(random.next(), "decodeIfPresent \(name)") {
+                    try keyed.decodeIfPresent($0, forKey: key) as Any
+                }
+            case 4:
+                if depth < 3,
+                    let nested = record(
+                        "nestedKeyed \(name)",
+                        {
+                            try keyed.nestedContainer(keyedBy: ScriptKey.self, forKey: key)
+                        })
+                {
+                    run(nested, depth: depth + 1, &random)
+                }
+            case 5:
+                if depth < 3,
+                    var nested = record("nestedUnkeyed \(name)", { try keyed.nestedUnkeyedContainer(forKey: key) })
+                {
+                    run(&nested, depth: depth + 1, &random)
+                }
+            case 6:
+                if depth < 3, let inner = record("superDecoder", { try keyed.superDecoder() }) {
+                    run(inner, depth: depth + 1, &random)
+                }
+            default:
+                if depth < 3, let inner = record("superDecoder \(name)", { try keyed.superDecoder(forKey: key) }) {
+                    run(inner, depth: depth + 1, &random)
+                }
+            }
+        }
+    }
+
+    mutating func run(_ unkeyed: inout any UnkeyedDecodingContainer, depth: Int, _ random: inout SplitMix64) {
+        for _ in 0..<(1 + Int(random.next() % 6)) {
+            log.append(
+                "unkeyed at \(unkeyed.codingPath.map(\.stringValue)), count \(String(describing: unkeyed.count)), "
+                    + "index \(unkeyed.currentIndex), at end \(unkeyed.isAtEnd)")
+            switch random.next() % 8 {
+            case 0: _ = record("decodeNil") { try unkeyed.decodeNil() }
+            case 7:
+                // The overloads of the standard types, which a generic call doesn't reach.
+                switch random.next() % 4 {
+                case 0: _ = record("decodeIfPresent Int") { try unkeyed.decodeIfPresent(Int.self) as Any }
+                case 1: _ = record("decodeIfPresent Bool") { try unkeyed.decodeIfPresent(Bool.self) as Any }
+                case 2: _ = record("decodeIfPresent String") { try unkeyed.decodeIfPresent(String.self) as Any }
+                default: _ = record("decode UInt8") { try unkeyed.decode(UInt8.self) }
+                }
+            case 1, 2: decodeValue(random.next(), "decode") { try unkeyed.decode($0) }
+            case 3: decodeValue(random.next(), "decodeIfPresent") { try unkeyed.decodeIfPresent($0) as Any }
+            case 4:
+                if depth < 3,
+                    let nested = record(
+                        "nestedKeyed",
+                        {
+                            try unkeyed.nestedContainer(keyedBy: ScriptKey.self)
+                        })
+                {
+                    run(nested, depth: depth + 1, &random)
+                }
+            case 5:
+                if depth < 3, var nested = record("nestedUnkeyed", { try unkeyed.nestedUnkeyedContainer() }) {
+                    run(&nested, depth: depth + 1, &random)
+                }
+            default:
+                if depth < 3, let inner = record("superDecoder", { try unkeyed.superDecoder() }) {
+                    run(inner, depth: depth + 1, &random)
+                }
+            }
+        }
+    }
+}
+
+/// Seeded random documents for the scripts: the scripts' keys, values of every kind, nested three deep.
+struct ScriptDocuments {
+    var random: SplitMix64
+
+    mutating func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
+
+    mutating func value(depth: Int) -> String {
+        let kind = depth >= 3 ? random.next() % 2 : random.next() % 4
+        switch kind {
+        case 0, 1:
+            return pick([
+                "null", "true", "false", "0", "-1", "300", "1.5", "1e400", "\"x\"", "\"12\"", "\"\"", "-0", "255",
+                "18446744073709551616",
+            ])
+        case 2:
+            let count = Int(random.next() % 4)
+            return "[" + (0..<count).map { _ in value(depth: depth + 1) }.joined(separator: ",") + "]"
+        default:
+            var keys = ScriptRun.keys.map { $0 == "aB" ? "a_b" : $0 }.filter { _ in random.next() % 3 != 0 }
+            keys.shuffle(using: &random)
+            return "{" + keys.map { "\"\($0)\":\(value(depth: depth + 1))" }.joined(separator: ",") + "}"
+        }
+    }
+}
+
+@Suite struct ContainerScriptTests {
+    @Test(arguments: [81, 82, 83] as [UInt64])
+    func randomScriptsOverRandomDocuments(seed: UInt64) {
+        // The last seed under the snake case strategy.
+        let strategy: JSONDecoder.KeyDecodingStrategy = seed == 83 ? .convertFromSnakeCase : .useDefaultKeys
+        var documents = ScriptDocuments(random: SplitMix64(seed: seed))
+        var mismatches = 0
+        var errorsLogged = 0
+        for round in 0..<(DifferentialTests.casesPerSeed / 2) {
+            let json = Data(documents.value(depth: 0).utf8)
+            let script = ScriptSeed(seed &* 1_000_003 &+ UInt64(round))
+            let foundation = JSONDecoder()
+            foundation.userInfo[ScriptSeed.key] = script
+            foundation.keyDecodingStrategy = strategy
+            var strictOptions = DecodingOptions(strict: true)
+            strictOptions.userInfo[ScriptSeed.key] = script
+            strictOptions.keyDecodingStrategy = seed == 83 ? .convertFromSnakeCase : .useDefaultKeys
+            var lenientOptions = DecodingOptions()
+            lenientOptions.userInfo[ScriptSeed.key] = script
+            lenientOptions.keyDecodingStrategy = strictOptions.keyDecodingStrategy
+            let expected = DiffOutcome { try foundation.decode(ScriptRun.self, from: json) }
+            guard case .value(let run) = expected else {
+                Issue.record("the script threw: \(expected)")
+                continue
+            }
+            errorsLogged += run.log.filter { $0.contains(" at [") && $0.contains("→ ") && !$0.contains("→ true") }.count
+            for (mode, options) in [("strict", strictOptions), ("lenient", lenientOptions)] {
+                let ours = DiffOutcome { try ModelDecoder(options: options).decode(ScriptRun.self, from: json) }
+                guard ours != expected else { continue }
+                mismatches += 1
+                if mismatches <= 5, case .value(let mine) = ours {
+                    let index =
+                        zip(mine.log, run.log).enumerated().first { $1.0 != $1.1 }?.offset
+                        ?? min(mine.log.count, run.log.count)
+                    Issue.record(
+                        """
+                        \(mode): the logs part at line \(index)
+                        document: \(String(decoding: json, as: UTF8.self))
+                        ours:        \(index < mine.log.count ? mine.log[index] : "(end)")
+                        JSONDecoder: \(index < run.log.count ? run.log[index] : "(end)")
+                        before: \(run.log[..<index].suffix(4).joined(separator: "\n        "))
+                        """)
+                } else if mismatches <= 5 {
+                    Issue.record("\(mode): \(ours)\nJSONDecoder: \(expected)")
+                }
+            }
+        }
+        #expect(errorsLogged > DifferentialTests.casesPerSeed)
+    }
+}
