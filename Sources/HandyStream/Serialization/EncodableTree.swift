@@ -16,6 +16,9 @@ final class EncodableTree {
         var first: Int32 = -1
         var last: Int32 = -1
         var next: Int32 = -1
+        /// A container's children so far (an unkeyed container's `count`, which every container over the same array
+        /// shares, as in `JSONEncoder`).
+        var count: Int32 = 0
         /// A member's key in ``EncodableTree/keys``; `keyLength` -1 for an element.
         var keyStart: Int32 = 0
         var keyLength: Int32 = -1
@@ -137,8 +140,26 @@ final class EncodableTree {
                 nodes[parent].first = Int32(truncatingIfNeeded: index)
             }
             nodes[parent].last = Int32(truncatingIfNeeded: index)
+            nodes[parent].count += 1
         }
         return index
+    }
+
+    /// Fills the child of `parent` that `add` makes; when `fill` throws, takes the child out again before the error
+    /// goes on, as `JSONEncoder` keeps nothing of a value whose encoding throws (an `encode(to:)` that catches the
+    /// error writes on without it; a key encoded before keeps its earlier value).
+    @inline(__always)
+    func child(of parent: Int, _ add: () -> Int, _ fill: (Int) throws -> Void) rethrows {
+        let previous = nodes[parent].last
+        let index = add()
+        do {
+            try fill(index)
+        } catch {
+            nodes[parent].last = previous
+            if previous >= 0 { nodes[Int(previous)].next = -1 } else { nodes[parent].first = -1 }
+            nodes[parent].count -= 1
+            throw error
+        }
     }
 
     /// `key` under the key strategy, `path` being the coding path to the member (a custom strategy gets it).
@@ -157,6 +178,7 @@ final class EncodableTree {
         nodes[index].kind = wanted
         nodes[index].first = -1
         nodes[index].last = -1
+        nodes[index].count = 0
     }
 
     /// Makes `index` a scalar whose text `write` appends.

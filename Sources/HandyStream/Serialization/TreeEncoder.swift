@@ -79,14 +79,8 @@ final class TreeEncoder: Encoder {
     /// What `JSONEncoder` throws for infinity or NaN without a strategy for them.
     @inline(never)
     static func nonFinite<F: BinaryFloatingPoint>(_ value: F, at path: [any CodingKey]) -> EncodingError {
-        let name = value.isNaN ? "\(F.self).nan" : value < 0 ? "-\(F.self).infinity" : "\(F.self).infinity"
-        return .invalidValue(
-            value,
-            .init(
-                codingPath: path,
-                debugDescription: "Unable to encode \(name) directly in JSON. Use "
-                    + "JSONEncoder.NonConformingFloatEncodingStrategy.convertToString to specify how the value should be "
-                    + "encoded."))
+        .invalidValue(
+            value, .init(codingPath: path, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
     }
 
     /// Whether `text` is a JSON number (a `JSONValue` made by hand may hold anything).
@@ -234,10 +228,14 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
     mutating func encode(_ value: String, forKey key: Key) throws { encoder.encodeString(value, into: member(key)) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try encoder.encodeDouble(value, into: member(key), node: owner.appending(key))
+        try encoder.tree.child(of: object, { member(key) }) {
+            try encoder.encodeDouble(value, into: $0, node: owner.appending(key))
+        }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try encoder.encodeFloat(value, into: member(key), node: owner.appending(key))
+        try encoder.tree.child(of: object, { member(key) }) {
+            try encoder.encodeFloat(value, into: $0, node: owner.appending(key))
+        }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
@@ -252,7 +250,9 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder.encode(value, into: member(key), node: owner.appending(key), keyed: true)
+        try encoder.tree.child(of: object, { member(key) }) {
+            try encoder.encode(value, into: $0, node: owner.appending(key), keyed: true)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -310,7 +310,9 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     /// As ``TreeKeyedContainer``'s: the container's coding path, and the path an element's is made from.
     let node: CodingPathNode
     let owner: CodingPathNode
-    private(set) var count = 0
+    /// The array's elements so far: a second container over the same array (asked for again from the same encoder,
+    /// or under the same key) counts on from the first's, as `JSONEncoder`'s do.
+    var count: Int { Int(encoder.tree.nodes[array].count) }
 
     init(encoder: TreeEncoder, array: Int, node: CodingPathNode, owner: CodingPathNode) {
         self.encoder = encoder
@@ -321,19 +323,22 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
 
     var codingPath: [any CodingKey] { node.path }
 
-    private mutating func element() -> Int {
-        count += 1
-        return encoder.tree.add(to: array, key: nil)
-    }
+    private mutating func element() -> Int { encoder.tree.add(to: array, key: nil) }
 
     mutating func encodeNil() throws { encoder.encodeNull(into: element()) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: element()) }
     mutating func encode(_ value: Double) throws {
-        try encoder.encodeDouble(value, into: element(), node: owner.appending(index: count - 1))
+        let position = count
+        try encoder.tree.child(of: array, { element() }) {
+            try encoder.encodeDouble(value, into: $0, node: owner.appending(index: position))
+        }
     }
     mutating func encode(_ value: Float) throws {
-        try encoder.encodeFloat(value, into: element(), node: owner.appending(index: count - 1))
+        let position = count
+        try encoder.tree.child(of: array, { element() }) {
+            try encoder.encodeFloat(value, into: $0, node: owner.appending(index: position))
+        }
     }
     mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: element()) }
@@ -349,7 +354,9 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let position = count
-        try encoder.encode(value, into: element(), node: owner.appending(index: position), keyed: true)
+        try encoder.tree.child(of: array, { element() }) {
+            try encoder.encode(value, into: $0, node: owner.appending(index: position), keyed: true)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -401,5 +408,7 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: slot) }
+    /// A value whose encoding throws keeps what it wrote before it threw, as in `JSONEncoder`, where a value
+    /// encoded through a single value container writes into the same encoder.
     mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encode(value, into: slot, node: node) }
 }
