@@ -16,15 +16,18 @@ final class EncodableTree {
         var first: Int32 = -1
         var last: Int32 = -1
         var next: Int32 = -1
-        /// A container's children so far (an unkeyed container's `count`, which every container over the same array
-        /// shares, as in `JSONEncoder`).
-        var count: Int32 = 0
         /// A member's key in ``EncodableTree/keys``; `keyLength` -1 for an element.
         var keyStart: Int32 = 0
         var keyLength: Int32 = -1
         /// A scalar's JSON text in ``EncodableTree/text``.
         var textStart: Int32 = 0
         var textLength: Int32 = 0
+        /// A container's children so far (an unkeyed container's `count`, which every container over the same array
+        /// shares, as in `JSONEncoder`): kept in `textLength`, which a container has no use for.
+        var count: Int32 {
+            get { textLength }
+            set { textLength = newValue }
+        }
     }
 
     private struct State {
@@ -145,22 +148,23 @@ final class EncodableTree {
         return index
     }
 
-    /// Fills the child of `parent` that `add` makes; when `fill` throws, takes the child out again before the error
-    /// goes on, as `JSONEncoder` keeps nothing of a value whose encoding throws (an `encode(to:)` that catches the
-    /// error writes on without it; a key encoded before keeps its earlier value).
+    /// The last child of `parent` (-1 for none): what ``dropLastChild(of:back:)`` goes back to.
     @inline(__always)
-    func child(of parent: Int, _ add: () -> Int, _ fill: (Int) throws -> Void) rethrows {
-        let previous = nodes[parent].last
-        let index = add()
-        do {
-            try fill(index)
-        } catch {
-            nodes[parent].last = previous
-            if previous >= 0 { nodes[Int(previous)].next = -1 } else { nodes[parent].first = -1 }
-            nodes[parent].count -= 1
-            throw error
-        }
+    func lastChild(of parent: Int) -> Int32 { state.pointee.nodes[parent].last }
+
+    /// Takes out `parent`'s last child, `previous` having been the last before it: `JSONEncoder` keeps nothing of a
+    /// value whose encoding throws (an `encode(to:)` that catches the error writes on without it; a key encoded
+    /// before keeps its earlier value).
+    @inline(never)
+    func dropLastChild(of parent: Int, back previous: Int32) {
+        nodes[parent].last = previous
+        if previous >= 0 { nodes[Int(previous)].next = -1 } else { nodes[parent].first = -1 }
+        nodes[parent].count -= 1
     }
+
+    /// The children of the container `index` so far.
+    @inline(__always)
+    func childCount(_ index: Int) -> Int { Int(state.pointee.nodes[index].count) }
 
     /// `key` under the key strategy, `path` being the coding path to the member (a custom strategy gets it).
     func converted(_ key: String, path: () -> [any CodingKey] = { [] }) -> String {

@@ -228,13 +228,21 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
     mutating func encode(_ value: String, forKey key: Key) throws { encoder.encodeString(value, into: member(key)) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try encoder.tree.child(of: object, { member(key) }) {
-            try encoder.encodeDouble(value, into: $0, node: owner.appending(key))
+        let previous = encoder.tree.lastChild(of: object)
+        do {
+            try encoder.encodeDouble(value, into: member(key), node: owner.appending(key))
+        } catch {
+            encoder.tree.dropLastChild(of: object, back: previous)
+            throw error
         }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try encoder.tree.child(of: object, { member(key) }) {
-            try encoder.encodeFloat(value, into: $0, node: owner.appending(key))
+        let previous = encoder.tree.lastChild(of: object)
+        do {
+            try encoder.encodeFloat(value, into: member(key), node: owner.appending(key))
+        } catch {
+            encoder.tree.dropLastChild(of: object, back: previous)
+            throw error
         }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
@@ -250,8 +258,12 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder.tree.child(of: object, { member(key) }) {
-            try encoder.encode(value, into: $0, node: owner.appending(key), keyed: true)
+        let previous = encoder.tree.lastChild(of: object)
+        do {
+            try encoder.encode(value, into: member(key), node: owner.appending(key), keyed: true)
+        } catch {
+            encoder.tree.dropLastChild(of: object, back: previous)
+            throw error
         }
     }
 
@@ -312,7 +324,7 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let owner: CodingPathNode
     /// The array's elements so far: a second container over the same array (asked for again from the same encoder,
     /// or under the same key) counts on from the first's, as `JSONEncoder`'s do.
-    var count: Int { Int(encoder.tree.nodes[array].count) }
+    var count: Int { encoder.tree.childCount(array) }
 
     init(encoder: TreeEncoder, array: Int, node: CodingPathNode, owner: CodingPathNode) {
         self.encoder = encoder
@@ -329,15 +341,21 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: element()) }
     mutating func encode(_ value: Double) throws {
-        let position = count
-        try encoder.tree.child(of: array, { element() }) {
-            try encoder.encodeDouble(value, into: $0, node: owner.appending(index: position))
+        let previous = encoder.tree.lastChild(of: array)
+        do {
+            try encoder.encodeDouble(value, into: element(), node: owner.appending(index: count - 1))
+        } catch {
+            encoder.tree.dropLastChild(of: array, back: previous)
+            throw error
         }
     }
     mutating func encode(_ value: Float) throws {
-        let position = count
-        try encoder.tree.child(of: array, { element() }) {
-            try encoder.encodeFloat(value, into: $0, node: owner.appending(index: position))
+        let previous = encoder.tree.lastChild(of: array)
+        do {
+            try encoder.encodeFloat(value, into: element(), node: owner.appending(index: count - 1))
+        } catch {
+            encoder.tree.dropLastChild(of: array, back: previous)
+            throw error
         }
     }
     mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: element()) }
@@ -354,8 +372,12 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let position = count
-        try encoder.tree.child(of: array, { element() }) {
-            try encoder.encode(value, into: $0, node: owner.appending(index: position), keyed: true)
+        let previous = encoder.tree.lastChild(of: array)
+        do {
+            try encoder.encode(value, into: element(), node: owner.appending(index: position), keyed: true)
+        } catch {
+            encoder.tree.dropLastChild(of: array, back: previous)
+            throw error
         }
     }
 
