@@ -227,24 +227,8 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
     mutating func encode(_ value: String, forKey key: Key) throws { encoder.encodeString(value, into: member(key)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        let previous = encoder.tree.lastChild(of: object)
-        do {
-            try encoder.encodeDouble(value, into: member(key), node: owner.appending(key))
-        } catch {
-            encoder.tree.dropLastChild(of: object, back: previous)
-            throw error
-        }
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        let previous = encoder.tree.lastChild(of: object)
-        do {
-            try encoder.encodeFloat(value, into: member(key), node: owner.appending(key))
-        } catch {
-            encoder.tree.dropLastChild(of: object, back: previous)
-            throw error
-        }
-    }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try member(key, value) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try member(key, value) }
     mutating func encode(_ value: Int, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
@@ -257,7 +241,11 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try member(key, value) }
+
+    /// Encodes `value` as a new member; one whose encoding throws leaves nothing (see
+    /// ``EncodableTree/dropLastChild(of:back:)``).
+    private func member<T: Encodable>(_ key: Key, _ value: T) throws {
         let previous = encoder.tree.lastChild(of: object)
         do {
             try encoder.encode(value, into: member(key), node: owner.appending(key), keyed: true)
@@ -340,24 +328,8 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { encoder.encodeNull(into: element()) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: element()) }
-    mutating func encode(_ value: Double) throws {
-        let previous = encoder.tree.lastChild(of: array)
-        do {
-            try encoder.encodeDouble(value, into: element(), node: owner.appending(index: count - 1))
-        } catch {
-            encoder.tree.dropLastChild(of: array, back: previous)
-            throw error
-        }
-    }
-    mutating func encode(_ value: Float) throws {
-        let previous = encoder.tree.lastChild(of: array)
-        do {
-            try encoder.encodeFloat(value, into: element(), node: owner.appending(index: count - 1))
-        } catch {
-            encoder.tree.dropLastChild(of: array, back: previous)
-            throw error
-        }
-    }
+    mutating func encode(_ value: Double) throws { try element(value) }
+    mutating func encode(_ value: Float) throws { try element(value) }
     mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int16) throws { encoder.encodeInteger(value, into: element()) }
@@ -370,7 +342,11 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
+    mutating func encode<T: Encodable>(_ value: T) throws { try element(value) }
+
+    /// Encodes `value` as a new element; one whose encoding throws leaves nothing (see
+    /// ``EncodableTree/dropLastChild(of:back:)``).
+    private mutating func element<T: Encodable>(_ value: T) throws {
         let position = count
         let previous = encoder.tree.lastChild(of: array)
         do {
