@@ -94,23 +94,19 @@ extension TapeDecoder {
                 errorToken = index
                 throw StackExhausted(codingPath: node.path, call: "init(from:)")
             }
-            var position = index + 1
-            let end = Int(token.length)
             if token.kind == .array {
                 var elements: [JSONValue] = []
                 elements.reserveCapacity(Int(token.start))
-                while position < end {
+                try forEachElement(ofArrayAt: index, token) { position, _ in
                     elements.append(try jsonValue(at: position, depth: depth + 1))
-                    position = tape.pointee.next(after: position)
                 }
                 return .array(elements)
             }
             var members: [JSONValue.Member] = []
             members.reserveCapacity(Int(token.start))
-            while position < end {
+            try forEachMember(ofObjectAt: index, token) { position in
                 members.append(
                     .init(key: string(at: position), value: try jsonValue(at: position + 1, depth: depth + 1)))
-                position = tape.pointee.next(after: position + 1)
             }
             return .object(members)
         }

@@ -39,13 +39,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard object >= 0 else { return [] }
         var keys: [Key] = []
         var seen = Set<String>()
-        let tape = decoder.tape
-        let end = Int(tape.pointee.tokens[object].length)
-        var position = object + 1
-        while position < end {
+        decoder.forEachMember(ofObjectAt: object, decoder.tape.pointee.tokens[object]) { position in
             let name = decoder.documentKey(at: position, path: node.path)
             if seen.insert(name).inserted, let key = Key(stringValue: name) { keys.append(key) }
-            position = tape.pointee.next(after: position + 1)
         }
         return keys
     }

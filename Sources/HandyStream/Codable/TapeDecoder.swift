@@ -774,13 +774,7 @@ extension TapeDecoder {
     @inline(never)
     private func _slowpath_member(equalTo key: UnsafeRawBufferPointer, in object: Int) -> Int? {
         let wanted = String(decoding: key, as: UTF8.self)
-        let end = Int(tape.pointee.tokens[object].length)
-        var position = object + 1
-        while position < end {
-            if string(at: position) == wanted { return position + 1 }
-            position = tape.pointee.next(after: position + 1)
-        }
-        return nil
+        return firstMember(ofObjectAt: object, tape.pointee.tokens[object]) { string(at: $0) == wanted }
     }
 
     private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {
@@ -798,13 +792,7 @@ extension TapeDecoder {
     /// of converted keys keeps the first).
     @inline(never)
     private func _slowpath_member(convertedTo name: String, in object: Int, path: () -> [any CodingKey]) -> Int? {
-        let end = Int(tape.pointee.tokens[object].length)
-        var position = object + 1
-        while position < end {
-            if documentKey(at: position, path: path()) == name { return position + 1 }
-            position = tape.pointee.next(after: position + 1)
-        }
-        return nil
+        firstMember(ofObjectAt: object, tape.pointee.tokens[object]) { documentKey(at: $0, path: path()) == name }
     }
 
     func lookUp(
