@@ -265,3 +265,39 @@ struct ScriptDocuments {
         #expect(errorsLogged > DifferentialTests.casesPerSeed)
     }
 }
+
+/// What a keyed container shows of an object: its keys, and the value found by each key.
+struct KeysSeen: Decodable, Equatable {
+    var keys: [String]
+    var values: [Int?]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ScriptKey.self)
+        keys = container.allKeys.map(\.stringValue).sorted()
+        values = keys.map { try? container.decode(Int.self, forKey: ScriptKey(stringValue: $0)) }
+    }
+}
+
+extension ContainerScriptTests {
+    /// Document keys of every shape (leading, trailing and doubled underscores, capitals, digits, accents, emoji)
+    /// converted by `convertFromSnakeCase` as `JSONDecoder` converts them: the keys a container shows, and the
+    /// member each one finds (the first of those that convert alike).
+    @Test func snakeCaseKeysOfEveryShape() throws {
+        var random = SplitMix64(seed: 96)
+        let pieces = ["a", "b", "_", "__", "A", "URL", "x1", "2", "é", "É", "日本", "😀", "my", "value", "ID"]
+        let jsonDecoder = JSONDecoder()
+        jsonDecoder.keyDecodingStrategy = .convertFromSnakeCase
+        var options = DecodingOptions(strict: true)
+        options.keyDecodingStrategy = .convertFromSnakeCase
+        let strict = ModelDecoder(options: options)
+        for _ in 0..<300 {
+            let keys = (0..<Int(random.next() % 6)).map { _ in
+                (0..<Int(random.next() % 5)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            }
+            let members = keys.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ", ")
+            let json = Data("{\(members)}".utf8)
+            let expected = DiffOutcome { try jsonDecoder.decode(KeysSeen.self, from: json) }
+            #expect(DiffOutcome { try strict.decode(KeysSeen.self, from: json) } == expected, "keys \(keys)")
+        }
+    }
+}

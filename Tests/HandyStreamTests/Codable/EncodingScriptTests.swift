@@ -298,3 +298,36 @@ extension EncodingScriptTests {
         #expect(try ModelEncoder().encodeToString(elementSuper) == "[[true,2]]")
     }
 }
+
+extension EncodingScriptTests {
+    /// Keys of every shape (capitals in runs, digits, underscores, accents, emoji, empty) converted by
+    /// `convertToSnakeCase` as `JSONEncoder` converts them, in a keyed container and in a nested one.
+    @Test func snakeCaseKeysOfEveryShape() throws {
+        var values = RandomValues(seed: 95, nonFiniteRate: 0)
+        let pieces = [
+            "a", "A", "URL", "ID", "my", "Value", "x1", "2", "_", "__", "é", "É", "ß", "日本", "😀", "camel", "Case",
+            "HTTP",
+            "s", "-", " ",
+        ]
+        let jsonEncoder = JSONEncoder()
+        jsonEncoder.outputFormatting = .sortedKeys
+        jsonEncoder.keyEncodingStrategy = .convertToSnakeCase
+        let ours = ModelEncoder(options: EncodingOptions(sortedKeys: true, keyEncodingStrategy: .convertToSnakeCase))
+        for _ in 0..<300 {
+            let keys = values.array(5) { values in
+                (0..<values.below(5)).map { _ in values.pick(pieces) }.joined()
+            }
+            let value = EncodedBy { encoder in
+                var keyed = encoder.container(keyedBy: ScriptKey.self)
+                for (index, key) in keys.enumerated() {
+                    try keyed.encode(index, forKey: ScriptKey(stringValue: key))
+                    var nested = keyed.nestedContainer(
+                        keyedBy: ScriptKey.self, forKey: ScriptKey(stringValue: "in" + key))
+                    try nested.encode(key, forKey: ScriptKey(stringValue: key + "Tail"))
+                }
+            }
+            let expected = String(decoding: try jsonEncoder.encode(value), as: UTF8.self)
+            #expect(try ours.encodeToString(value) == expected, "keys \(keys)")
+        }
+    }
+}
