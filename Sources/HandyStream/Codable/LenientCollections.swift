@@ -75,17 +75,18 @@ extension TapeDecoder {
 
     /// The header of the container at `index` of kind `kind` (`.array` or `.object`); `nil` for a value made from
     /// nothing (-1, in rescue mode: an empty container). Errors name `[Any]` or `[String: Any]`, as `JSONDecoder`'s
-    /// containers do, whatever the collection's own type.
+    /// containers do, whatever the collection's own type; `byContainer` as for ``mismatch(_:at:node:found:byContainer:)``.
     func containerHeader(
-        _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?
+        _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, byContainer: Bool = true
     ) throws -> Tape.Token? {
         guard index >= 0 else {
             if rescue != nil { return nil }
-            throw mismatch(Self.containerType(kind), at: index, node: node(), found: .null)
+            throw mismatch(Self.containerType(kind), at: index, node: node(), found: .null, byContainer: byContainer)
         }
         let header = tape.pointee.tokens[index]
         guard header.kind == kind else {
-            throw mismatch(Self.containerType(kind), at: index, node: node(), found: header.kind)
+            throw mismatch(
+                Self.containerType(kind), at: index, node: node(), found: header.kind, byContainer: byContainer)
         }
         return header
     }
@@ -221,15 +222,18 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
     ) throws -> Result {
         var path = LazyCodingPath()
         func node() -> CodingPathNode { path.node(makeNode) }
+        // Under another key strategy than the default, `JSONDecoder` reads the members without a keyed container.
+        let byContainer = decoder.context.options.keyDecodingStrategy == .useDefaultKeys
         guard
-            let header = try decoder.containerHeader(.object, at: index, node: node, rescue: rescue)
+            let header = try decoder.containerHeader(
+                .object, at: index, node: node, rescue: rescue, byContainer: byContainer)
         else { return _identityCast([String: Value](), to: Result.self) }
         var result: [String: Value] = [:]
         result.reserveCapacity(Int(header.start))
         var dropped: Set<String> = []
         // `JSONDecoder` reads the members in the dictionary's `init(from:)` with the default key strategy (a
         // malformed ISO 8601 date is reported at the dictionary's path), by its decoder with another.
-        let readsDates = Value.self == Date.self && decoder.context.options.keyDecodingStrategy == .useDefaultKeys
+        let readsDates = Value.self == Date.self && byContainer
         try decoder.forEachMember(ofObjectAt: index, header) { position in
             let key = decoder.string(at: position)
             if result[key] != nil || (!dropped.isEmpty && dropped.contains(key)) { return }

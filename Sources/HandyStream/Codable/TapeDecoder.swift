@@ -393,13 +393,19 @@ final class TapeDecoder: Decoder {
     /// The error for a token of the wrong kind, in `JSONDecoder`'s words: `valueNotFound` for null, except for
     /// `Bool`, whose null `JSONDecoder` reports as a type mismatch ("found null instead") in every container. A value
     /// made from nothing (-1: what `superDecoder(forKey:)` reads for a missing key) is null, as in `JSONDecoder`.
-    func mismatch(_ type: Any.Type, at index: Int, node: CodingPathNode, found kind: Tape.Kind) -> DecodingError {
+    /// `byContainer`: the value was asked for as a container (`[Any]`, `[String: Any]`), whose null `JSONDecoder`
+    /// names so; a `[String: T]` under another key strategy than the default it reads without one.
+    func mismatch(
+        _ type: Any.Type, at index: Int, node: CodingPathNode, found kind: Tape.Kind, byContainer: Bool = true
+    ) -> DecodingError {
         errorToken = index
         if kind == .null && type != Bool.self {
             let what =
-                type == [String: Any].self
-                ? "keyed decoding container"
-                : type == [Any].self ? "unkeyed decoding container" : "value of type \(type)"
+                !byContainer
+                ? "value of type \(type)"
+                : type == [String: Any].self
+                    ? "keyed decoding container"
+                    : type == [Any].self ? "unkeyed decoding container" : "value of type \(type)"
             return DecodingError.valueNotFound(
                 type, .init(codingPath: node.path, debugDescription: "Cannot get \(what) -- found null value instead"))
         }

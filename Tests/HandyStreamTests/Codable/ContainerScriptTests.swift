@@ -301,3 +301,45 @@ extension ContainerScriptTests {
         }
     }
 }
+
+extension ContainerScriptTests {
+    /// `null` or a number where a `[String: Int]` is expected, at the root and as a member, under the default key
+    /// strategy (read through a keyed container) and the snake case one (read without): `JSONDecoder`'s error, its
+    /// message included (followed by where it is in the input, which HandyStream adds to the error it throws).
+    @Test func dictionariesRefusedAsJSONDecoderSays() throws {
+        struct Holder: Decodable, Equatable { var m: [String: Int] }
+        for snakeCase in [false, true] {
+            let jsonDecoder = JSONDecoder()
+            jsonDecoder.keyDecodingStrategy = snakeCase ? .convertFromSnakeCase : .useDefaultKeys
+            var options = DecodingOptions(strict: true)
+            options.keyDecodingStrategy = snakeCase ? .convertFromSnakeCase : .useDefaultKeys
+            let strict = ModelDecoder(options: options)
+            func message(_ body: () throws -> Any) -> String {
+                do {
+                    _ = try body()
+                    return "decoded"
+                } catch let error as DecodingError {
+                    let (kind, path) = errorSummary(error)
+                    return "\(kind) at \(path): \(ScriptRun.message(error))"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            for text in [#"{"m": null}"#, #"{"m": 1}"#, #"{"m": []}"#] {
+                let json = Data(text.utf8)
+                let expected = message { try jsonDecoder.decode(Holder.self, from: json) }
+                #expect(
+                    message { try strict.decode(Holder.self, from: json) }.hasPrefix(expected + " (line 1, column "),
+                    "\(text), snake case \(snakeCase): \(expected)")
+            }
+            for text in ["null", "1"] {
+                let json = Data(text.utf8)
+                let expected = message { try jsonDecoder.decode([String: Int].self, from: json) }
+                #expect(
+                    message { try strict.decode([String: Int].self, from: json) }.hasPrefix(
+                        expected + " (line 1, column "),
+                    "\(text), snake case \(snakeCase): \(expected)")
+            }
+        }
+    }
+}
