@@ -20,6 +20,21 @@ func errorSummary(_ error: any Error) -> (kind: String, path: [String]) {
     }
 }
 
+/// The message of the error `body` throws (empty when it throws none, or no `DecodingError`).
+func errorMessage(_ body: () throws -> Any) -> String {
+    do {
+        _ = try body()
+    } catch let error as DecodingError {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            return context.debugDescription
+        @unknown default: return ""
+        }
+    } catch {}
+    return ""
+}
+
 /// A decode's outcome: the value, or the error's case and coding path.
 enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
     case value(Value)
@@ -86,6 +101,23 @@ enum DiffOutcome<Value: Equatable>: Equatable, CustomStringConvertible {
             let strict = DiffOutcome { try strictDecoder.decode(T.self, from: data) }
             let lenient = DiffOutcome { try lenientDecoder.decode(T.self, from: data) }
             if foundation.isValue { decoded += 1 }
+            // The messages too: JSONDecoder's, followed by where the error is in the input (and, for a number that
+            // doesn't fit, which number).
+            if !foundation.isValue, strict == foundation {
+                let theirs = errorMessage { try jsonDecoder.decode(T.self, from: data) }
+                let ours = errorMessage { try strictDecoder.decode(T.self, from: data) }
+                let number = " Number "
+                if ours != theirs && !ours.hasPrefix(theirs + " (line ")
+                    && !(ours.hasPrefix(theirs + number) && ours.contains(" is not representable in Swift. (line "))
+                {
+                    failures += 1
+                    if failures <= 5 {
+                        Issue.record(
+                            "strict mode's message: \(ours)\nJSONDecoder's: \(theirs)\ndocument: \(json)",
+                            sourceLocation: sourceLocation)
+                    }
+                }
+            }
             if strict != foundation {
                 failures += 1
                 if failures <= 5 {
