@@ -152,6 +152,11 @@ struct ExactDecimal: Decodable, Equatable, CustomStringConvertible {
             let expected = DiffOutcome { try foundation.decode([T].self, from: json).map(key) }
             let ours = DiffOutcome { try strict.decode([T].self, from: json).map(key) }
             var mismatch = ours == expected || knownDifference(text, ours, expected) ? nil : "strict: \(ours)"
+            if ours == expected && !expected.isValue {
+                let theirs = errorMessage { try foundation.decode([T].self, from: json) }
+                let message = errorMessage { try strict.decode([T].self, from: json) }
+                if !sameMessage(message, theirs) { mismatch = "strict mode's message: \(message) / \(theirs)" }
+            }
             if expected.isValue {
                 decoded += 1
                 let rescued = DiffOutcome { try lenient.decode([T].self, from: json).map(key) }
