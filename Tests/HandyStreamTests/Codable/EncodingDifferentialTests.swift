@@ -360,7 +360,7 @@ struct EncodingChoice: CustomStringConvertible {
     }
 }
 
-/// An encode's outcome: the text, or the error's case and coding path.
+/// An encode's outcome: the text, or the error's case, message and coding path.
 enum EncodeOutcome: Equatable, CustomStringConvertible {
     case text(String)
     case error(String, [String])
@@ -373,7 +373,7 @@ enum EncodeOutcome: Equatable, CustomStringConvertible {
                 self = .error("EncodingError", [])
                 return
             }
-            self = .error("invalidValue", context.codingPath.map(\.stringValue))
+            self = .error("invalidValue: \(context.debugDescription)", context.codingPath.map(\.stringValue))
         } catch {
             self = .error("not an EncodingError: \(error)", [])
         }
