@@ -55,8 +55,14 @@ struct ParityCase: CustomStringConvertible, Sendable {
             var lenientOptions = options
             lenientOptions.strict = false
             let lenient = DiffOutcome { try ModelDecoder(options: lenientOptions).decode(T.self, from: data) }
-            // Compared as values (a dictionary's description has no fixed order), shown as text.
+            // Compared as values (a dictionary's description has no fixed order), shown as text; an error's message
+            // too (JSONDecoder's words, then HandyStream's location in parentheses).
             let text = "\(foundation)"
+            if !foundation.isValue && ours == foundation {
+                let theirs = errorMessage { try decoder.decode(T.self, from: data) }
+                let message = errorMessage { try ModelDecoder(options: options).decode(T.self, from: data) }
+                if !sameMessage(message, theirs) { return ("\(ours): \(message)", "\(text): \(theirs)", text) }
+            }
             return (
                 ours == foundation ? text : "\(ours)", text,
                 !foundation.isValue || lenient == foundation ? text : "\(lenient)"
