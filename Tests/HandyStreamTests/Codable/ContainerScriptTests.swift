@@ -193,6 +193,8 @@ struct ScriptRun: Decodable, Equatable {
 /// Seeded random documents for the scripts: the scripts' keys, values of every kind, nested three deep.
 struct ScriptDocuments {
     var random: SplitMix64
+    /// Keys written as `<path length>.<key>`, for the custom strategy of ``RandomDocuments/KeyStyle/prefixedKey(_:)``.
+    var prefixed = false
 
     mutating func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
 
@@ -210,19 +212,23 @@ struct ScriptDocuments {
         default:
             var keys = ScriptRun.keys.map { $0 == "aB" ? "a_b" : $0 }.filter { _ in random.next() % 3 != 0 }
             keys.shuffle(using: &random)
-            return "{" + keys.map { "\"\($0)\":\(value(depth: depth + 1))" }.joined(separator: ",") + "}"
+            let prefix = prefixed ? "\(depth + 1)." : ""
+            return "{" + keys.map { "\"\(prefix)\($0)\":\(value(depth: depth + 1))" }.joined(separator: ",") + "}"
         }
     }
 }
 
 @Suite struct ContainerScriptTests {
-    @Test(arguments: [81, 82, 83] as [UInt64])
+    @Test(arguments: [81, 82, 83, 84] as [UInt64])
     func randomScriptsOverRandomDocuments(seed: UInt64) {
-        // The last seed under the snake case strategy.
-        let strategy: JSONDecoder.KeyDecodingStrategy = seed == 83 ? .convertFromSnakeCase : .useDefaultKeys
-        var documents = ScriptDocuments(random: SplitMix64(seed: seed))
+        // Seed 83 under the snake case strategy, 84 under a custom one that checks the coding path it is given.
+        let strategy: JSONDecoder.KeyDecodingStrategy =
+            seed == 83
+            ? .convertFromSnakeCase : seed == 84 ? .custom(RandomDocuments.KeyStyle.prefixedKey) : .useDefaultKeys
+        var documents = ScriptDocuments(random: SplitMix64(seed: seed), prefixed: seed == 84)
         var mismatches = 0
         var errorsLogged = 0
+        var keysFound = 0
         for round in 0..<(DifferentialTests.casesPerSeed / 2) {
             let json = Data(documents.value(depth: 0).utf8)
             let script = ScriptSeed(seed &* 1_000_003 &+ UInt64(round))
@@ -231,7 +237,8 @@ struct ScriptDocuments {
             foundation.keyDecodingStrategy = strategy
             var strictOptions = DecodingOptions(strict: true)
             strictOptions.userInfo[ScriptSeed.key] = script
-            strictOptions.keyDecodingStrategy = seed == 83 ? .convertFromSnakeCase : .useDefaultKeys
+            strictOptions.keyDecodingStrategy =
+                seed == 83 ? .convertFromSnakeCase : seed == 84 ? DifferentialTests.prefixed : .useDefaultKeys
             var lenientOptions = DecodingOptions()
             lenientOptions.userInfo[ScriptSeed.key] = script
             lenientOptions.keyDecodingStrategy = strictOptions.keyDecodingStrategy
@@ -240,6 +247,7 @@ struct ScriptDocuments {
                 Issue.record("the script threw: \(expected)")
                 continue
             }
+            keysFound += run.log.filter { $0.hasPrefix("contains ") && $0.hasSuffix("→ true") }.count
             errorsLogged += run.log.filter { $0.contains(" at [") && $0.contains("→ ") && !$0.contains("→ true") }.count
             for (mode, options) in [("strict", strictOptions), ("lenient", lenientOptions)] {
                 let ours = DiffOutcome { try ModelDecoder(options: options).decode(ScriptRun.self, from: json) }
@@ -263,6 +271,8 @@ struct ScriptDocuments {
             }
         }
         #expect(errorsLogged > DifferentialTests.casesPerSeed)
+        // The documents' keys are found under each strategy (the custom one strips the right prefixes).
+        #expect(keysFound > 0)
     }
 }
 
