@@ -97,14 +97,14 @@ extension TapeDecoder {
             if token.kind == .array {
                 var elements: [JSONValue] = []
                 elements.reserveCapacity(Int(token.start))
-                try forEachElement(ofArrayAt: index, token) { position, _ in
+                try forEachElement(ofArrayAt: index) { position, _ in
                     elements.append(try jsonValue(at: position, depth: depth + 1))
                 }
                 return .array(elements)
             }
             var members: [JSONValue.Member] = []
             members.reserveCapacity(Int(token.start))
-            try forEachMember(ofObjectAt: index, token) { position in
+            try forEachMember(ofObjectAt: index) { position in
                 members.append(
                     .init(key: string(at: position), value: try jsonValue(at: position + 1, depth: depth + 1)))
             }

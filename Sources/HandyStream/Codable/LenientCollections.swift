@@ -30,49 +30,6 @@ extension TapeDecoder {
         return try body()
     }
 
-    /// Calls `body` with each element of the array at `index` (`header` its token): the element's token and its
-    /// index in the array.
-    @inline(__always)
-    func forEachElement(
-        ofArrayAt index: Int, _ header: Tape.Token, _ body: (_ position: Int, _ count: Int) throws -> Void
-    ) rethrows {
-        let end = Int(header.length)
-        var position = index + 1
-        var count = 0
-        while position < end {
-            let next = tape.pointee.next(after: position)
-            try body(position, count)
-            position = next
-            count += 1
-        }
-    }
-
-    /// Calls `body` with each member of the object at `index` (`header` its token): the token of the member's key
-    /// (its value's is the next).
-    @inline(__always)
-    func forEachMember(ofObjectAt index: Int, _ header: Tape.Token, _ body: (_ key: Int) throws -> Void) rethrows {
-        _ = try firstMember(ofObjectAt: index, header) { position in
-            try body(position)
-            return false
-        }
-    }
-
-    /// The value token of the first member of the object at `index` (`header` its token) whose key token satisfies
-    /// `matches`; the members after it are not looked at.
-    @inline(__always)
-    func firstMember(
-        ofObjectAt index: Int, _ header: Tape.Token, where matches: (_ key: Int) throws -> Bool
-    ) rethrows -> Int? {
-        let end = Int(header.length)
-        var position = index + 1
-        while position < end {
-            let next = tape.pointee.next(after: position + 1)
-            if try matches(position) { return position + 1 }
-            position = next
-        }
-        return nil
-    }
-
     /// The header of the container at `index` of kind `kind` (`.array` or `.object`); `nil` for a value made from
     /// nothing (-1, in rescue mode: an empty container). Errors name `[Any]` or `[String: Any]`, as `JSONDecoder`'s
     /// containers do, whatever the collection's own type; `byContainer` as for ``mismatch(_:at:node:found:byContainer:)``.
@@ -150,7 +107,7 @@ extension Array: LenientArray where Element: Decodable {
     ) throws -> [Element] {
         var result: [Element] = []
         result.reserveCapacity(Int(header.start))
-        try decoder.forEachElement(ofArrayAt: index, header) { position, count in
+        try decoder.forEachElement(ofArrayAt: index) { position, count in
             result.append(try decoder.decode(Element.self, at: position, node: node().appending(index: count)))
         }
         return result
@@ -172,7 +129,7 @@ extension Array: LenientArray where Element: Decodable {
     ) throws -> [Element] {
         var result: [Element] = []
         result.reserveCapacity(Int(header.start))
-        try decoder.forEachElement(ofArrayAt: index, header) { position, count in
+        try decoder.forEachElement(ofArrayAt: index) { position, count in
             let here = node().appending(index: count)
             do {
                 result.append(
@@ -200,7 +157,7 @@ extension Array where Element: Decodable {
     ) throws -> [Scalar] {
         var values: [Scalar] = []
         values.reserveCapacity(Int(header.start))
-        try decoder.forEachElement(ofArrayAt: index, header) { values.append(try read($0, $1)) }
+        try decoder.forEachElement(ofArrayAt: index) { values.append(try read($0, $1)) }
         return values
     }
 }
@@ -234,7 +191,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
         // `JSONDecoder` reads the members in the dictionary's `init(from:)` with the default key strategy (a
         // malformed ISO 8601 date is reported at the dictionary's path), by its decoder with another.
         let readsDates = Value.self == Date.self && byContainer
-        try decoder.forEachMember(ofObjectAt: index, header) { position in
+        try decoder.forEachMember(ofObjectAt: index) { position in
             let key = decoder.string(at: position)
             if result[key] != nil || (!dropped.isEmpty && dropped.contains(key)) { return }
             let here = node().appending(NamedKey(key))

@@ -39,7 +39,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard object >= 0 else { return [] }
         var keys: [Key] = []
         var seen = Set<String>()
-        decoder.forEachMember(ofObjectAt: object, decoder.tape.pointee.tokens[object]) { position in
+        decoder.forEachMember(ofObjectAt: object) { position in
             let name = decoder.documentKey(at: position, path: node.path)
             if seen.insert(name).inserted, let key = Key(stringValue: name) { keys.append(key) }
         }

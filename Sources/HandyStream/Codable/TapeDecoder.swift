@@ -400,12 +400,9 @@ final class TapeDecoder: Decoder {
     ) -> DecodingError {
         errorToken = index
         if kind == .null && type != Bool.self {
-            let what =
-                !byContainer
-                ? "value of type \(type)"
-                : type == [String: Any].self
-                    ? "keyed decoding container"
-                    : type == [Any].self ? "unkeyed decoding container" : "value of type \(type)"
+            var what = "value of type \(type)"
+            if byContainer && type == [String: Any].self { what = "keyed decoding container" }
+            if byContainer && type == [Any].self { what = "unkeyed decoding container" }
             return DecodingError.valueNotFound(
                 type, .init(codingPath: node.path, debugDescription: "Cannot get \(what) -- found null value instead"))
         }
@@ -433,6 +430,43 @@ final class TapeDecoder: Decoder {
     }
 
     func kind(at index: Int) -> Tape.Kind { index < 0 ? .null : tape.pointee.tokens[index].kind }
+
+    /// Calls `body` with each element of the array at `index`: the element's token and its index in the array.
+    @inline(__always)
+    func forEachElement(ofArrayAt index: Int, _ body: (_ position: Int, _ count: Int) throws -> Void) rethrows {
+        let end = Int(tape.pointee.tokens[index].length)
+        var position = index + 1
+        var count = 0
+        while position < end {
+            let next = tape.pointee.next(after: position)
+            try body(position, count)
+            position = next
+            count += 1
+        }
+    }
+
+    /// Calls `body` with the token of each member's key in the object at `index` (the value's is the next).
+    @inline(__always)
+    func forEachMember(ofObjectAt index: Int, _ body: (_ key: Int) throws -> Void) rethrows {
+        _ = try firstMember(ofObjectAt: index) { position in
+            try body(position)
+            return false
+        }
+    }
+
+    /// The value token of the first member of the object at `index` whose key token satisfies `matches`; the
+    /// members after it are not looked at.
+    @inline(__always)
+    func firstMember(ofObjectAt index: Int, where matches: (_ key: Int) throws -> Bool) rethrows -> Int? {
+        let end = Int(tape.pointee.tokens[index].length)
+        var position = index + 1
+        while position < end {
+            let next = tape.pointee.next(after: position + 1)
+            if try matches(position) { return position + 1 }
+            position = next
+        }
+        return nil
+    }
 
     func string(at index: Int) -> String { String(jsonBytes: tape.pointee.bytes(of: index)) }
 
@@ -780,7 +814,7 @@ extension TapeDecoder {
     @inline(never)
     private func _slowpath_member(equalTo key: UnsafeRawBufferPointer, in object: Int) -> Int? {
         let wanted = String(decoding: key, as: UTF8.self)
-        return firstMember(ofObjectAt: object, tape.pointee.tokens[object]) { string(at: $0) == wanted }
+        return firstMember(ofObjectAt: object) { string(at: $0) == wanted }
     }
 
     private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {
@@ -798,7 +832,7 @@ extension TapeDecoder {
     /// of converted keys keeps the first).
     @inline(never)
     private func _slowpath_member(convertedTo name: String, in object: Int, path: () -> [any CodingKey]) -> Int? {
-        firstMember(ofObjectAt: object, tape.pointee.tokens[object]) { documentKey(at: $0, path: path()) == name }
+        firstMember(ofObjectAt: object) { documentKey(at: $0, path: path()) == name }
     }
 
     func lookUp(

@@ -227,8 +227,8 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
     mutating func encode(_ value: String, forKey key: Key) throws { encoder.encodeString(value, into: member(key)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try member(key, value) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try member(key, value) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try encodeMember(value, forKey: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try encodeMember(value, forKey: key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
@@ -241,11 +241,11 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: Int128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try member(key, value) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encodeMember(value, forKey: key) }
 
     /// Encodes `value` as a new member; one whose encoding throws leaves nothing (see
     /// ``EncodableTree/dropLastChild(of:back:)``).
-    private func member<T: Encodable>(_ key: Key, _ value: T) throws {
+    private func encodeMember<T: Encodable>(_ value: T, forKey key: Key) throws {
         let previous = encoder.tree.lastChild(of: object)
         do {
             try encoder.encode(value, into: member(key), node: owner.appending(key), keyed: true)
@@ -328,8 +328,8 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { encoder.encodeNull(into: element()) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: element()) }
-    mutating func encode(_ value: Double) throws { try element(value) }
-    mutating func encode(_ value: Float) throws { try element(value) }
+    mutating func encode(_ value: Double) throws { try encodeElement(value) }
+    mutating func encode(_ value: Float) throws { try encodeElement(value) }
     mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int16) throws { encoder.encodeInteger(value, into: element()) }
@@ -342,11 +342,11 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try element(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try encodeElement(value) }
 
     /// Encodes `value` as a new element; one whose encoding throws leaves nothing (see
     /// ``EncodableTree/dropLastChild(of:back:)``).
-    private mutating func element<T: Encodable>(_ value: T) throws {
+    private mutating func encodeElement<T: Encodable>(_ value: T) throws {
         let position = count
         let previous = encoder.tree.lastChild(of: array)
         do {

@@ -61,12 +61,7 @@ struct ScriptRun: Decodable, Equatable {
     static func message(_ error: DecodingError) -> String {
         // JSONDecoder's mismatch of a `Decimal` has no message; HandyStream's says what it found (README).
         if case .typeMismatch(let type, _) = error, type == Decimal.self { return "(a Decimal's mismatch)" }
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-            .dataCorrupted(let context):
-            return context.debugDescription
-        @unknown default: return ""
-        }
+        return error.message
     }
 
     mutating func run(_ decoder: any Decoder, depth: Int, _ random: inout SplitMix64) {
@@ -330,7 +325,7 @@ extension ContainerScriptTests {
                     return "decoded"
                 } catch let error as DecodingError {
                     let (kind, path) = errorSummary(error)
-                    return "\(kind) at \(path): \(ScriptRun.message(error))"
+                    return "\(kind) at \(path): \(error.message)"
                 } catch {
                     return "\(error)"
                 }

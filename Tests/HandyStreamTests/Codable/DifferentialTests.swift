@@ -20,17 +20,24 @@ func errorSummary(_ error: any Error) -> (kind: String, path: [String]) {
     }
 }
 
+extension DecodingError {
+    /// The context's debug description: the error's message.
+    var message: String {
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            context.debugDescription
+        @unknown default: ""
+        }
+    }
+}
+
 /// The message of the error `body` throws (empty when it throws none, or no `DecodingError`).
 func errorMessage(_ body: () throws -> Any) -> String {
     do {
         _ = try body()
     } catch let error as DecodingError {
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-            .dataCorrupted(let context):
-            return context.debugDescription
-        @unknown default: return ""
-        }
+        return error.message
     } catch {}
     return ""
 }
