@@ -348,3 +348,23 @@ extension ContainerScriptTests {
         }
     }
 }
+
+extension ContainerScriptTests {
+    /// The README's examples of messages: `JSONDecoder`'s words, then HandyStream's location in parentheses.
+    @Test func theReadmesMessages() throws {
+        let strict = ModelDecoder(options: DecodingOptions(strict: true))
+        let malformed = errorMessage { try strict.decode([Double].self, from: Data("[1947254449906271.]".utf8)) }
+        #expect(
+            malformed
+                == "The given data was not valid JSON. (1:19: malformed number: a digit must follow the decimal point "
+                + "at $[0])")
+        #expect(
+            errorMessage { try JSONDecoder().decode([Double].self, from: Data("[1947254449906271.]".utf8)) }
+                == "The given data was not valid JSON.")
+        let tooLarge = errorMessage { try strict.decode(Double.self, from: Data("1e400".utf8)) }
+        #expect(
+            tooLarge
+                == "The given data was not valid JSON. Number 1e400 is not representable in Swift. (line 1, column 6, "
+                + "byte 5, at $)")
+    }
+}
