@@ -31,17 +31,19 @@ extension UTF8ValidationTests {
     }
 
     /// The same sequences after a run of three-byte characters and after ASCII that follows one, where the check
-    /// reads several bytes at once, and with a byte after them or none.
+    /// reads several bytes at once, and with a byte after them or none. The runs' lengths put the sequence first and
+    /// second of a pair of characters read together, and last on its own.
     @Test func everyShortSequenceAfterRuns() {
         var mismatches: [[UInt8]] = []
         let prefixes: [[UInt8]] = [
-            Array("日本".utf8), Array("日本語".utf8), Array("é".utf8) + Array("ascii run!".utf8), Array("日 abcdefghij".utf8),
+            Array("日".utf8), Array("日本".utf8), Array("日本語".utf8), Array("日本語で".utf8),
+            Array("é".utf8) + Array("ascii run!".utf8), Array("日 abcdefghij".utf8),
         ]
         for prefix in prefixes {
             for a in Self.interesting {
                 for b in Self.interesting {
                     for c in Self.interesting {
-                        for tail in [[], [0x41], [0xE3, 0x81, 0x82]] as [[UInt8]] {
+                        for tail in [[], [0x41], [0xE3, 0x81, 0x82], Array("ああ".utf8)] as [[UInt8]] {
                             let bytes = prefix + [a, b, c] + tail
                             if Self.ours(bytes) != Self.oracle(bytes) { mismatches.append(bytes) }
                         }
