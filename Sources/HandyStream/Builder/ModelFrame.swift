@@ -18,7 +18,7 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
         if builder.run.hasSeed && builder.depth == 1 {
             _slowpath_beginFromSeed(builder)
         } else {
-            storage.initialize(to: Model())
+            UnsafeMutableRawPointer(storage).initializeMemory(as: Model.self, to: Model())
         }
         isLive = true
         beginProperties(
@@ -46,7 +46,7 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
 
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
         isLive = false
-        ModelStorage.store(storage.move(), at: target, mode: mode)
+        ModelStorage.move(from: storage, to: target, mode: mode)
     }
     override func takeAny() -> Any {
         isLive = false

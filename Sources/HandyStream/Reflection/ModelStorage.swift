@@ -16,6 +16,18 @@ enum ModelStorage {
         }
     }
 
+    /// Moves the value at `source` to `target`, leaving `source` raw memory: over the live value there (`assign`)
+    /// or into raw memory. One move, where `store(source.move(), …)` makes two and a temporary of the value's size
+    /// (in code that is not specialized, a call to the type's value witness each).
+    @inline(__always)
+    static func move<T>(from source: UnsafeMutablePointer<T>, to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        let typed = target.assumingMemoryBound(to: T.self)
+        switch mode {
+        case .assign: typed.moveUpdate(from: source, count: 1)
+        case .initialize: typed.moveInitialize(from: source, count: 1)
+        }
+    }
+
     /// Writes an `Any` box at `target`. Never use ``store(_:at:mode:)`` for a value whose static type is `Any`:
     /// Swift opens the existential and would write the dynamic type's bytes where an `Any` box belongs.
     @inline(__always)
