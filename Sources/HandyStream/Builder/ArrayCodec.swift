@@ -265,14 +265,16 @@ class ArrayElementsFrame: Frame {
             elements.commit()
             return true
         }
-        return elementDidNotFit(builder, found: found())
+        return elementDidNotFit(builder, found: found)
     }
 
-    /// Reports an element that doesn't fit; for `[T?]` it becomes `nil`, otherwise it is dropped.
-    private func elementDidNotFit(_ builder: Builder, found: String) -> Bool {
+    /// Reports an element that doesn't fit; for `[T?]` it becomes `nil`, otherwise it is dropped. Out of line, with
+    /// the words for what was found made only here, so that storing an element keeps few registers.
+    @inline(never)
+    private func elementDidNotFit(_ builder: Builder, found: () -> String) -> Bool {
         element {
             elements.didNotFit(
-                $0, found: found, kept: "; the element became nil", leftOut: "; the element was dropped",
+                $0, found: found(), kept: "; the element became nil", leftOut: "; the element was dropped",
                 builder
             ).proceed
         }
@@ -296,7 +298,7 @@ class ArrayElementsFrame: Frame {
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
-        _ = elementDidNotFit(builder, found: isObject ? "an object" : "an array")
+        _ = elementDidNotFit(builder, found: { isObject ? "an object" : "an array" })
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {

@@ -96,42 +96,44 @@ final class Builder: TokenSink {
 
     override func tokenNull() -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) {
-            return record(on: tape, byteCount: 0) {
-                $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1)
-            }
-        }
+        if let tape = top.withInstance({ $0.recorder }) { return recordScalar(.null, on: tape) }
         return top.withInstance { $0.null(self) }
     }
     override func tokenBool(_ value: Bool) -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) {
-            return record(on: tape, byteCount: 0) {
-                $0.scalar(value ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1)
-            }
-        }
+        if let tape = top.withInstance({ $0.recorder }) { return recordScalar(value ? .true : .false, on: tape) }
         return top.withInstance { $0.bool(value, self) }
     }
     override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) {
-            return record(on: tape, byteCount: text.count) { $0.scalar(.number, text, offset: $1) }
-        }
+        if let tape = top.withInstance({ $0.recorder }) { return recordScalar(.number, text, on: tape) }
         return top.withInstance { $0.number(text, self) }
     }
     override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) {
-            return record(on: tape, byteCount: bytes.count) { $0.scalar(.string, bytes, offset: $1) }
-        }
+        if let tape = top.withInstance({ $0.recorder }) { return recordScalar(.string, bytes, on: tape) }
         return top.withInstance { $0.string(bytes, self) }
     }
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) {
-            return record(on: tape, byteCount: bytes.count) { $0.key(bytes, offset: $1) }
-        }
+        if let tape = top.withInstance({ $0.recorder }) { return recordKey(bytes, on: tape) }
         return top.withInstance { $0.key(bytes, self) }
+    }
+
+    // Recording is out of line: the events above then hand a model's scalar to its frame without saving registers
+    // first (a call through the frame's table at the end), and a tape's writes keep their own.
+
+    @inline(never)
+    private func recordScalar(
+        _ kind: Tape.Kind, _ bytes: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        on tape: UnsafeMutablePointer<Tape>
+    ) -> Bool {
+        record(on: tape, byteCount: bytes.count) { $0.scalar(kind, bytes, offset: $1) }
+    }
+
+    @inline(never)
+    private func recordKey(_ bytes: UnsafeRawBufferPointer, on tape: UnsafeMutablePointer<Tape>) -> Bool {
+        record(on: tape, byteCount: bytes.count) { $0.key(bytes, offset: $1) }
     }
 
     /// Writes an event on `tape` with the current offset, unless the tape is full (its positions are 32-bit).

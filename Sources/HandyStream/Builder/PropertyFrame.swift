@@ -78,13 +78,25 @@ class PropertyFrame: Frame {
     private final func scalar(
         _ builder: Builder, _ store: (ValueCodec, UnsafeMutableRawPointer) -> Bool, found: @autoclosure () -> String
     ) -> Bool {
-        guard pending >= 0 else { return true }
-        let slot = slot(pending)
-        defer { pending = -1 }
+        let index = pending
+        guard index >= 0 else { return true }
+        let slot = slot(index)
         let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
-        if slot.pointee.codecReference.withInstance({ store($0, target) }) { return true }
+        // The property stays pending while it is stored: a `Decodable` value's diagnostics name it in their path.
+        let stored = slot.pointee.codecReference.withInstance({ store($0, target) })
+        pending = -1
+        return stored ? true : _slowpath_mismatch(index, found: found, builder)
+    }
+
+    /// A scalar that doesn't fit its property (at `index`): out of line, with the words for what was found made only
+    /// here, so that the stores above keep few registers.
+    @inline(never)
+    private final func _slowpath_mismatch(_ index: Int, found: () -> String, _ builder: Builder) -> Bool {
+        // The error's path names the property.
+        pending = index
+        defer { pending = -1 }
         return builder.fallback(
-            "expected \(slot.pointee.codec.expectation), found \(found()); the default was kept")
+            "expected \(slot(index).pointee.codec.expectation), found \(found()); the default was kept")
     }
 
     // `null` leaves the default, as in HandyJSON.

@@ -197,6 +197,7 @@ struct Tape {
         tokenBase[index].length = Int32(truncatingIfNeeded: tokenCount)
     }
 
+    @inline(__always)
     mutating func key(_ text: UnsafeRawBufferPointer, offset: Int) {
         countInParent()
         let bits = append(.key, text, offset: offset)

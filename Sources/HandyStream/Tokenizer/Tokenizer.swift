@@ -179,6 +179,12 @@ final class Tokenizer {
     @inline(__always)
     fileprivate func checkUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let bad = UTF8Validation.firstInvalidByte(bytes) else { return true }
+        return _slowpath_invalidUTF8(bytes, at: bad)
+    }
+
+    /// Out of line, so that the callbacks that check every string and key keep few registers.
+    @inline(never)
+    private func _slowpath_invalidUTF8(_ bytes: UnsafeRawBufferPointer, at bad: Int) -> Bool {
         // The token ends just past its closing quote: point at the bad byte (exactly, when the string has no
         // escapes, which change its length; otherwise within the string).
         let position = max(offset - 1 - (bytes.count - bad), chunkStart)
