@@ -19,6 +19,10 @@ enum ModelStorage {
     /// Moves the value at `source` to `target`, leaving `source` raw memory: over the live value there (`assign`)
     /// or into raw memory. One move, where `store(source.move(), …)` makes two and a temporary of the value's size
     /// (in code that is not specialized, a call to the type's value witness each).
+    ///
+    /// - Precondition: `source` holds an initialized `T` (a frame's own storage for the value it finished), and
+    ///   `target` an initialized `T` for `assign` or raw memory for `initialize` (the codec of `target`'s type hands
+    ///   out the address and the mode).
     @inline(__always)
     static func move<T>(from source: UnsafeMutablePointer<T>, to target: UnsafeMutableRawPointer, mode: StoreMode) {
         let typed = target.assumingMemoryBound(to: T.self)
