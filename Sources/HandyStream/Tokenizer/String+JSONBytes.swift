@@ -11,10 +11,21 @@ extension String {
     init(jsonBytes bytes: UnsafeRawBufferPointer) {
         assert(UTF8Validation.isValid(bytes), "String(jsonBytes:) given bytes that are not valid UTF-8")
         let units = bytes.assumingMemoryBound(to: UInt8.self)
+        // Up to 15 bytes the string is stored inline: written there directly, then it finds out itself whether it is
+        // ASCII (and checks the few bytes, which `String(copying:)` would have copied into it one at a time).
+        if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *), let source = bytes.baseAddress, bytes.count > 0,
+            bytes.count <= 15
+        {
+            let count = bytes.count
+            self = String(unsafeUninitializedCapacity: count) { buffer in
+                ShortBytes.copy(to: UnsafeMutableRawPointer(buffer.baseAddress!), from: source, count: count)
+                return count
+            }
+            return
+        }
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            // Up to 15 bytes the string is stored inline and finds out itself whether it is ASCII; a longer one is
-            // told, so that comparing and hashing it keep their ASCII fast paths.
-            let isASCII = bytes.count > 15 && UTF8Validation.isASCII(bytes)
+            // A longer one is told whether it is ASCII, so that comparing and hashing it keep their ASCII fast paths.
+            let isASCII = UTF8Validation.isASCII(bytes)
             self = String(copying: UTF8Span(unchecked: Span(_unsafeElements: units), isKnownASCII: isASCII))
         } else {
             self = String(decoding: units, as: UTF8.self)

@@ -87,6 +87,8 @@ extension UTF8ValidationTests {
             "a longer run of plain ascii text, 40+ chars",
             "é", "日本語のテキスト", "plain ascii then é at the end", "日本 then a long tail of plain ascii text",
             "😀 emoji and ascii text after it", String(repeating: "x", count: 1_000) + "é",
+            // Up to fifteen bytes (stored inline), not ASCII: two, six, fifteen bytes.
+            "ü", "日本", "ab😀", "ü1234567890123", "日本語の",
         ]
         for text in texts {
             let bytes = Array(text.utf8)
