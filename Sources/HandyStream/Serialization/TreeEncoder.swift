@@ -146,6 +146,22 @@ final class TreeEncoder: Encoder {
         try nested(index, node()) { try value.encode(to: self) }
     }
 
+    /// Encodes `value` as a new child of the container `parent` (a member or an element, made by `child`); a value
+    /// whose encoding throws leaves nothing there (see ``EncodableTree/dropLastChild(of:back:)``). Inlined, so that
+    /// each container's call stays specialized for the value's type.
+    @inline(__always)
+    func encode<T: Encodable>(
+        _ value: T, asChildOf parent: Int, _ child: () -> Int, node: @autoclosure () -> CodingPathNode
+    ) throws {
+        let previous = tree.lastChild(of: parent)
+        do {
+            try encode(value, into: child(), node: node(), keyed: true)
+        } catch {
+            tree.dropLastChild(of: parent, back: previous)
+            throw error
+        }
+    }
+
     /// Runs `body` with the encoder at `index`; a value that asked for no container is an empty object.
     private func nested(_ index: Int, _ node: CodingPathNode, _ body: () throws -> Void) throws {
         depth += 1
@@ -243,16 +259,8 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encodeMember(value, forKey: key) }
 
-    /// Encodes `value` as a new member; one whose encoding throws leaves nothing (see
-    /// ``EncodableTree/dropLastChild(of:back:)``).
     private func encodeMember<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let previous = encoder.tree.lastChild(of: object)
-        do {
-            try encoder.encode(value, into: member(key), node: owner.appending(key), keyed: true)
-        } catch {
-            encoder.tree.dropLastChild(of: object, back: previous)
-            throw error
-        }
+        try encoder.encode(value, asChildOf: object, { member(key) }, node: owner.appending(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -323,7 +331,7 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
 
     var codingPath: [any CodingKey] { node.path }
 
-    private mutating func element() -> Int { encoder.tree.add(to: array, key: nil) }
+    private func element() -> Int { encoder.tree.add(to: array, key: nil) }
 
     mutating func encodeNil() throws { encoder.encodeNull(into: element()) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
@@ -344,17 +352,9 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode<T: Encodable>(_ value: T) throws { try encodeElement(value) }
 
-    /// Encodes `value` as a new element; one whose encoding throws leaves nothing (see
-    /// ``EncodableTree/dropLastChild(of:back:)``).
-    private mutating func encodeElement<T: Encodable>(_ value: T) throws {
-        let position = count
-        let previous = encoder.tree.lastChild(of: array)
-        do {
-            try encoder.encode(value, into: element(), node: owner.appending(index: position), keyed: true)
-        } catch {
-            encoder.tree.dropLastChild(of: array, back: previous)
-            throw error
-        }
+    private func encodeElement<T: Encodable>(_ value: T) throws {
+        let position = count  // before the element is added, which counts it
+        try encoder.encode(value, asChildOf: array, { element() }, node: owner.appending(index: position))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

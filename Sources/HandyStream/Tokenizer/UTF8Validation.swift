@@ -44,6 +44,11 @@ enum UTF8Validation {
         return rest & mask == 0 ? count : index
     }
 
+    /// Whether a three-byte sequence's lead (`E_`, in the low byte of `lead`) is E0 or ED, whose second byte the
+    /// general way checks (overlong forms, UTF-16 surrogates): its low nibble is 0 or D, bit 0 or 13 of 0x2001.
+    @inline(__always)
+    private static func mayBeOverlongOrSurrogate(lead: UInt64) -> Bool { (0x2001 as UInt64) &>> (lead & 0xF) & 1 != 0 }
+
     /// Walks the sequences from `start`; the index of the first bad one, or `nil`.
     @inline(never)
     private static func _slowpath_validate(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Int? {
@@ -79,21 +84,20 @@ enum UTF8Validation {
                 index &+= 3
                 #if _endian(little)
                 // Text in a script of three-byte characters (Japanese, Chinese) runs on: the next two checked by one
-                // read of eight bytes (the last two are in the run), leads E1–EC or EE–EF (a lead's low nibble not 0
-                // or D: bit 0 or 13 of 0x2001) and continuation bytes; then one by one, each by a read of four bytes.
-                // Anything else, E0 and ED included, goes the general way.
+                // read of eight bytes (the last two are in the run), then one by one, each by a read of four bytes:
+                // leads E1–EC or EE–EF and continuation bytes. Anything else, E0 and ED included, goes the general way.
                 while count &- index >= 8 {
                     let pair = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    guard pair & 0x0000_C0C0_F0C0_C0F0 == 0x0000_8080_E080_80E0 else { break }
-                    let leads = (0x2001 as UInt64) &>> (pair & 0xF) | (0x2001 as UInt64) &>> (pair &>> 24 & 0xF)
-                    guard leads & 1 == 0 else { break }
+                    guard pair & 0x0000_C0C0_F0C0_C0F0 == 0x0000_8080_E080_80E0,
+                        !mayBeOverlongOrSurrogate(lead: pair), !mayBeOverlongOrSurrogate(lead: pair &>> 24)
+                    else { break }
                     index &+= 6
                 }
                 while count &- index >= 4 {
                     let word = base.loadUnaligned(fromByteOffset: index, as: UInt32.self)
-                    guard word & 0x00C0_C0F0 == 0x0080_80E0 else { break }
-                    let next = word & 0xFF
-                    if next == 0xE0 || next == 0xED { break }
+                    guard word & 0x00C0_C0F0 == 0x0080_80E0, !mayBeOverlongOrSurrogate(lead: UInt64(word)) else {
+                        break
+                    }
                     index &+= 3
                 }
                 #endif
