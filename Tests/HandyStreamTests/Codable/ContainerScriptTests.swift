@@ -320,14 +320,12 @@ extension ContainerScriptTests {
             options.keyDecodingStrategy = snakeCase ? .convertFromSnakeCase : .useDefaultKeys
             let strict = ModelDecoder(options: options)
             func message(_ body: () throws -> Any) -> String {
-                do {
-                    _ = try body()
-                    return "decoded"
-                } catch let error as DecodingError {
+                switch Result(catching: body) {
+                case .success: return "decoded"
+                case .failure(let error as DecodingError):
                     let (kind, path) = errorSummary(error)
                     return "\(kind) at \(path): \(error.message)"
-                } catch {
-                    return "\(error)"
+                case .failure(let error): return "\(error)"
                 }
             }
             for text in [#"{"m": null}"#, #"{"m": 1}"#, #"{"m": []}"#] {
