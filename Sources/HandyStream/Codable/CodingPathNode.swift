@@ -1,24 +1,26 @@
-/// The coding path of the value being decoded, as a chain that costs nothing until an error or a diagnostic needs
-/// it as an array or as a JSON path.
-indirect enum CodingPathNode {
-    case root
-    case key(any CodingKey, CodingPathNode)
-    case index(Int, CodingPathNode)
+/// The coding path of a value being decoded or encoded: a step kept in a ``CodingPaths``, which names the step before
+/// it. Making one costs an append to that array (no allocation of its own), copying one costs nothing, and the path
+/// becomes an array of keys or a JSON path only when an error, a diagnostic or `codingPath` asks for it.
+///
+/// A node is used only while its `CodingPaths` lives: every holder of a node (a decoder or encoder, or a container,
+/// which holds its decoder or encoder) holds the `TapeStorage` or `EncodableTree` that owns those paths.
+struct CodingPathNode {
+    fileprivate let paths: CodingPaths
+    fileprivate let id: Int
+
+    /// The path one key longer.
+    func appending(_ key: any CodingKey) -> CodingPathNode { paths.add(parent: id, key: key) }
+    /// The path one index longer.
+    func appending(index: Int) -> CodingPathNode { paths.add(parent: id, index: index) }
 
     var path: [any CodingKey] {
         var keys: [any CodingKey] = []
-        var node = self
-        while true {
-            switch node {
-            case .root: return keys.reversed()
-            case .key(let key, let parent):
-                keys.append(key)
-                node = parent
-            case .index(let index, let parent):
-                keys.append(IndexKey(index))
-                node = parent
-            }
+        var id = self.id
+        while let step = paths.step(id) {
+            keys.append(paths.key(of: step))
+            id = Int(step.parent)
         }
+        return keys.reversed()
     }
 
     /// `.user.tags[2]`, relative to where the value sits.
@@ -31,27 +33,90 @@ indirect enum CodingPathNode {
     /// How many keys the path has.
     var depth: Int {
         var count = 0
-        var node = self
-        while true {
-            switch node {
-            case .root: return count
-            case .key(_, let parent), .index(_, let parent):
-                count += 1
-                node = parent
-            }
+        var id = self.id
+        while let step = paths.step(id) {
+            count += 1
+            id = Int(step.parent)
         }
+        return count
     }
 
     /// The path without its last key (the root's is the root).
-    var parent: CodingPathNode {
-        switch self {
-        case .root: .root
-        case .key(_, let parent), .index(_, let parent): parent
-        }
+    var parent: CodingPathNode { CodingPathNode(paths: paths, id: paths.step(id).map { Int($0.parent) } ?? 0) }
+}
+
+/// The coding paths of one decode or encode, as a tree kept in one array: step 0 is the root (the empty path), and
+/// each other step is a key or an index below an earlier step. A step is plain bytes (a key is kept in an array of
+/// its own), so adding one copies sixteen bytes. Steps are only added, and dropped all at once (``removeAll()``)
+/// when a decoder starts a new root value.
+///
+/// A handle on memory that its owner allocates (`init`) and frees (``deallocate()``): copies share it, and a
+/// class property would add an exclusivity check to each step added.
+struct CodingPaths {
+    fileprivate struct Step {
+        /// The step before, always an earlier one (0: the root).
+        let parent: Int
+        /// An index's value, or a key's place in ``Storage/keys`` as `-1 - place`.
+        let index: Int
     }
 
-    func appending(_ key: any CodingKey) -> CodingPathNode { .key(key, self) }
-    func appending(index: Int) -> CodingPathNode { .index(index, self) }
+    private struct Storage {
+        var steps: [Step] = []
+        var keys: [any CodingKey] = []
+    }
+
+    private let storage: UnsafeMutablePointer<Storage>
+
+    init() {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage())
+    }
+
+    /// Frees the steps; no copy of this handle, nor any node made from it, is used again.
+    func deallocate() {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    /// The bytes the steps and keys hold.
+    var allocatedBytes: Int {
+        storage.pointee.steps.capacity * MemoryLayout<Step>.stride
+            + storage.pointee.keys.capacity * MemoryLayout<any CodingKey>.stride
+    }
+
+    /// The empty path.
+    var root: CodingPathNode { CodingPathNode(paths: self, id: 0) }
+
+    /// Drops every step: the nodes made so far are not used again (one that still is reads as another path, never
+    /// out of bounds and never in a loop: a step's parent is always an earlier step).
+    func removeAll() {
+        storage.pointee.steps.removeAll(keepingCapacity: true)
+        storage.pointee.keys.removeAll(keepingCapacity: true)
+    }
+
+    fileprivate func add(parent: Int, index: Int) -> CodingPathNode {
+        let count = storage.pointee.steps.count
+        // A node kept past `removeAll` may name a step not made yet: its steps hang from the root.
+        storage.pointee.steps.append(Step(parent: parent <= count ? parent : 0, index: index))
+        return CodingPathNode(paths: self, id: count + 1)
+    }
+
+    fileprivate func add(parent: Int, key: any CodingKey) -> CodingPathNode {
+        storage.pointee.keys.append(key)
+        return add(parent: parent, index: -storage.pointee.keys.count)
+    }
+
+    /// Step `id` (1 is the first added), or `nil` for the root and for a step no longer kept.
+    fileprivate func step(_ id: Int) -> Step? {
+        id > 0 && id <= storage.pointee.steps.count ? storage.pointee.steps[id - 1] : nil
+    }
+
+    /// The key a step adds to its path: its key, or its index as Foundation names it.
+    fileprivate func key(of step: Step) -> any CodingKey {
+        guard step.index < 0 else { return IndexKey(step.index) }
+        let place = -1 - step.index
+        return place < storage.pointee.keys.count ? storage.pointee.keys[place] : NamedKey("")
+    }
 }
 
 /// An element's position in an unkeyed container, named as Foundation names it.

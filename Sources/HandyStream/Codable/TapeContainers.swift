@@ -11,26 +11,22 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
     /// The object's token, or -1 (absent: every key is missing).
     let object: Int
-    /// The container's coding path, mapping and rescue state, kept by the decoder
-    /// (``TapeDecoder/ContainerState``): the standard library copies the container on every member decoded, and
-    /// with the decoder its only reference a copy is one retain.
-    let entry: Int
-    /// Whether the kept state has a mapping, and a rescue state: the strict path without a mapping reads neither.
-    private let hasMapping: Bool
-    private let hasRescue: Bool
+    let node: CodingPathNode
+    /// The container's mapping and rescue state, kept by the decoder (``TapeDecoder/ContainerState``), or -1 when
+    /// it has neither (the strict path without a mapping): the standard library copies the container on every
+    /// member decoded, and with the decoder its only reference a copy is one retain.
+    private let entry: Int
 
     init(decoder: TapeDecoder, object: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?) {
         self.decoder = decoder
         self.object = object
-        entry = decoder.keep(.init(node: node, mapping: mapping, rescue: rescue))
-        hasMapping = mapping != nil
-        hasRescue = rescue != nil
+        self.node = node
+        entry = mapping == nil && rescue == nil ? -1 : decoder.keep(.init(mapping: mapping, rescue: rescue))
     }
 
-    var node: CodingPathNode { decoder.containerNode(entry) }
-    var mapping: MappingTable? { hasMapping ? decoder.containerMapping(entry) : nil }
+    var mapping: MappingTable? { entry >= 0 ? decoder.containerMapping(entry) : nil }
     /// `nil` while the value that made the container runs strictly.
-    var rescue: ContainerRescue? { hasRescue ? decoder.containerRescue(entry) : nil }
+    var rescue: ContainerRescue? { entry >= 0 ? decoder.containerRescue(entry) : nil }
 
     var codingPath: [any CodingKey] { node.path }
 
@@ -154,12 +150,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        // The closure captures the decoder and the entry, not `self`: capturing a generic struct would look its
+        // The closure captures the decoder and the node, not `self`: capturing a generic struct would look its
         // metadata up on every member.
         let decoder = decoder
-        let entry = entry
+        let node = node
         return try member(type, key) {
-            try decoder.decode(T.self, at: $0, node: decoder.containerNode(entry).appending(key), rescue: $1)
+            try decoder.decode(T.self, at: $0, node: node.appending(key), rescue: $1)
         }
     }
 
@@ -209,9 +205,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let decoder = decoder
-        let entry = entry
+        let node = node
         return try optionalMember(type, key) {
-            try decoder.decode(T.self, at: $0, node: decoder.containerNode(entry).appending(key), rescue: $1)
+            try decoder.decode(T.self, at: $0, node: node.appending(key), rescue: $1)
         }
     }
 

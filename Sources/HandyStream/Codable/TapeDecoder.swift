@@ -1,41 +1,51 @@
 import Foundation
 
-/// The recorded events of one value, shared by a decoder and the decoders it hands out (`superDecoder()`, a custom
-/// date strategy's). Allocated and initialized by `init`, freed by `deinit`: the tape is read on every value, and
-/// class properties would add an exclusivity check to each read.
+/// The recorded events of one value, and the coding paths of its decoding, shared by a decoder and the decoders it
+/// hands out (`superDecoder()`, a custom date strategy's). Allocated and initialized by `init`, freed by `deinit`:
+/// the tape is read on every value, and class properties would add an exclusivity check to each read.
 ///
-/// A tape's memory outlives it once: the last tape freed (if it holds at most ``spareLimit`` bytes) is kept for the
-/// next one, so that decoding document after document reuses one tape's pages instead of growing a new tape to the
-/// same size each time (twitter.json's grows to ~2 MB).
+/// A tape's memory outlives it once: the last tape freed (if it and its paths hold at most ``spareLimit`` bytes) is
+/// kept, with its paths' arrays, for the next one, so that decoding document after document reuses one tape's pages
+/// instead of growing a new tape to the same size each time (twitter.json's grows to ~2 MB).
 final class TapeStorage {
     let tape = UnsafeMutablePointer<Tape>.allocate(capacity: 1)
-    init() { tape.initialize(to: Self.spare.withLock { $0.take() } ?? Tape()) }
+    /// The coding paths of the value being decoded, dropped when a root value starts.
+    let paths: CodingPaths
+
+    init() {
+        let spare = Self.spare.withLock { $0.take() }
+        tape.initialize(to: spare?.tape ?? Tape())
+        paths = spare?.paths ?? CodingPaths()
+    }
+
     deinit {
         var freed = tape.move()
         tape.deallocate()
         freed.reset()
-        guard freed.allocatedBytes <= Self.spareLimit else { return freed.deallocate() }
-        let unwanted = Self.spare.withLock { spare -> Tape? in
+        paths.removeAll()
+        guard freed.allocatedBytes + paths.allocatedBytes <= Self.spareLimit else {
+            paths.deallocate()
+            return freed.deallocate()
+        }
+        let unwanted = Self.spare.withLock { spare -> Spare? in
             if spare == nil {
-                spare = freed
+                spare = Spare(tape: freed, paths: paths)
                 return nil
             }
-            return freed
+            return Spare(tape: freed, paths: paths)
         }
-        unwanted?.deallocate()
+        unwanted?.tape.deallocate()
+        unwanted?.paths.deallocate()
     }
 
-    /// The memory of one freed tape, kept for the next (a tape is plain memory, owned by whoever holds it).
-    private static let spare = Locked<Tape?>(nil)
+    /// The memory of one freed tape and its paths, kept for the next (plain memory, owned by whoever holds it).
+    private struct Spare {
+        var tape: Tape
+        var paths: CodingPaths
+    }
+    private static let spare = Locked<Spare?>(nil)
     /// The largest tape kept: 8 MB.
     static let spareLimit = 8 << 20
-}
-
-extension Optional where Wrapped == Tape {
-    fileprivate mutating func take() -> Tape? {
-        defer { self = nil }
-        return self
-    }
 }
 
 /// A `Decoder` over a ``Tape``: strict (Foundation's `JSONDecoder`: its results and its `DecodingError`s) or lenient
@@ -52,7 +62,7 @@ final class TapeDecoder: Decoder {
     /// The coding path of the value whose `init(from:)` is running (`JSONDecoder`'s decoder path): the arrays,
     /// dictionaries and optionals this decoder reads itself set it too where `JSONDecoder` would, for a `Date` (see
     /// ``decodeDate(at:node:convert:)``).
-    var node = CodingPathNode.root
+    var node: CodingPathNode
     /// The mapping of the type whose `init(from:)` is running: its keyed containers search with it.
     var mapping: MappingTable?
     /// The builder whose value is being decoded: where the value sits in the document, asked only when a diagnostic
@@ -69,9 +79,9 @@ final class TapeDecoder: Decoder {
 
     /// Whether the thread's stack has room for `depth` more levels below the value being decoded.
     func hasStackRoom(depth: Int) -> Bool { stackBudget.hasRoom(nesting: nesting + depth) }
-    /// What the keyed containers made since the root value started hold besides their object (see ``keep(_:)``),
-    /// in memory of the decoder's own (allocated by `init`, freed by `deinit`): every container made appends here,
-    /// and a class property would add an exclusivity check to each append and read.
+    /// The mappings and rescue states of the keyed containers made since the root value started that have either
+    /// (see ``keep(_:)``), in memory of the decoder's own (allocated by `init`, freed by `deinit`): a class property
+    /// would add an exclusivity check to each append and read.
     private let containerStates = UnsafeMutablePointer<[ContainerState]>.allocate(capacity: 1)
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
     var scope: RescueScope?
@@ -85,6 +95,7 @@ final class TapeDecoder: Decoder {
     init(storage: TapeStorage, context: CodableContext) {
         self.storage = storage
         self.context = context
+        node = storage.paths.root
         containerStates.initialize(to: [])
     }
 
@@ -95,9 +106,8 @@ final class TapeDecoder: Decoder {
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
 
-    /// A keyed container's coding path, the mapping its look-ups search with, and its rescue state.
+    /// The mapping a keyed container's look-ups search with, and its rescue state.
     struct ContainerState {
-        let node: CodingPathNode
         let mapping: MappingTable?
         let rescue: ContainerRescue?
     }
@@ -108,7 +118,6 @@ final class TapeDecoder: Decoder {
         return containerStates.pointee.count - 1
     }
 
-    func containerNode(_ entry: Int) -> CodingPathNode { containerStates.pointee[entry].node }
     func containerMapping(_ entry: Int) -> MappingTable? { containerStates.pointee[entry].mapping }
     func containerRescue(_ entry: Int) -> ContainerRescue? { containerStates.pointee[entry].rescue }
     var strict: Bool { context.strict }
@@ -187,7 +196,8 @@ final class TapeDecoder: Decoder {
     func decodeRoot<T: Decodable>(_: T.Type, builder: Builder) throws -> T {
         self.builder = builder
         current = -1
-        node = .root
+        storage.paths.removeAll()
+        node = storage.paths.root
         mapping = nil
         scope = nil
         scopePath = []
@@ -199,10 +209,10 @@ final class TapeDecoder: Decoder {
         // JSONDecoder (the frame gives the next value a new tape when this decoder is kept).
         defer {
             current = 0
-            node = .root
+            node = storage.paths.root
         }
         do {
-            return try decode(T.self, at: 0, node: .root)
+            return try decode(T.self, at: 0, node: storage.paths.root)
         } catch let error as any RescuableFailure {
             if strict { throw Self.foundationError(error) }
             return try rescueRoot(T.self, after: error)
@@ -218,10 +228,11 @@ final class TapeDecoder: Decoder {
     private func rescueRoot<T: Decodable>(_: T.Type, after error: any RescuableFailure) throws -> T {
         let token = errorToken
         containerStates.pointee.removeAll(keepingCapacity: true)
+        storage.paths.removeAll()
         let mark = context.pendingCount
         do {
             let place = error.place(below: 0) ?? []
-            let value = try decode(T.self, at: 0, node: .root, rescue: RescueRequest(places: [place]))
+            let value = try decode(T.self, at: 0, node: storage.paths.root, rescue: RescueRequest(places: [place]))
             context.tellPending()
             return value
         } catch is any RescuableFailure {

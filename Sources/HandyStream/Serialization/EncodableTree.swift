@@ -74,6 +74,8 @@ final class EncodableTree {
     }
     let options: EncodingOptions
     let userInfo: [CodingUserInfoKey: Any]
+    /// The coding paths of the values encoded into the tree.
+    let paths = CodingPaths()
     /// The tree is written into Foundation-style values (`toJSON()`): scalars are kept in their own types too.
     let keepsValues: Bool
 
@@ -120,6 +122,7 @@ final class EncodableTree {
     }
 
     deinit {
+        paths.deallocate()
         state.pointee.duplicates.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
@@ -363,8 +366,8 @@ extension EncodingRun {
     mutating func writeEncodable(_ value: any Encodable, isTopLevel: Bool = false) throws {
         let tree = EncodableTree(options: writer.options, keepsValues: writer.buildsValues)
         let root = tree.add(to: -1, key: nil)
-        let encoder = TreeEncoder(tree: tree, slot: root)
-        try encoder.encode(value, into: root, node: .root)
+        let encoder = TreeEncoder(tree: tree, slot: root, node: tree.paths.root)
+        try encoder.encode(value, into: root, node: tree.paths.root)
         if isTopLevel && tree.nodes[root].kind == .pending {
             throw EncodingError.invalidValue(
                 value,

@@ -18,7 +18,7 @@ final class TreeEncoder: Encoder {
     /// What the thread's stack has room for (``StackBudget``), from where the encoder was made.
     private let stackBudget = StackBudget()
 
-    init(tree: EncodableTree, slot: Int, node: CodingPathNode = .root) {
+    init(tree: EncodableTree, slot: Int, node: CodingPathNode) {
         self.tree = tree
         self.slot = slot
         self.node = node
