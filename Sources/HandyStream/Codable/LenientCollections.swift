@@ -63,8 +63,17 @@ extension Array: LenientArray where Element: Decodable {
         _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, rescue: RescueRequest?,
         as: Result.Type
     ) throws -> Result {
-        var path = LazyCodingPath()
-        func node() -> CodingPathNode { path.node(makeNode) }
+        var made: CodingPathNode?
+        return try withUnsafeMutablePointer(to: &made) { made in
+            func node() -> CodingPathNode { made.node(makeNode) }
+            return try lazilyNamedElements(decoder, at: index, node: node, rescue: rescue, as: Result.self)
+        }
+    }
+
+    @inline(__always)
+    private static func lazilyNamedElements<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
+    ) throws -> Result {
         // `Result` names the array's type for the result: asking for `[Element]` in this generic code would look its
         // metadata up in the runtime's cache on every array.
         guard let header = try decoder.containerHeader(.array, at: index, node: node, rescue: rescue)
@@ -177,8 +186,17 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
         _ decoder: TapeDecoder, at index: Int, node makeNode: () -> CodingPathNode, rescue: RescueRequest?,
         as: Result.Type
     ) throws -> Result {
-        var path = LazyCodingPath()
-        func node() -> CodingPathNode { path.node(makeNode) }
+        var made: CodingPathNode?
+        return try withUnsafeMutablePointer(to: &made) { made in
+            func node() -> CodingPathNode { made.node(makeNode) }
+            return try lazilyNamedMembers(decoder, at: index, node: node, rescue: rescue, as: Result.self)
+        }
+    }
+
+    @inline(__always)
+    private static func lazilyNamedMembers<Result>(
+        _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
+    ) throws -> Result {
         // Under another key strategy than the default, `JSONDecoder` reads the members without a keyed container.
         let byContainer = decoder.context.options.keyDecodingStrategy == .useDefaultKeys
         guard

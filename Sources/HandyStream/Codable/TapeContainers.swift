@@ -524,16 +524,15 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
     }
 }
 
-/// A container's own coding path, made at most once, and only when one of its values needs it (an error, a
-/// diagnostic, or a value with containers of its own).
-struct LazyCodingPath {
-    private var made: CodingPathNode?
-
-    /// The path, made by `make` the first time it is asked for.
-    mutating func node(_ make: () -> CodingPathNode) -> CodingPathNode {
-        if let made { return made }
+extension UnsafeMutablePointer<CodingPathNode?> {
+    /// A container's own coding path, made by `make` at most once, and only when one of its values needs it (an
+    /// error, a diagnostic, or a value with containers of its own), kept in the local variable this points to: a
+    /// local variable captured by the closures that ask for the path would be boxed on the heap, once per container.
+    @inline(__always)
+    func node(_ make: () -> CodingPathNode) -> CodingPathNode {
+        if let node = pointee { return node }
         let node = make()
-        made = node
+        pointee = node
         return node
     }
 }
