@@ -15,16 +15,20 @@ final class CodableContext {
     let documentKeysAreConverted: Bool
     /// Key strategies other than `useDefaultKeys`: coding keys' string values to the keys they are read from.
     private var convertedKeys: [String: [UInt8]] = [:]
-    /// The traits of the types met so far, and the last one asked for (an array's elements ask for the same type
-    /// again and again), in memory of their own (allocated by `init`, freed by `deinit`): every value asks, and a
-    /// class property would add an exclusivity check to each question.
+    /// The traits of the types met so far, and in front of them a table of recent ones, one slot per type picked
+    /// by its address (a decode meets a few dozen types, in turn, so a type is nearly always in its slot), in memory
+    /// of their own (allocated by `init`, freed by `deinit`): every value asks, and a class property would add an
+    /// exclusivity check to each question.
     private struct TraitsCache {
-        var lastType: ObjectIdentifier?
-        var last: TypeTraits?
-        /// The one asked for before the last: `[T?]` asks for `T?` and `T` in turn.
-        var previousType: ObjectIdentifier?
-        var previous: TypeTraits?
+        static let slotCount = 64
+        var types = [ObjectIdentifier?](repeating: nil, count: slotCount)
+        var slots = [TypeTraits?](repeating: nil, count: slotCount)
         var byType: [ObjectIdentifier: TypeTraits] = [:]
+
+        static func slot(_ type: ObjectIdentifier) -> Int {
+            let bits = UInt(bitPattern: type)
+            return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & (slotCount - 1)
+        }
     }
     private let traitsCache = UnsafeMutablePointer<TraitsCache>.allocate(capacity: 1)
     /// The last error of a `Decodable` value at the root (or a scalar one anywhere), with the document offset of
@@ -61,12 +65,8 @@ final class CodableContext {
     @inline(__always)
     func traits<T>(of type: T.Type) -> TypeTraits {
         let key = ObjectIdentifier(type)
-        if traitsCache.pointee.lastType == key, let last = traitsCache.pointee.last { return last }
-        if traitsCache.pointee.previousType == key, let previous = traitsCache.pointee.previous {
-            swap(&traitsCache.pointee.lastType, &traitsCache.pointee.previousType)
-            swap(&traitsCache.pointee.last, &traitsCache.pointee.previous)
-            return previous
-        }
+        let slot = TraitsCache.slot(key)
+        if traitsCache.pointee.types[slot] == key, let traits = traitsCache.pointee.slots[slot] { return traits }
         return _slowpath_traits(type)
     }
 
@@ -80,10 +80,9 @@ final class CodableContext {
             traits = TypeRegistry.traits(of: type, strategy: options.keyDecodingStrategy)
             traitsCache.pointee.byType[key] = traits
         }
-        traitsCache.pointee.previousType = traitsCache.pointee.lastType
-        traitsCache.pointee.previous = traitsCache.pointee.last
-        traitsCache.pointee.lastType = key
-        traitsCache.pointee.last = traits
+        let slot = TraitsCache.slot(key)
+        traitsCache.pointee.types[slot] = key
+        traitsCache.pointee.slots[slot] = traits
         return traits
     }
 
