@@ -24,9 +24,13 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         entry = mapping == nil && rescue == nil ? -1 : decoder.keep(.init(mapping: mapping, rescue: rescue))
     }
 
-    var mapping: MappingTable? { entry >= 0 ? decoder.containerMapping(entry) : nil }
+    var mapping: MappingTable? {
+        @inline(__always) get { entry >= 0 ? decoder.containerMapping(entry) : nil }
+    }
     /// `nil` while the value that made the container runs strictly.
-    var rescue: ContainerRescue? { entry >= 0 ? decoder.containerRescue(entry) : nil }
+    var rescue: ContainerRescue? {
+        @inline(__always) get { entry >= 0 ? decoder.containerRescue(entry) : nil }
+    }
 
     var codingPath: [any CodingKey] { node.path }
 
