@@ -266,29 +266,50 @@ struct JSONWriter {
             let count = utf8.count
             var runStart = 0
             var index = 0
+            // Eight bytes at a time while none needs an escape (most text); then the word that has one, its bytes
+            // that do found at once, or the last bytes (fewer than eight), in the text's last word with the bytes
+            // already read shifted out.
             while index < count {
-                // Eight bytes at a time while none needs an escape (most text), then byte by byte through the word
-                // that has one (and through the last bytes, fewer than eight).
-                while index &+ 8 <= count,
+                while Self.littleEndian && index &+ 8 <= count,
                     !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slash: slash)
                 {
                     index &+= 8
                 }
-                let stop = Swift.min(index &+ 8, count)
-                while index < stop {
+                guard index < count else { break }
+                // `valid`: the word's bytes that are the text's, from `index` on; none when the text has fewer than
+                // eight bytes (or on a big-endian machine), which are then read one by one.
+                var word: UInt64 = 0
+                var valid: UInt64 = 0
+                if Self.littleEndian && index &+ 8 <= count {
+                    word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    valid = ~0
+                } else if Self.littleEndian && count >= 8 {
+                    let shift = UInt64((8 &- (count &- index)) &* 8)
+                    word = UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self) &>> shift
+                    valid = ~0 &>> shift
+                }
+                if valid == 0 {
                     let byte = base[index]
-                    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                        || (byte == UInt8(ascii: "/") && slash)
-                    {
+                    if Self.needsEscape(byte, slash: slash) {
                         out.pointee.append(
-                            contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+                            contentsOf: UnsafeBufferPointer(start: base + runStart, count: index &- runStart))
                         escape(byte)
                         runStart = index &+ 1
                     }
                     index &+= 1
+                    continue
                 }
+                var found = Self.escapes(in: word, slash: slash) & valid
+                while found != 0 {
+                    let at = index &+ found.trailingZeroBitCount &>> 3
+                    out.pointee.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: at &- runStart))
+                    escape(base[at])
+                    runStart = at &+ 1
+                    found &= found &- 1
+                }
+                index = Swift.min(index &+ 8, count)
             }
-            out.pointee.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+            out.pointee.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count &- runStart))
         }
         out.pointee.append(UInt8(ascii: "\""))
         needsComma = true
@@ -296,7 +317,7 @@ struct JSONWriter {
 
     /// Whether any of the eight bytes of `word` may need an escape: a control character, `"`, `\\`, or `/` when
     /// `slash`. Exact when none does (the bit tricks report a byte below 0x20 or equal to one of those whenever there
-    /// is one); the caller then looks at each byte.
+    /// is one), and cheaper than ``escapes(in:slash:)``, which then finds which.
     @inline(__always)
     private static func mayNeedEscape(_ word: UInt64, slash: Bool) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -306,6 +327,43 @@ struct JSONWriter {
         var borrows = (word &- 0x20 &* ones) | ((word ^ 0x22 &* ones) &- ones) | ((word ^ 0x5C &* ones) &- ones)
         if slash { borrows |= (word ^ 0x2F &* ones) &- ones }
         return borrows & ~word & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// Whether a word's first byte in memory is its low byte, as ``escapes(in:slash:)`` reads it.
+    private static var littleEndian: Bool {
+        #if _endian(little)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Whether `byte` is written escaped: a control character, `"`, `\\`, or `/` when `slash`.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8, slash: Bool) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && slash)
+    }
+
+    /// The bytes of `word` (in memory order, the first in the low byte) that are written escaped (``needsEscape``):
+    /// each one's high bit set, every other bit clear. Exact, byte by byte: seven bits of a byte plus at most 0x7F
+    /// never carry into the next byte, and a byte with its high bit set (UTF-8 past ASCII) is never one of them.
+    @inline(__always)
+    static func escapes(in word: UInt64, slash: Bool) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let low = 0x7F &* ones
+        let high = 0x80 &* ones
+        // Bytes below 0x20: their low seven bits plus 0x60 stay below 0x80.
+        let clear = (word & low) &+ 0x60 &* ones
+        // Bytes equal to c: zero in word ^ c, whose low seven bits plus 0x7F then stay below 0x80.
+        func equal(_ c: UInt64) -> UInt64 {
+            let difference = word ^ (c &* ones)
+            return ((difference & low) &+ low) | difference
+        }
+        var hits = ~(clear | word)
+        hits |= ~equal(0x22)
+        hits |= ~equal(0x5C)
+        if slash { hits |= ~equal(0x2F) }
+        return hits & high
     }
 
     /// Number text as the document wrote it (built values read it as `Any` does: `Int`, else `Double`).

@@ -238,3 +238,46 @@ struct SerializationTests {
         #expect(text.contains(#""id_str":"505874924095815681""#))
     }
 }
+
+/// The writer finds the bytes to escape eight at a time, a word's last bytes in the text's last word: every
+/// character to escape (and a few not to), at every position of texts of every length up to 24, alone and with
+/// a second one in the same word, is written as `JSONEncoder` writes it, slashes escaped or not.
+@Suite struct StringEscapePositionTests {
+    private static let characters: [String] = [
+        "\u{0}", "\u{1}", "\u{8}", "\u{9}", "\u{A}", "\u{C}", "\u{D}", "\u{1F}", "\"", "\\", "/", " ", "\u{7F}", "é",
+        "日", "😀",
+    ]
+
+    @Test func everyPositionOfEveryLength() throws {
+        for slashes in [true, false] {
+            let foundation = JSONEncoder()
+            if !slashes { foundation.outputFormatting = .withoutEscapingSlashes }
+            let ours = ModelEncoder(options: EncodingOptions(escapesSlashes: slashes))
+            var texts: [String] = []
+            for length in 1...24 {
+                for position in 0..<length {
+                    for character in Self.characters {
+                        let before = String(repeating: "a", count: position)
+                        let after = String(repeating: "b", count: length - position - 1)
+                        texts.append(before + character + after)
+                        // A second character to escape three bytes on, in the same word or the next.
+                        texts.append(before + character + "xy\"" + after)
+                    }
+                }
+            }
+            let expected = String(decoding: try foundation.encode(texts), as: UTF8.self)
+            let written = try ours.encodeToString(texts)
+            #expect(written == expected)
+            if written != expected {
+                for text in texts
+                where try ours.encodeToString([text])
+                    != String(
+                        decoding: try foundation.encode([text]), as: UTF8.self)
+                {
+                    Issue.record("slashes escaped \(slashes): \(Array(text.utf8))")
+                    break
+                }
+            }
+        }
+    }
+}
