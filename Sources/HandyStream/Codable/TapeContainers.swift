@@ -7,7 +7,8 @@ import Foundation
 // still fails, puts lenient mode's fallback in its place (``TapeDecoder/fallback(_:key:mapping:defaults:node:)``),
 // told to the diagnostics handler. Every other call stays strict.
 
-struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// What a keyed container holds, whatever its key type: made by code that is not generic.
+struct TapeKeyedContainerParts {
     let decoder: TapeDecoder
     /// The object's token, or -1 (absent: every key is missing).
     let object: Int
@@ -15,13 +16,39 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The container's mapping and rescue state, kept by the decoder (``TapeDecoder/ContainerState``), or -1 when
     /// it has neither (the strict path without a mapping): the standard library copies the container on every
     /// member decoded, and with the decoder its only reference a copy is one retain.
+    let entry: Int
+}
+
+/// A keyed container type made from its parts (``TapeKeyedContainerMaker``).
+protocol TapeKeyedContainerMaking: KeyedDecodingContainerProtocol {
+    init(_ parts: TapeKeyedContainerParts)
+}
+
+/// Makes the `KeyedDecodingContainer` of a keyed container type. The decoder keeps one per key type
+/// (``TapeDecoder/container(keyedBy:)``): generic code in its method reads the container type and its conformance
+/// from the maker's own class, where code generic over the key type would ask the runtime for both on every
+/// container (about 490 instructions; citm_catalog.json makes 10,927 containers).
+class KeyedContainerMaker {}
+
+final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking>: KeyedContainerMaker {
+    func wrapped(_ parts: TapeKeyedContainerParts) -> KeyedDecodingContainer<Container.Key> {
+        KeyedDecodingContainer(Container(parts))
+    }
+}
+
+struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
+    let decoder: TapeDecoder
+    /// The object's token, or -1 (absent: every key is missing).
+    let object: Int
+    let node: CodingPathNode
+    /// See ``TapeKeyedContainerParts/entry``.
     private let entry: Int
 
-    init(decoder: TapeDecoder, object: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?) {
-        self.decoder = decoder
-        self.object = object
-        self.node = node
-        entry = mapping == nil && rescue == nil ? -1 : decoder.keep(.init(mapping: mapping, rescue: rescue))
+    init(_ parts: TapeKeyedContainerParts) {
+        decoder = parts.decoder
+        object = parts.object
+        node = parts.node
+        entry = parts.entry
     }
 
     var mapping: MappingTable? {
@@ -220,12 +247,11 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let inner = nestedRescue(key)
         let index = try nestedIndex(key, inner)
-        return KeyedDecodingContainer(
-            try nested(key, inner) {
-                try decoder.keyedContainer(
-                    NestedKey.self, at: $0 ? -1 : index, node: node.appending(key), mapping: nil, rescue: inner,
-                    absentAllowed: $0)
-            })
+        let parts = try nested(key, inner) {
+            try decoder.keyedParts(
+                at: $0 ? -1 : index, node: node.appending(key), mapping: nil, rescue: inner, absentAllowed: $0)
+        }
+        return decoder.keyedDecodingContainer(parts, NestedKey.self)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -421,12 +447,11 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         let inner = nestedRescue()
         let here = node.appending(index: currentIndex)
         let position = self.position
-        let container = try nested(inner) {
-            try decoder.keyedContainer(
-                NestedKey.self, at: $0 ? -1 : position, node: here, mapping: nil, rescue: inner, absentAllowed: $0)
+        let parts = try nested(inner) {
+            try decoder.keyedParts(at: $0 ? -1 : position, node: here, mapping: nil, rescue: inner, absentAllowed: $0)
         }
         advance()
-        return KeyedDecodingContainer(container)
+        return decoder.keyedDecodingContainer(parts, NestedKey.self)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -83,6 +83,16 @@ final class TapeDecoder: Decoder {
     /// (see ``keep(_:)``), in memory of the decoder's own (allocated by `init`, freed by `deinit`): a class property
     /// would add an exclusivity check to each append and read.
     private let containerStates = UnsafeMutablePointer<[ContainerState]>.allocate(capacity: 1)
+    /// The keyed container makers made so far (``TapeKeyedContainerMaker``), and a table of them by key type,
+    /// one slot per key type picked by its address, in memory of their own as `containerStates`. The table's
+    /// references are unretained: `owned` holds every maker for the decoder's life.
+    private let keyedTypes = UnsafeMutablePointer<KeyedTypes>.allocate(capacity: 1)
+    private struct KeyedTypes {
+        static let slotCount = 32
+        var keys = [ObjectIdentifier?](repeating: nil, count: slotCount)
+        var makers = [Unmanaged<KeyedContainerMaker>?](repeating: nil, count: slotCount)
+        var owned: [KeyedContainerMaker] = []
+    }
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
     var scope: RescueScope?
     /// Where this decoder's value sits inside the scope's value (a decoder from `superDecoder()`).
@@ -97,11 +107,14 @@ final class TapeDecoder: Decoder {
         self.context = context
         node = storage.paths.root
         containerStates.initialize(to: [])
+        keyedTypes.initialize(to: KeyedTypes())
     }
 
     deinit {
         containerStates.deinitialize(count: 1)
         containerStates.deallocate()
+        keyedTypes.deinitialize(count: 1)
+        keyedTypes.deallocate()
     }
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
@@ -142,10 +155,43 @@ final class TapeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let rescue = ownRescue
-        return try KeyedDecodingContainer(
-            keyedContainer(
-                Key.self, at: current, node: node, mapping: mapping, rescue: rescue,
-                absentAllowed: rescue?.route(nil) != nil))
+        let parts = try keyedParts(
+            at: current, node: node, mapping: mapping, rescue: rescue, absentAllowed: rescue?.route(nil) != nil)
+        return keyedDecodingContainer(parts, Key.self)
+    }
+
+    /// The keyed container over `parts` (``keyedParts(at:node:mapping:rescue:absentAllowed:)``), made by the maker
+    /// kept for `Key` (``TapeKeyedContainerMaker``).
+    @inline(__always)
+    func keyedDecodingContainer<Key: CodingKey>(
+        _ parts: TapeKeyedContainerParts, _: Key.Type
+    ) -> KeyedDecodingContainer<Key> {
+        let key = ObjectIdentifier(Key.self)
+        let slot = Self.keyedTypeSlot(key)
+        if keyedTypes.pointee.keys[slot] == key, let known = keyedTypes.pointee.makers[slot] {
+            // Kept under `Key`'s identity, so it is the maker of `TapeKeyedContainer<Key>`.
+            return known.withInstance { unsafeDowncast($0, to: TapeKeyedContainerMaker<TapeKeyedContainer<Key>>.self) }
+                .wrapped(parts)
+        }
+        return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
+    }
+
+    @inline(never)
+    private func _slowpath_keyedContainerMaker<Key: CodingKey>(
+        _: Key.Type
+    ) -> TapeKeyedContainerMaker<TapeKeyedContainer<Key>> {
+        let key = ObjectIdentifier(Key.self)
+        let slot = Self.keyedTypeSlot(key)
+        let maker = TapeKeyedContainerMaker<TapeKeyedContainer<Key>>()
+        keyedTypes.pointee.owned.append(maker)
+        keyedTypes.pointee.keys[slot] = key
+        keyedTypes.pointee.makers[slot] = .passUnretained(maker)
+        return maker
+    }
+
+    private static func keyedTypeSlot(_ key: ObjectIdentifier) -> Int {
+        let bits = UInt(bitPattern: key)
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & (KeyedTypes.slotCount - 1)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -157,12 +203,11 @@ final class TapeDecoder: Decoder {
         TapeSingleValueContainer(decoder: self, index: current, node: node, rescue: ownRescue)
     }
 
-    /// A keyed container over the object at `index`; -1 (absent) only when `absentAllowed` (a value made from
-    /// nothing, a rescued place): a container with no keys.
-    func keyedContainer<Key: CodingKey>(
-        _: Key.Type, at index: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?,
-        absentAllowed: Bool = false
-    ) throws -> TapeKeyedContainer<Key> {
+    /// What a keyed container over the object at `index` holds; -1 (absent) only when `absentAllowed` (a value
+    /// made from nothing, a rescued place): a container with no keys.
+    func keyedParts(
+        at index: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?, absentAllowed: Bool
+    ) throws -> TapeKeyedContainerParts {
         if index >= 0 {
             let kind = tape.pointee.tokens[index].kind
             guard kind == .object else {
@@ -171,10 +216,12 @@ final class TapeDecoder: Decoder {
         } else if !absentAllowed {
             throw mismatch([String: Any].self, at: index, node: node, found: .null)
         }
-        return TapeKeyedContainer(decoder: self, object: index, node: node, mapping: mapping, rescue: rescue)
+        return TapeKeyedContainerParts(
+            decoder: self, object: index, node: node,
+            entry: mapping == nil && rescue == nil ? -1 : keep(.init(mapping: mapping, rescue: rescue)))
     }
 
-    /// An unkeyed container over the array at `index`; -1 as for ``keyedContainer(_:at:node:mapping:rescue:absentAllowed:)``.
+    /// An unkeyed container over the array at `index`; -1 as for ``keyedParts(at:node:mapping:rescue:absentAllowed:)``.
     func unkeyed(
         at index: Int, node: CodingPathNode, rescue: ContainerRescue?, absentAllowed: Bool = false
     ) throws -> TapeUnkeyedContainer {

@@ -68,3 +68,40 @@ private struct KeepsNestedContainer: Decodable {
     }
     func name() throws -> String { try inner.decode(String.self, forKey: AnyCodingKey(stringValue: "name")) }
 }
+
+/// The decoder keeps one keyed-container maker per key type, in a table of 32 slots picked by the key type's
+/// address: a value whose `init(from:)` asks for containers of 64 key types, in turn and twice over, gets each
+/// container over its own key type (as `JSONDecoder` does), however the types share slots.
+@Suite struct KeyedContainerMakerTests {
+    struct TaggedKey<Tag>: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads `v` through a container keyed by `TaggedKey<T>`, then through containers keyed by the key types of
+    /// `[T]`, `[[T]]`, … (`depth` more), each time with the key's type checked.
+    struct ManyKeyTypes: Decodable {
+        var values: [String] = []
+
+        init(from decoder: any Decoder) throws {
+            for _ in 0..<2 { try Self.read(Int.self, depth: 63, from: decoder, into: &values) }
+        }
+
+        static func read<T>(_: T.Type, depth: Int, from decoder: any Decoder, into values: inout [String]) throws {
+            let container = try decoder.container(keyedBy: TaggedKey<T>.self)
+            let key = try #require(container.allKeys.first { $0.stringValue == "v" })
+            values.append("\(type(of: key)) \(try container.decode(Int.self, forKey: key))")
+            if depth > 0 { try read([T].self, depth: depth - 1, from: decoder, into: &values) }
+        }
+    }
+
+    @Test func eachKeyTypeGetsItsOwnContainer() throws {
+        let json = #"{"v": 7}"#
+        let ours = try ModelDecoder().decode(ManyKeyTypes.self, from: json).values
+        let foundation = try JSONDecoder().decode(ManyKeyTypes.self, from: Data(json.utf8)).values
+        #expect(ours.count == 128)
+        #expect(ours == foundation)
+    }
+}
