@@ -55,8 +55,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// Values completed since they were last collected (the streaming modes; made when first used, since a decode
     /// of one value has none).
     private lazy var completed = ElementBuffer<T>()
-    /// Makes the completed values one array when they are collected.
-    private let finishing = ArrayFinishing<T>.make()
+    /// Makes the completed values one array when they are collected (made when first used, as `completed`: its
+    /// two closures are two allocations).
+    private lazy var finishing = ArrayFinishing<T>.make()
     /// The values are `Decodable` (see ``Decoding/rootCodec(for:strategy:)``): every error is a `DecodingError`, as
     /// `JSONDecoder`'s are, with this library's error as its underlying error.
     private let throwsDecodingErrors: Bool
