@@ -15,22 +15,9 @@ final class CodableContext {
     let documentKeysAreConverted: Bool
     /// Key strategies other than `useDefaultKeys`: coding keys' string values to the keys they are read from.
     private var convertedKeys: [String: [UInt8]] = [:]
-    /// The traits of the types met so far, and in front of them a table of recent ones, one slot per type picked
-    /// by its address (a decode meets a few dozen types, in turn, so a type is nearly always in its slot), in memory
-    /// of their own (allocated by `init`, freed by `deinit`): every value asks, and a class property would add an
-    /// exclusivity check to each question.
-    private struct TraitsCache {
-        static let slotCount = 64
-        var types = [ObjectIdentifier?](repeating: nil, count: slotCount)
-        var slots = [TypeTraits?](repeating: nil, count: slotCount)
-        var byType: [ObjectIdentifier: TypeTraits] = [:]
-
-        static func slot(_ type: ObjectIdentifier) -> Int {
-            let bits = UInt(bitPattern: type)
-            return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & (slotCount - 1)
-        }
-    }
-    private let traitsCache = UnsafeMutablePointer<TraitsCache>.allocate(capacity: 1)
+    /// The traits of the types met so far (``TypeTable``), in memory of their own (allocated by `init`, freed by
+    /// `deinit`): every value asks, and a class property would add an exclusivity check to each question.
+    private let traitsCache = UnsafeMutablePointer<TypeTable<TypeTraits>>.allocate(capacity: 1)
     /// The last error of a `Decodable` value at the root (or a scalar one anywhere), with the document offset of
     /// the token it is about: the pipeline throws it when the root value is missing.
     var lastFailure: (error: any Error, offset: Int)?
@@ -40,7 +27,7 @@ final class CodableContext {
         strict = options.strict
         userInfo = options.userInfo
         caseInsensitive = options.keyDecodingStrategy.isCaseInsensitive
-        traitsCache.initialize(to: TraitsCache())
+        traitsCache.initialize(to: TypeTable())
         documentKeysAreConverted = options.keyDecodingStrategy.convertsDocumentKeys
         switch options.keyDecodingStrategy.kind {
         case .useDefaultKeys, .caseInsensitive: keysAreConverted = false
@@ -64,25 +51,14 @@ final class CodableContext {
     /// What the decoder needs to know of `type`, worked out once per run.
     @inline(__always)
     func traits<T>(of type: T.Type) -> TypeTraits {
-        let key = ObjectIdentifier(type)
-        let slot = TraitsCache.slot(key)
-        if traitsCache.pointee.types[slot] == key, let traits = traitsCache.pointee.slots[slot] { return traits }
+        if let traits = traitsCache.pointee.value(for: ObjectIdentifier(type)) { return traits }
         return _slowpath_traits(type)
     }
 
     @inline(never)
     private func _slowpath_traits<T>(_ type: T.Type) -> TypeTraits {
-        let key = ObjectIdentifier(type)
-        let traits: TypeTraits
-        if let known = traitsCache.pointee.byType[key] {
-            traits = known
-        } else {
-            traits = TypeRegistry.traits(of: type, strategy: options.keyDecodingStrategy)
-            traitsCache.pointee.byType[key] = traits
-        }
-        let slot = TraitsCache.slot(key)
-        traitsCache.pointee.types[slot] = key
-        traitsCache.pointee.slots[slot] = traits
+        let traits = TypeRegistry.traits(of: type, strategy: options.keyDecodingStrategy)
+        traitsCache.pointee.insert(traits, for: ObjectIdentifier(type))
         return traits
     }
 

@@ -83,16 +83,8 @@ final class TapeDecoder: Decoder {
     /// (see ``keep(_:)``), in memory of the decoder's own (allocated by `init`, freed by `deinit`): a class property
     /// would add an exclusivity check to each append and read.
     private let containerStates = UnsafeMutablePointer<[ContainerState]>.allocate(capacity: 1)
-    /// The keyed container makers made so far (``TapeKeyedContainerMaker``), and a table of them by key type,
-    /// one slot per key type picked by its address, in memory of their own as `containerStates`. The table's
-    /// references are unretained: `owned` holds every maker for the decoder's life.
-    private let keyedTypes = UnsafeMutablePointer<KeyedTypes>.allocate(capacity: 1)
-    private struct KeyedTypes {
-        static let slotCount = 32
-        var keys = [ObjectIdentifier?](repeating: nil, count: slotCount)
-        var makers = [Unmanaged<KeyedContainerMaker>?](repeating: nil, count: slotCount)
-        var owned: [KeyedContainerMaker] = []
-    }
+    /// The keyed-container makers, one per key type, in memory of their own as `containerStates`.
+    private let keyedMakers = UnsafeMutablePointer<KeyedContainerMakers>.allocate(capacity: 1)
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
     var scope: RescueScope?
     /// Where this decoder's value sits inside the scope's value (a decoder from `superDecoder()`).
@@ -107,14 +99,14 @@ final class TapeDecoder: Decoder {
         self.context = context
         node = storage.paths.root
         containerStates.initialize(to: [])
-        keyedTypes.initialize(to: KeyedTypes())
+        keyedMakers.initialize(to: KeyedContainerMakers())
     }
 
     deinit {
         containerStates.deinitialize(count: 1)
         containerStates.deallocate()
-        keyedTypes.deinitialize(count: 1)
-        keyedTypes.deallocate()
+        keyedMakers.deinitialize(count: 1)
+        keyedMakers.deallocate()
     }
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
@@ -161,37 +153,25 @@ final class TapeDecoder: Decoder {
     }
 
     /// The keyed container over `parts` (``keyedParts(at:node:mapping:rescue:absentAllowed:)``), made by the maker
-    /// kept for `Key` (``TapeKeyedContainerMaker``).
+    /// kept for `Key` (``KeyedContainerMakers``).
     @inline(__always)
     func keyedDecodingContainer<Key: CodingKey>(
         _ parts: TapeKeyedContainerParts, _: Key.Type
     ) -> KeyedDecodingContainer<Key> {
-        let key = ObjectIdentifier(Key.self)
-        let slot = Self.keyedTypeSlot(key)
-        if keyedTypes.pointee.keys[slot] == key, let known = keyedTypes.pointee.makers[slot] {
-            // Kept under `Key`'s identity, so it is the maker of `TapeKeyedContainer<Key>`.
-            return known.withInstance { unsafeDowncast($0, to: TapeKeyedContainerMaker<TapeKeyedContainer<Key>>.self) }
-                .wrapped(parts)
+        guard let known = keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
+            return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
         }
-        return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
+        return known.withInstance { unsafeDowncast($0, to: TapeKeyedContainerMaker<TapeKeyedContainer<Key>>.self) }
+            .wrapped(parts)
     }
 
     @inline(never)
     private func _slowpath_keyedContainerMaker<Key: CodingKey>(
         _: Key.Type
     ) -> TapeKeyedContainerMaker<TapeKeyedContainer<Key>> {
-        let key = ObjectIdentifier(Key.self)
-        let slot = Self.keyedTypeSlot(key)
         let maker = TapeKeyedContainerMaker<TapeKeyedContainer<Key>>()
-        keyedTypes.pointee.owned.append(maker)
-        keyedTypes.pointee.keys[slot] = key
-        keyedTypes.pointee.makers[slot] = .passUnretained(maker)
+        keyedMakers.pointee.keep(maker, for: ObjectIdentifier(Key.self))
         return maker
-    }
-
-    private static func keyedTypeSlot(_ key: ObjectIdentifier) -> Int {
-        let bits = UInt(bitPattern: key)
-        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & (KeyedTypes.slotCount - 1)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

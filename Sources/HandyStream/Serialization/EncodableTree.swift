@@ -76,6 +76,9 @@ final class EncodableTree {
     let userInfo: [CodingUserInfoKey: Any]
     /// The coding paths of the values encoded into the tree.
     let paths = CodingPaths()
+    /// The keyed-container makers, one per key type, in memory of their own (allocated by `init`, freed by
+    /// `deinit`): a class property would add an exclusivity check to each container made.
+    let keyedMakers = UnsafeMutablePointer<KeyedContainerMakers>.allocate(capacity: 1)
     /// The tree is written into Foundation-style values (`toJSON()`): scalars are kept in their own types too.
     let keepsValues: Bool
 
@@ -119,9 +122,12 @@ final class EncodableTree {
         scalars.foundationStyle = true
         state = .allocate(capacity: 1)
         state.initialize(to: State(text: scalars))
+        keyedMakers.initialize(to: KeyedContainerMakers())
     }
 
     deinit {
+        keyedMakers.deinitialize(count: 1)
+        keyedMakers.deallocate()
         paths.deallocate()
         state.pointee.duplicates.deallocate()
         state.deinitialize(count: 1)

@@ -29,7 +29,28 @@ final class TreeEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         tree.makeContainer(slot, object: true)
-        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self, object: slot, node: node, owner: node))
+        return keyedEncodingContainer(.init(encoder: self, object: slot, node: node, owner: node), Key.self)
+    }
+
+    /// The keyed container over `parts`, made by the maker the tree keeps for `Key` (``KeyedContainerMakers``).
+    @inline(__always)
+    func keyedEncodingContainer<Key: CodingKey>(
+        _ parts: TreeKeyedContainerParts, _: Key.Type
+    ) -> KeyedEncodingContainer<Key> {
+        guard let known = tree.keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
+            return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
+        }
+        return known.withInstance { unsafeDowncast($0, to: TreeKeyedContainerMaker<TreeKeyedContainer<Key>>.self) }
+            .wrapped(parts)
+    }
+
+    @inline(never)
+    private func _slowpath_keyedContainerMaker<Key: CodingKey>(
+        _: Key.Type
+    ) -> TreeKeyedContainerMaker<TreeKeyedContainer<Key>> {
+        let maker = TreeKeyedContainerMaker<TreeKeyedContainer<Key>>()
+        tree.keyedMakers.pointee.keep(maker, for: ObjectIdentifier(Key.self))
+        return maker
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -221,7 +242,8 @@ extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable
     }
 }
 
-struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+/// What a keyed container holds, whatever its key type.
+struct TreeKeyedContainerParts {
     let encoder: TreeEncoder
     let object: Int
     /// The container's coding path: its encoder's, plus the keys of the nested containers it sits in.
@@ -229,6 +251,34 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// The coding path of the encoder that made the outermost of those containers: a member's path is this one plus
     /// its key (see ``TreeEncoder``).
     let owner: CodingPathNode
+}
+
+/// A keyed container type made from its parts (``TreeKeyedContainerMaker``).
+protocol TreeKeyedContainerMaking: KeyedEncodingContainerProtocol {
+    init(_ parts: TreeKeyedContainerParts)
+}
+
+/// Makes the `KeyedEncodingContainer` of a keyed container type; the tree keeps one per key type
+/// (``KeyedContainerMakers``).
+final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking> {
+    func wrapped(_ parts: TreeKeyedContainerParts) -> KeyedEncodingContainer<Container.Key> {
+        KeyedEncodingContainer(Container(parts))
+    }
+}
+
+struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
+    let encoder: TreeEncoder
+    let object: Int
+    /// See ``TreeKeyedContainerParts``.
+    let node: CodingPathNode
+    let owner: CodingPathNode
+
+    init(_ parts: TreeKeyedContainerParts) {
+        encoder = parts.encoder
+        object = parts.object
+        node = parts.node
+        owner = parts.owner
+    }
 
     var codingPath: [any CodingKey] { node.path }
 
@@ -267,8 +317,8 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let index = nested(key, object: true)
-        return KeyedEncodingContainer(
-            TreeKeyedContainer<NestedKey>(encoder: encoder, object: index, node: node.appending(key), owner: owner))
+        return encoder.keyedEncodingContainer(
+            .init(encoder: encoder, object: index, node: node.appending(key), owner: owner), NestedKey.self)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -363,9 +413,9 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
         let position = count
         let index = element()
         encoder.tree.makeContainer(index, object: true)
-        return KeyedEncodingContainer(
-            TreeKeyedContainer<NestedKey>(
-                encoder: encoder, object: index, node: node.appending(index: position), owner: owner))
+        return encoder.keyedEncodingContainer(
+            .init(encoder: encoder, object: index, node: node.appending(index: position), owner: owner),
+            NestedKey.self)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

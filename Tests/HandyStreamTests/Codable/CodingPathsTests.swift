@@ -97,6 +97,31 @@ private struct KeepsNestedContainer: Decodable {
         }
     }
 
+    /// Writes `v` through containers keyed by 64 key types, each nested in the one before, as `JSONEncoder` does.
+    struct ManyKeyTypesWritten: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: TaggedKey<Int>.self)
+            try Self.write(Int.self, depth: 63, into: &container)
+        }
+
+        static func write<T>(_: T.Type, depth: Int, into container: inout KeyedEncodingContainer<TaggedKey<T>>) throws {
+            try container.encode(depth, forKey: TaggedKey(stringValue: "v"))
+            guard depth > 0 else { return }
+            var inner = container.nestedContainer(
+                keyedBy: TaggedKey<[T]>.self, forKey: TaggedKey(stringValue: "\(type(of: container))"))
+            try write([T].self, depth: depth - 1, into: &inner)
+        }
+    }
+
+    @Test func eachKeyTypeGetsItsOwnContainerWhenWritten() throws {
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = .sortedKeys
+        let expected = String(decoding: try foundation.encode(ManyKeyTypesWritten()), as: UTF8.self)
+        let written = try ModelEncoder(options: EncodingOptions(sortedKeys: true)).encodeToString(ManyKeyTypesWritten())
+        #expect(written == expected)
+        #expect(expected.count > 64 * 40)
+    }
+
     @Test func eachKeyTypeGetsItsOwnContainer() throws {
         let json = #"{"v": 7}"#
         let ours = try ModelDecoder().decode(ManyKeyTypes.self, from: json).values
