@@ -18,7 +18,7 @@ struct CodingPathNode {
         var id = self.id
         while let step = paths.step(id) {
             keys.append(paths.key(of: step))
-            id = Int(step.parent)
+            id = step.parent
         }
         return keys.reversed()
     }
@@ -36,13 +36,13 @@ struct CodingPathNode {
         var id = self.id
         while let step = paths.step(id) {
             count += 1
-            id = Int(step.parent)
+            id = step.parent
         }
         return count
     }
 
     /// The path without its last key (the root's is the root).
-    var parent: CodingPathNode { CodingPathNode(paths: paths, id: paths.step(id).map { Int($0.parent) } ?? 0) }
+    var parent: CodingPathNode { CodingPathNode(paths: paths, id: paths.step(id)?.parent ?? 0) }
 }
 
 /// The coding paths of one decode or encode, as a tree kept in one array: step 0 is the root (the empty path), and

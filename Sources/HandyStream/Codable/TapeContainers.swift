@@ -33,6 +33,8 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking> {
 }
 
 struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
+    // The parts' fields held as its own, not the parts as one value: read through computed properties, the decoder
+    // would be retained and released on every use.
     let decoder: TapeDecoder
     /// The object's token, or -1 (absent: every key is missing).
     let object: Int

@@ -27,12 +27,13 @@ final class TapeStorage {
             paths.deallocate()
             return freed.deallocate()
         }
+        let kept = Spare(tape: freed, paths: paths)
         let unwanted = Self.spare.withLock { spare -> Spare? in
             if spare == nil {
-                spare = Spare(tape: freed, paths: paths)
+                spare = kept
                 return nil
             }
-            return Spare(tape: freed, paths: paths)
+            return kept
         }
         unwanted?.tape.deallocate()
         unwanted?.paths.deallocate()
@@ -155,9 +156,9 @@ final class TapeDecoder: Decoder {
     /// The keyed container over `parts` (``keyedParts(at:node:mapping:rescue:absentAllowed:)``), made by the maker
     /// kept for `Key` (``KeyedContainerMakers``).
     @inline(__always)
-    func keyedDecodingContainer<Key: CodingKey>(
-        _ parts: TapeKeyedContainerParts, _: Key.Type
-    ) -> KeyedDecodingContainer<Key> {
+    func keyedDecodingContainer<Key: CodingKey>(_ parts: TapeKeyedContainerParts, _: Key.Type)
+        -> KeyedDecodingContainer<Key>
+    {
         guard let known = keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
             return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
         }
@@ -165,13 +166,12 @@ final class TapeDecoder: Decoder {
             .wrapped(parts)
     }
 
+    /// Out of line: the maker type's metadata, which making it looks up, is asked for only here.
     @inline(never)
-    private func _slowpath_keyedContainerMaker<Key: CodingKey>(
-        _: Key.Type
-    ) -> TapeKeyedContainerMaker<TapeKeyedContainer<Key>> {
-        let maker = TapeKeyedContainerMaker<TapeKeyedContainer<Key>>()
-        keyedMakers.pointee.keep(maker, for: ObjectIdentifier(Key.self))
-        return maker
+    private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> TapeKeyedContainerMaker<
+        TapeKeyedContainer<Key>
+    > {
+        keyedMakers.pointee.keep(TapeKeyedContainerMaker<TapeKeyedContainer<Key>>(), for: ObjectIdentifier(Key.self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

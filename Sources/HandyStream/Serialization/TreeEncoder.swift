@@ -34,9 +34,9 @@ final class TreeEncoder: Encoder {
 
     /// The keyed container over `parts`, made by the maker the tree keeps for `Key` (``KeyedContainerMakers``).
     @inline(__always)
-    func keyedEncodingContainer<Key: CodingKey>(
-        _ parts: TreeKeyedContainerParts, _: Key.Type
-    ) -> KeyedEncodingContainer<Key> {
+    func keyedEncodingContainer<Key: CodingKey>(_ parts: TreeKeyedContainerParts, _: Key.Type)
+        -> KeyedEncodingContainer<Key>
+    {
         guard let known = tree.keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
             return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
         }
@@ -44,13 +44,13 @@ final class TreeEncoder: Encoder {
             .wrapped(parts)
     }
 
+    /// Out of line: the maker type's metadata, which making it looks up, is asked for only here.
     @inline(never)
-    private func _slowpath_keyedContainerMaker<Key: CodingKey>(
-        _: Key.Type
-    ) -> TreeKeyedContainerMaker<TreeKeyedContainer<Key>> {
-        let maker = TreeKeyedContainerMaker<TreeKeyedContainer<Key>>()
-        tree.keyedMakers.pointee.keep(maker, for: ObjectIdentifier(Key.self))
-        return maker
+    private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> TreeKeyedContainerMaker<
+        TreeKeyedContainer<Key>
+    > {
+        tree.keyedMakers.pointee.keep(
+            TreeKeyedContainerMaker<TreeKeyedContainer<Key>>(), for: ObjectIdentifier(Key.self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -267,6 +267,7 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking> {
 }
 
 struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
+    // The parts' fields held as its own (see ``TapeKeyedContainer``).
     let encoder: TreeEncoder
     let object: Int
     /// See ``TreeKeyedContainerParts``.
