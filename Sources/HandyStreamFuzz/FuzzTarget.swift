@@ -256,7 +256,15 @@ private func foundationIsLaxer(_ bytes: [UInt8]) -> Bool {
     let text = String(decoding: bytes, as: UTF8.self)
     return text.contains("\\u") || text.contains("\u{FFFD}") || bytes.first == 0xEF
         || bytes.filter { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }.count > 400
-        || hasControlCharacterInString(bytes)
+        || hasControlCharacterInString(bytes) || hasUnreadMalformedNumber(bytes)
+}
+
+/// A malformed number in a value that `JSONDecoder` never reads (`{"k": 1, "k": 2-9223}` into `[String: Int]`, where
+/// the first "k" counts): it checks a number when it reads one, HandyStream refuses the document (the README's
+/// differences table). `JSONSerialization`, on the same scanner, converts every number, so it refuses such a
+/// document where `JSONDecoder` decodes it.
+private func hasUnreadMalformedNumber(_ bytes: [UInt8]) -> Bool {
+    (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) == nil
 }
 
 private func hasControlCharacterInString(_ bytes: [UInt8]) -> Bool {
