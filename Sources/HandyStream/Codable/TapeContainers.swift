@@ -7,55 +7,21 @@ import Foundation
 // still fails, puts lenient mode's fallback in its place (``TapeDecoder/fallback(_:key:mapping:defaults:node:)``),
 // told to the diagnostics handler. Every other call stays strict.
 
-/// What a keyed container holds, whatever its key type: made by code that is not generic.
-struct TapeKeyedContainerParts {
-    let decoder: TapeDecoder
-    /// The object's token, or -1 (absent: every key is missing).
-    let object: Int
-    let node: CodingPathNode
-    /// The container's mapping and rescue state, kept by the decoder (``TapeDecoder/ContainerState``), or -1 when
-    /// it has neither (the strict path without a mapping): the standard library copies the container on every
-    /// member decoded, and with the decoder its only reference a copy is one retain.
-    let entry: Int
-}
-
-/// A keyed container type made from its parts (``TapeKeyedContainerMaker``).
-protocol TapeKeyedContainerMaking: KeyedDecodingContainerProtocol {
-    init(_ parts: TapeKeyedContainerParts)
-}
-
-/// Makes the `KeyedDecodingContainer` of a keyed container type; the decoder keeps one per key type
-/// (``KeyedContainerMakers``).
-final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking> {
-    func wrapped(_ parts: TapeKeyedContainerParts) -> KeyedDecodingContainer<Container.Key> {
-        KeyedDecodingContainer(Container(parts))
-    }
-}
-
+/// A keyed container: what it reads is its state's (``TapeKeyedState``), which a pooled container's maker sets again
+/// when it hands the container out again (``TapeKeyedContainerMaker``). The standard library's box copies the
+/// container on every member decoded: with the state its only field, a copy is one retain.
 struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
-    // The parts' fields held as its own, not the parts as one value: read through computed properties, the decoder
-    // would be retained and released on every use.
-    let decoder: TapeDecoder
+    private let state: TapeKeyedState
+
+    init(_ state: TapeKeyedState) { self.state = state }
+
+    var decoder: TapeDecoder { @inline(__always) get { state.decoder } }
     /// The object's token, or -1 (absent: every key is missing).
-    let object: Int
-    let node: CodingPathNode
-    /// See ``TapeKeyedContainerParts/entry``.
-    private let entry: Int
-
-    init(_ parts: TapeKeyedContainerParts) {
-        decoder = parts.decoder
-        object = parts.object
-        node = parts.node
-        entry = parts.entry
-    }
-
-    var mapping: MappingTable? {
-        @inline(__always) get { entry >= 0 ? decoder.containerMapping(entry) : nil }
-    }
+    var object: Int { @inline(__always) get { state.object } }
+    var node: CodingPathNode { @inline(__always) get { state.node } }
+    var mapping: MappingTable? { @inline(__always) get { state.mapping } }
     /// `nil` while the value that made the container runs strictly.
-    var rescue: ContainerRescue? {
-        @inline(__always) get { entry >= 0 ? decoder.containerRescue(entry) : nil }
-    }
+    var rescue: ContainerRescue? { @inline(__always) get { state.rescue } }
 
     var codingPath: [any CodingKey] { node.path }
 
@@ -90,15 +56,25 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
                 debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
-    /// A member's value, read strictly; in rescue mode, on the way to a rescued place, read in rescue mode and
-    /// replaced by a fallback when that fails. `read` takes the value's token and its rescue request.
+    /// Calls `body` with the decoder, unretained (``TapeKeyedState/unretainedDecoder``): the hot paths read it so.
     @inline(__always)
-    private func member<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws -> T {
-        if let rescue { return try rescuedMember(T.self, key, rescue, read) }
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) else {
-            throw keyNotFound(key)
+    private func withDecoder<Result>(_ body: (TapeDecoder) throws -> Result) rethrows -> Result {
+        try state.unretainedDecoder._withUnsafeGuaranteedRef(body)
+    }
+
+    /// A member's value, read strictly; in rescue mode, on the way to a rescued place, read in rescue mode and
+    /// replaced by a fallback when that fails. `read` takes the decoder, the value's token and its rescue request.
+    @inline(__always)
+    private func member<T: Decodable>(
+        _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
+    ) throws -> T {
+        if let rescue { return try rescuedMember(T.self, key, rescue) { try read(decoder, $0, $1) } }
+        return try withDecoder { decoder in
+            guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) else {
+                throw keyNotFound(key)
+            }
+            return try read(decoder, index, nil)
         }
-        return try read(index, nil)
     }
 
     // The rescue paths are out of line: they work with `T?`, whose metadata generic code would otherwise fetch on
@@ -131,14 +107,16 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     /// An optional member's value: `nil` when missing or `null` (as `JSONDecoder`), and in rescue mode when it can't
     /// be rescued.
     @inline(__always)
-    private func optionalMember<T: Decodable>(_: T.Type, _ key: Key, _ read: (Int, RescueRequest?) throws -> T) throws
-        -> T?
-    {
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }),
-            decoder.kind(at: index) != .null
-        else { return nil }
-        if let rescue { return try rescuedOptionalMember(T.self, key, index, rescue, read) }
-        return try read(index, nil)
+    private func optionalMember<T: Decodable>(
+        _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
+    ) throws -> T? {
+        try withDecoder { decoder in
+            guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }),
+                decoder.kind(at: index) != .null
+            else { return nil }
+            if let rescue { return try rescuedOptionalMember(T.self, key, index, rescue) { try read(decoder, $0, $1) } }
+            return try read(decoder, index, nil)
+        }
     }
 
     @inline(never)
@@ -154,17 +132,24 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         }
     }
 
+    // The closures below capture the node and the key, not `self`: capturing a generic struct would look its
+    // metadata up on every member.
+
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try member(type, key) { try decoder.decodeBool(at: $0, node: node.appending(key), convert: $1 != nil) }
+        let node = node
+        return try member(type, key) { try $0.decodeBool(at: $1, node: node.appending(key), convert: $2 != nil) }
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try member(type, key) { try decoder.decodeString(at: $0, node: node.appending(key), convert: $1 != nil) }
+        let node = node
+        return try member(type, key) { try $0.decodeString(at: $1, node: node.appending(key), convert: $2 != nil) }
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try member(type, key) { try decoder.decodeDouble(at: $0, node: node.appending(key), convert: $1 != nil) }
+        let node = node
+        return try member(type, key) { try $0.decodeDouble(at: $1, node: node.appending(key), convert: $2 != nil) }
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try member(type, key) { try decoder.decodeFloat(at: $0, node: node.appending(key), convert: $1 != nil) }
+        let node = node
+        return try member(type, key) { try $0.decodeFloat(at: $1, node: node.appending(key), convert: $2 != nil) }
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
@@ -179,38 +164,40 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        // The closure captures the decoder and the node, not `self`: capturing a generic struct would look its
-        // metadata up on every member.
-        let decoder = decoder
         let node = node
-        return try member(type, key) {
-            try decoder.decode(T.self, at: $0, node: node.appending(key), rescue: $1)
-        }
+        return try member(type, key) { try $0.decode(T.self, at: $1, node: node.appending(key), rescue: $2) }
     }
 
     @inline(__always)
     private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I {
-        try member(type, key) {
-            try decoder.decodeInteger(I.self, at: $0, node: node.appending(key), convert: $1 != nil)
+        let node = node
+        return try member(type, key) {
+            try $0.decodeInteger(I.self, at: $1, node: node.appending(key), convert: $2 != nil)
         }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try optionalMember(type, key) { try decoder.decodeBool(at: $0, node: node.appending(key), convert: $1 != nil) }
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeBool(at: $1, node: node.appending(key), convert: $2 != nil)
+        }
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try optionalMember(type, key) {
-            try decoder.decodeString(at: $0, node: node.appending(key), convert: $1 != nil)
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeString(at: $1, node: node.appending(key), convert: $2 != nil)
         }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try optionalMember(type, key) {
-            try decoder.decodeDouble(at: $0, node: node.appending(key), convert: $1 != nil)
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeDouble(at: $1, node: node.appending(key), convert: $2 != nil)
         }
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try optionalMember(type, key) {
-            try decoder.decodeFloat(at: $0, node: node.appending(key), convert: $1 != nil)
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeFloat(at: $1, node: node.appending(key), convert: $2 != nil)
         }
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, key) }
@@ -228,16 +215,14 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
 
     @inline(__always)
     private func optionalInteger<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I? {
-        try optionalMember(type, key) {
-            try decoder.decodeInteger(I.self, at: $0, node: node.appending(key), convert: $1 != nil)
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeInteger(I.self, at: $1, node: node.appending(key), convert: $2 != nil)
         }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        let decoder = decoder
         let node = node
-        return try optionalMember(type, key) {
-            try decoder.decode(T.self, at: $0, node: node.appending(key), rescue: $1)
-        }
+        return try optionalMember(type, key) { try $0.decode(T.self, at: $1, node: node.appending(key), rescue: $2) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -245,11 +230,11 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let inner = nestedRescue(key)
         let index = try nestedIndex(key, inner)
-        let parts = try nested(key, inner) {
-            try decoder.keyedParts(
-                at: $0 ? -1 : index, node: node.appending(key), mapping: nil, rescue: inner, absentAllowed: $0)
+        let here = node.appending(key)
+        let object = try nested(key, inner) {
+            try decoder.keyedObject(at: $0 ? -1 : index, node: here, absentAllowed: $0)
         }
-        return decoder.keyedDecodingContainer(parts, NestedKey.self)
+        return decoder.keyedDecodingContainer(at: object, node: here, mapping: nil, rescue: inner, NestedKey.self)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -445,11 +430,11 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         let inner = nestedRescue()
         let here = node.appending(index: currentIndex)
         let position = self.position
-        let parts = try nested(inner) {
-            try decoder.keyedParts(at: $0 ? -1 : position, node: here, mapping: nil, rescue: inner, absentAllowed: $0)
+        let object = try nested(inner) {
+            try decoder.keyedObject(at: $0 ? -1 : position, node: here, absentAllowed: $0)
         }
         advance()
-        return decoder.keyedDecodingContainer(parts, NestedKey.self)
+        return decoder.keyedDecodingContainer(at: object, node: here, mapping: nil, rescue: inner, NestedKey.self)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

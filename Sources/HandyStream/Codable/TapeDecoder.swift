@@ -80,12 +80,14 @@ final class TapeDecoder: Decoder {
 
     /// Whether the thread's stack has room for `depth` more levels below the value being decoded.
     func hasStackRoom(depth: Int) -> Bool { stackBudget.hasRoom(nesting: nesting + depth) }
-    /// The mappings and rescue states of the keyed containers made since the root value started that have either
-    /// (see ``keep(_:)``), in memory of the decoder's own (allocated by `init`, freed by `deinit`): a class property
-    /// would add an exclusivity check to each append and read.
-    private let containerStates = UnsafeMutablePointer<[ContainerState]>.allocate(capacity: 1)
-    /// The keyed-container makers, one per key type, in memory of their own as `containerStates`.
+    /// The keyed-container makers, one per key type, in memory of the decoder's own (allocated by `init`, freed by
+    /// `deinit`): a class property would add an exclusivity check to each read.
     private let keyedMakers = UnsafeMutablePointer<KeyedContainerMakers>.allocate(capacity: 1)
+    /// The same makers, asked to reclaim their pooled containers when a root value is done (KeyedContainerPool.swift).
+    private var reclaimers: [any KeyedContainerReclaiming] = []
+    /// Whether a root value is being decoded: only then are keyed containers pooled (the pool's makers reclaim them
+    /// when it is done).
+    private var poolsContainers = false
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
     var scope: RescueScope?
     /// Where this decoder's value sits inside the scope's value (a decoder from `superDecoder()`).
@@ -99,33 +101,16 @@ final class TapeDecoder: Decoder {
         self.storage = storage
         self.context = context
         node = storage.paths.root
-        containerStates.initialize(to: [])
         keyedMakers.initialize(to: KeyedContainerMakers())
     }
 
     deinit {
-        containerStates.deinitialize(count: 1)
-        containerStates.deallocate()
         keyedMakers.deinitialize(count: 1)
         keyedMakers.deallocate()
     }
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
 
-    /// The mapping a keyed container's look-ups search with, and its rescue state.
-    struct ContainerState {
-        let mapping: MappingTable?
-        let rescue: ContainerRescue?
-    }
-
-    /// Keeps a container's state; the container holds the index.
-    func keep(_ state: ContainerState) -> Int {
-        containerStates.pointee.append(state)
-        return containerStates.pointee.count - 1
-    }
-
-    func containerMapping(_ entry: Int) -> MappingTable? { containerStates.pointee[entry].mapping }
-    func containerRescue(_ entry: Int) -> ContainerRescue? { containerStates.pointee[entry].rescue }
     var strict: Bool { context.strict }
 
     var codingPath: [any CodingKey] { node.path }
@@ -148,30 +133,33 @@ final class TapeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let rescue = ownRescue
-        let parts = try keyedParts(
-            at: current, node: node, mapping: mapping, rescue: rescue, absentAllowed: rescue?.route(nil) != nil)
-        return keyedDecodingContainer(parts, Key.self)
+        let object = try keyedObject(at: current, node: node, absentAllowed: rescue?.route(nil) != nil)
+        return keyedDecodingContainer(at: object, node: node, mapping: mapping, rescue: rescue, Key.self)
     }
 
-    /// The keyed container over `parts` (``keyedParts(at:node:mapping:rescue:absentAllowed:)``), made by the maker
-    /// kept for `Key` (``KeyedContainerMakers``).
+    /// The keyed container over the object at `object` (``keyedObject(at:node:absentAllowed:)``), searching with
+    /// `mapping`, in rescue mode when `rescue` is not `nil`; made by the maker kept for `Key`
+    /// (``KeyedContainerMakers``), pooled while a root value is decoded (KeyedContainerPool.swift).
     @inline(__always)
-    func keyedDecodingContainer<Key: CodingKey>(_ parts: TapeKeyedContainerParts, _: Key.Type)
-        -> KeyedDecodingContainer<Key>
-    {
+    func keyedDecodingContainer<Key: CodingKey>(
+        at object: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?, _: Key.Type
+    ) -> KeyedDecodingContainer<Key> {
         guard let known = keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
-            return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
+            return _slowpath_keyedContainerMaker(Key.self).wrapped(
+                self, object, node, mapping, rescue, pooled: poolsContainers)
         }
-        return known.withInstance { unsafeDowncast($0, to: TapeKeyedContainerMaker<TapeKeyedContainer<Key>>.self) }
-            .wrapped(parts)
+        return known.withInstance { unsafeDowncast($0, to: KeyedMaker<Key>.self) }
+            .wrapped(self, object, node, mapping, rescue, pooled: poolsContainers)
     }
+
+    typealias KeyedMaker<Key: CodingKey> = TapeKeyedContainerMaker<TapeKeyedContainer<Key>, KeyedDecodingContainer<Key>>
 
     /// Out of line: the maker type's metadata, which making it looks up, is asked for only here.
     @inline(never)
-    private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> TapeKeyedContainerMaker<
-        TapeKeyedContainer<Key>
-    > {
-        keyedMakers.pointee.keep(TapeKeyedContainerMaker<TapeKeyedContainer<Key>>(), for: ObjectIdentifier(Key.self))
+    private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> KeyedMaker<Key> {
+        let maker = keyedMakers.pointee.keep(KeyedMaker<Key>(), for: ObjectIdentifier(Key.self))
+        reclaimers.append(maker)
+        return maker
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -183,11 +171,9 @@ final class TapeDecoder: Decoder {
         TapeSingleValueContainer(decoder: self, index: current, node: node, rescue: ownRescue)
     }
 
-    /// What a keyed container over the object at `index` holds; -1 (absent) only when `absentAllowed` (a value
-    /// made from nothing, a rescued place): a container with no keys.
-    func keyedParts(
-        at index: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?, absentAllowed: Bool
-    ) throws -> TapeKeyedContainerParts {
+    /// `index`, checked to be an object's token for a keyed container; -1 (absent) only when `absentAllowed` (a
+    /// value made from nothing, a rescued place): a container with no keys.
+    func keyedObject(at index: Int, node: CodingPathNode, absentAllowed: Bool) throws -> Int {
         if index >= 0 {
             let kind = tape.pointee.tokens[index].kind
             guard kind == .object else {
@@ -196,12 +182,10 @@ final class TapeDecoder: Decoder {
         } else if !absentAllowed {
             throw mismatch([String: Any].self, at: index, node: node, found: .null)
         }
-        return TapeKeyedContainerParts(
-            decoder: self, object: index, node: node,
-            entry: mapping == nil && rescue == nil ? -1 : keep(.init(mapping: mapping, rescue: rescue)))
+        return index
     }
 
-    /// An unkeyed container over the array at `index`; -1 as for ``keyedParts(at:node:mapping:rescue:absentAllowed:)``.
+    /// An unkeyed container over the array at `index`; -1 as for ``keyedObject(at:node:absentAllowed:)``.
     func unkeyed(
         at index: Int, node: CodingPathNode, rescue: ContainerRescue?, absentAllowed: Bool = false
     ) throws -> TapeUnkeyedContainer {
@@ -229,14 +213,16 @@ final class TapeDecoder: Decoder {
         scope = nil
         scopePath = []
         errorToken = 0
-        containerStates.pointee.removeAll(keepingCapacity: true)
         stackBudget = StackBudget()
         nesting = 0
         // A `Decoder` that the root value's `init(from:)` keeps still reads the root value afterwards, as with
         // JSONDecoder (the frame gives the next value a new tape when this decoder is kept).
+        poolsContainers = true
         defer {
             current = 0
             node = storage.paths.root
+            poolsContainers = false
+            for maker in reclaimers { maker.reclaim() }
         }
         do {
             return try decode(T.self, at: 0, node: storage.paths.root)
@@ -254,7 +240,6 @@ final class TapeDecoder: Decoder {
     @inline(never)
     private func rescueRoot<T: Decodable>(_: T.Type, after error: any RescuableFailure) throws -> T {
         let token = errorToken
-        containerStates.pointee.removeAll(keepingCapacity: true)
         storage.paths.removeAll()
         let mark = context.pendingCount
         do {

@@ -1,0 +1,202 @@
+import Foundation
+
+// Keyed containers used again. `KeyedDecodingContainer.init` puts the container into a box of the standard library's,
+// `_KeyedDecodingContainerBox<Container>`, whose type metadata the runtime looks up in its cache on every call (the
+// standard library's code is not specialized for ours) and whose allocation is freed when the container goes: about
+// 670 instructions a container, 7.3 M of a decode of citm_catalog.json (10,927 objects). A decoder that decodes a
+// root value keeps the containers it made, per key type, and hands a kept one out again once nothing but the pool
+// holds its box; the container reads what changes (the object, the coding path, the mapping, the rescue) from a
+// ``TapeKeyedState`` that the box holds.
+
+/// What a keyed container reads: its decoder, its object and coding path, and the mapping and rescue state of the
+/// value that made it. A pooled container's state is set again when the container is handed out again.
+final class TapeKeyedState {
+    /// The decoder that made the container. Unretained, so that a pool, which its decoder owns, holds no cycle: the
+    /// decoder lives while it decodes a root value (its caller holds it), and a container that may outlive that holds
+    /// the decoder in ``keeper``. Read on the hot paths with `_withUnsafeGuaranteedRef` (a read of an unretained
+    /// reference as a `TapeDecoder` is a retain and a release).
+    let unretainedDecoder: Unmanaged<TapeDecoder>
+    var decoder: TapeDecoder { unretainedDecoder.takeUnretainedValue() }
+    /// The decoder, held by a container that may outlive the root value being decoded: one made outside a root
+    /// value's decoding, or one still held elsewhere when the root value is done (``TapeKeyedContainerMaker/
+    /// reclaim()``, which then lets the pool forget it). `nil` while the pool may hand the container out again.
+    var keeper: TapeDecoder?
+    /// The object's token, or -1 (absent: every key is missing).
+    var object: Int
+    var node: CodingPathNode
+    /// The mapping of the type whose `init(from:)` made the container.
+    var mapping: MappingTable?
+    /// `nil` while the value that made the container runs strictly.
+    var rescue: ContainerRescue?
+
+    init(
+        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?,
+        _ rescue: ContainerRescue?, keeper: TapeDecoder?
+    ) {
+        unretainedDecoder = .passUnretained(decoder)
+        self.keeper = keeper
+        self.object = object
+        self.node = node
+        self.mapping = mapping
+        self.rescue = rescue
+    }
+
+    /// Sets the state of a pooled container handed out again. Mapping and rescue are mostly `nil`: the references
+    /// are written only when one is not.
+    @inline(__always)
+    func set(_ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?, _ rescue: ContainerRescue?) {
+        self.object = object
+        self.node = node
+        if mapping != nil || self.mapping != nil { self.mapping = mapping }
+        if rescue != nil || self.rescue != nil { self.rescue = rescue }
+    }
+}
+
+/// A keyed container type over a ``TapeKeyedState`` (``TapeKeyedContainerMaker``).
+protocol TapeKeyedContainerMaking: KeyedDecodingContainerProtocol {
+    init(_ state: TapeKeyedState)
+}
+
+/// What a decoder asks of its makers when a root value is done, whatever their key type.
+protocol KeyedContainerReclaiming: AnyObject {
+    func reclaim()
+}
+
+/// Makes the `KeyedDecodingContainer`s of a keyed container type, and keeps them for use again; the decoder keeps one
+/// maker per key type (``KeyedContainerMakers``).
+///
+/// `Wrapped` is `KeyedDecodingContainer<Container.Key>`, named as a parameter of its own: code generic over the key
+/// type would ask the runtime for that type's metadata (a cache look-up) to copy one, where the maker's methods read
+/// it from the maker's own class, as they read `Container`. For the same reason its methods are not inlined.
+///
+/// The pool holds at most ``poolLimit`` containers: as many as are open at once, one inside another, with this key
+/// type (a type that contains itself); past that, containers are made and not kept.
+final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped>: KeyedContainerReclaiming {
+    /// The pooled containers and their states, allocated by `init` and freed by `deinit`; the first `count` of each
+    /// are initialized.
+    private let containers: UnsafeMutablePointer<Wrapped>
+    private let states: UnsafeMutablePointer<TapeKeyedState>
+    private var count = 0
+    /// 0 when this toolchain's `KeyedDecodingContainer` is not as ``KeyedContainerBox`` expects: nothing is pooled.
+    private let capacity: Int
+    static var poolLimit: Int { 16 }
+
+    init() {
+        precondition(Wrapped.self == KeyedDecodingContainer<Container.Key>.self, "TapeKeyedContainerMaker: Wrapped")
+        capacity = KeyedContainerBox.isUnderstood ? Self.poolLimit : 0
+        containers = .allocate(capacity: Self.poolLimit)
+        states = .allocate(capacity: Self.poolLimit)
+    }
+
+    deinit {
+        containers.deinitialize(count: count)
+        containers.deallocate()
+        states.deinitialize(count: count)
+        states.deallocate()
+    }
+
+    /// A container of `decoder`'s over the object at `object` (see ``TapeKeyedState``): a kept one that nothing
+    /// else holds, set again, when `pooled` (the decoder is decoding a root value, and will call ``reclaim()`` when
+    /// it is done); else a new one.
+    func wrapped(
+        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?,
+        _ rescue: ContainerRescue?, pooled: Bool
+    ) -> Wrapped {
+        if pooled {
+            // The last kept is the likeliest free: containers nest, and the inner ones end first.
+            var index = count
+            while index > 0 {
+                index &-= 1
+                if KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index)) {
+                    states[index].set(object, node, mapping, rescue)
+                    return containers[index]
+                }
+            }
+            if count < capacity {
+                return _slowpath_pooled(TapeKeyedState(decoder, object, node, mapping, rescue, keeper: nil))
+            }
+        }
+        return Self.wrap(TapeKeyedState(decoder, object, node, mapping, rescue, keeper: decoder))
+    }
+
+    private static func wrap(_ state: TapeKeyedState) -> Wrapped {
+        unsafeBitCast(KeyedDecodingContainer(Container(state)), to: Wrapped.self)
+    }
+
+    @inline(never)
+    private func _slowpath_pooled(_ state: TapeKeyedState) -> Wrapped {
+        let container = Self.wrap(state)
+        (containers + count).initialize(to: container)
+        (states + count).initialize(to: state)
+        count += 1
+        return container
+    }
+
+    /// The root value is done: a kept container still held elsewhere (a value's `init(from:)` kept it) holds its
+    /// decoder from now on and is forgotten by the pool; the others stay for the next root value.
+    func reclaim() {
+        var kept = 0
+        for index in 0..<count {
+            if KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index)) {
+                if kept != index {
+                    (containers + kept).moveInitialize(from: containers + index, count: 1)
+                    (states + kept).moveInitialize(from: states + index, count: 1)
+                }
+                kept += 1
+            } else {
+                states[index].keeper = states[index].decoder
+                (containers + index).deinitialize(count: 1)
+                (states + index).deinitialize(count: 1)
+            }
+        }
+        count = kept
+    }
+}
+
+/// Whether a `KeyedDecodingContainer` is held anywhere but in one place: the standard library's container is a
+/// struct whose one stored property is a reference to its box, and the box is unique when only that place holds it.
+///
+/// Unsafe: ``isHeldOnlyAt(_:)`` reads a `KeyedDecodingContainer`'s memory as that reference. ``isUnderstood`` checks,
+/// once, by reflection on a container `JSONDecoder` made, that the container is exactly one reference, the one
+/// `Mirror` reports as its only property; when it is not, nothing is pooled.
+enum KeyedContainerBox {
+    static let isUnderstood: Bool = {
+        guard MemoryLayout<KeyedDecodingContainer<ProbeKey>>.size == MemoryLayout<AnyObject>.size,
+            MemoryLayout<KeyedDecodingContainer<ProbeKey>>.alignment == MemoryLayout<AnyObject>.alignment,
+            let probe = try? JSONDecoder().decode(Probe.self, from: Data("{}".utf8))
+        else { return false }
+        let children = Array(Mirror(reflecting: probe.container).children)
+        guard children.count == 1, type(of: children[0].value) is AnyObject.Type else { return false }
+        let reflected = children[0].value as AnyObject
+        let stored = withUnsafeBytes(of: probe.container) { $0.load(as: AnyObject.self) }
+        return reflected === stored
+    }()
+
+    /// Whether only the `KeyedDecodingContainer` at `container` holds its box. Precondition: ``isUnderstood``, and
+    /// `container` points to an initialized `KeyedDecodingContainer`.
+    ///
+    /// The box's reference is read as one to ``Referent``, a class of this module's: the check reads only the
+    /// object's reference count (every class is a native Swift class on Linux). Read as `AnyObject`, an unoptimized
+    /// build in Swift 6 mode copies the reference before checking it, and the answer is never yes.
+    @inline(__always)
+    static func isHeldOnlyAt(_ container: UnsafeMutableRawPointer) -> Bool {
+        isKnownUniquelyReferenced(&container.assumingMemoryBound(to: Referent.self).pointee)
+    }
+
+    /// See ``isHeldOnlyAt(_:)``; never made.
+    final class Referent {
+        private init() {}
+    }
+
+    private struct ProbeKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private struct Probe: Decodable {
+        let container: KeyedDecodingContainer<ProbeKey>
+        init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: ProbeKey.self) }
+    }
+}

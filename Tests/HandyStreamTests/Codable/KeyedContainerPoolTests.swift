@@ -1,0 +1,133 @@
+import Foundation
+@testable import HandyStream
+import Testing
+
+/// Keyed containers used again (KeyedContainerPool.swift): a container is handed out again only when nothing but
+/// its pool holds it, so every container a value's `init(from:)` keeps, or keeps open while others are made, reads
+/// its own object, as with `JSONDecoder`; and a decoder with pooled containers is freed when its decode is done.
+@Suite struct KeyedContainerPoolTests {
+    /// The pool is in use on this toolchain: `KeyedDecodingContainer` is the one reference `Mirror` reports.
+    @Test func theStandardLibrarysContainerIsUnderstood() {
+        #expect(KeyedContainerBox.isUnderstood)
+    }
+
+    /// Each element keeps its container; read after the decode, each reads its own object and path.
+    @Test func containersKeptByElementsReadTheirOwnObjects() throws {
+        let json = "[" + (0..<40).map { #"{"id": \#($0), "name": "n\#($0)"}"# }.joined(separator: ", ") + "]"
+        let foundation = try JSONDecoder().decode([KeepsContainer].self, from: Data(json.utf8))
+        for decoder in [ModelDecoder(), ModelDecoder(options: DecodingOptions(strict: true))] {
+            let ours = try decoder.decode([KeepsContainer].self, from: json)
+            #expect(try ours.map { try $0.id() } == Array(0..<40))
+            #expect(try ours.map { try $0.name() } == foundation.map { try $0.name() })
+            #expect(ours.map(\.path) == foundation.map(\.path))
+        }
+    }
+
+    /// A tree deeper than the pool (16 containers of a key type): each level reads its members after its children,
+    /// through the container it opened before them.
+    @Test func containersOpenWhileOthersAreMadeKeepTheirObjects() throws {
+        var json = #"{"id": 0, "children": []}"#
+        for depth in 1...40 {
+            json = #"{"children": [\#(json), {"id": \#(depth * 100), "children": []}], "id": \#(depth)}"#
+        }
+        let foundation = try JSONDecoder().decode(Tree.self, from: Data(json.utf8))
+        let ours = try ModelDecoder().decode(Tree.self, from: json)
+        #expect(ours == foundation)
+        #expect(ours.ids.count == 81 && ours.ids.first == 40)
+    }
+
+    /// Types sharing a key type, one with a mapping and one without, one after the other: a container handed out
+    /// again searches with its new value's mapping, or with none.
+    @Test func aContainerHandedOutAgainTakesItsNewMapping() throws {
+        let json =
+            #"[{"a": {"nick": "x"}, "b": {"nick": "y", "nickname": "z"}}, {"a": {"nick": "p"}, "b": {"nickname": "q"}}]"#
+        let ours = try ModelDecoder().decode([Pair].self, from: json)
+        #expect(ours.map(\.a.nickname) == ["x", "p"])
+        #expect(ours.map(\.b.nickname) == ["z", "q"])
+    }
+
+    /// The decoder is freed once its decode is done, whether or not a value kept one of its containers past the
+    /// end, and once that container is let go of: the pool, which the decoder owns, holds no reference back to it.
+    @Test func aDecoderWithPooledContainersIsFreed() throws {
+        let json = #"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]"#
+        weak var plain: AnyObject?
+        do {
+            let values = try ModelDecoder().decode([RemembersDecoder].self, from: json)
+            plain = values.first?.decoder
+            let sawDecoder = values.allSatisfy { $0.sawDecoder }
+            #expect(sawDecoder)
+        }
+        #expect(plain == nil)
+        weak var keeping: AnyObject?
+        do {
+            let values = try ModelDecoder().decode([KeepsContainer].self, from: json)
+            keeping = values.first?.decoder
+            #expect(try values.map { try $0.id() } == [1, 2])
+            #expect(keeping != nil)
+        }
+        #expect(keeping == nil)
+    }
+}
+
+/// Keeps its keyed container, and reads it when asked.
+private struct KeepsContainer: Decodable {
+    let container: KeyedDecodingContainer<AnyCodingKey>
+    let path: [String]
+    weak var decoder: AnyObject?
+
+    init(from decoder: any Decoder) throws {
+        container = try decoder.container(keyedBy: AnyCodingKey.self)
+        path = container.codingPath.map(\.stringValue)
+        self.decoder = decoder as AnyObject
+    }
+
+    func id() throws -> Int { try container.decode(Int.self, forKey: AnyCodingKey(stringValue: "id")) }
+    func name() throws -> String { try container.decode(String.self, forKey: AnyCodingKey(stringValue: "name")) }
+}
+
+/// Reads its members, and remembers its decoder without holding it.
+private struct RemembersDecoder: Decodable {
+    weak var decoder: AnyObject?
+    var sawDecoder = false
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        _ = try container.decode(Int.self, forKey: AnyCodingKey(stringValue: "id"))
+        self.decoder = decoder as AnyObject
+        sawDecoder = self.decoder != nil
+    }
+}
+
+/// Reads its children before its own id, through the container it opened first.
+private struct Tree: Decodable, Equatable {
+    var ids: [Int]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        let children = try container.decode([Tree].self, forKey: AnyCodingKey(stringValue: "children"))
+        ids = [try container.decode(Int.self, forKey: AnyCodingKey(stringValue: "id"))] + children.flatMap(\.ids)
+    }
+}
+
+/// Reads `nickname` through `AnyCodingKey`; `Mapped` reads it from `nick` first.
+private struct Unmapped: Decodable {
+    var nickname: String
+    init(from decoder: any Decoder) throws {
+        nickname = try decoder.container(keyedBy: AnyCodingKey.self).decode(
+            String.self, forKey: AnyCodingKey(stringValue: "nickname"))
+    }
+}
+
+private struct Mapped: Decodable, DecodableMapping {
+    var nickname: String
+    static let keyMapping = ["nickname": ["nick", "nickname"]]
+    init(from decoder: any Decoder) throws {
+        nickname = try decoder.container(keyedBy: AnyCodingKey.self).decode(
+            String.self, forKey: AnyCodingKey(stringValue: "nickname"))
+    }
+}
+
+private struct Pair: Decodable {
+    var a: Mapped
+    var b: Unmapped
+}
