@@ -13,6 +13,8 @@ final class CodableContext {
     /// `Decodable` types read document keys through the key strategy (Foundation's meaning of
     /// `convertFromSnakeCase` and of its custom strategy).
     let documentKeysAreConverted: Bool
+    /// Neither of the two above: a key is found by its own bytes (``TapeDecoder/member(named:in:)``).
+    let keysAreLiteral: Bool
     /// Key strategies other than `useDefaultKeys`: coding keys' string values to the keys they are read from.
     private var convertedKeys: [String: [UInt8]] = [:]
     /// The traits of the types met so far (``TypeTable``), in memory of their own (allocated by `init`, freed by
@@ -33,6 +35,7 @@ final class CodableContext {
         case .useDefaultKeys, .caseInsensitive: keysAreConverted = false
         default: keysAreConverted = true
         }
+        keysAreLiteral = !keysAreConverted && !documentKeysAreConverted
     }
 
     deinit {

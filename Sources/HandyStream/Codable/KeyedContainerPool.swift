@@ -28,6 +28,9 @@ final class TapeKeyedState {
     var mapping: MappingTable?
     /// `nil` while the value that made the container runs strictly.
     var rescue: ContainerRescue?
+    /// Whether a key is found by its own bytes: no mapping, and a key strategy that converts no key (the
+    /// decoder's ``TapeDecoder/member(named:in:)``, else its ``TapeDecoder/lookUp(_:in:mapping:path:)``).
+    private(set) var keysAreLiteral: Bool
 
     init(
         _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?,
@@ -39,6 +42,7 @@ final class TapeKeyedState {
         self.node = node
         self.mapping = mapping
         self.rescue = rescue
+        keysAreLiteral = mapping == nil && decoder.context.keysAreLiteral
     }
 
     /// Sets the state of a pooled container handed out again. Mapping and rescue are mostly `nil`: the references
@@ -47,7 +51,10 @@ final class TapeKeyedState {
     func set(_ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?, _ rescue: ContainerRescue?) {
         self.object = object
         self.node = node
-        if mapping != nil || self.mapping != nil { self.mapping = mapping }
+        if mapping != nil || self.mapping != nil {
+            self.mapping = mapping
+            keysAreLiteral = mapping == nil && decoder.context.keysAreLiteral
+        }
         if rescue != nil || self.rescue != nil { self.rescue = rescue }
     }
 }

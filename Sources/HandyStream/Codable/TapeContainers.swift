@@ -37,10 +37,10 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         return keys
     }
 
-    func contains(_ key: Key) -> Bool { decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) != nil }
+    func contains(_ key: Key) -> Bool { find(key, decoder) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) else {
+        guard let index = find(key, decoder) else {
             if let rescue, rescue.route(RescueStep(key)) != nil { return true }
             throw keyNotFound(key)
         }
@@ -54,6 +54,13 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
             .init(
                 codingPath: node.path,
                 debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+    }
+
+    /// The value token of the member `key`, found by `decoder` (the container's).
+    @inline(__always)
+    private func find(_ key: Key, _ decoder: TapeDecoder) -> Int? {
+        if state.keysAreLiteral { return decoder.member(named: key, in: object) }
+        return decoder.lookUp(key, in: object, mapping: mapping, path: { node.path })
     }
 
     /// Calls `body` with the decoder, unretained (``TapeKeyedState/unretainedDecoder``): the hot paths read it so.
@@ -70,7 +77,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     ) throws -> T {
         if let rescue { return try rescuedMember(T.self, key, rescue) { try read(decoder, $0, $1) } }
         return try withDecoder { decoder in
-            guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) else {
+            guard let index = find(key, decoder) else {
                 throw keyNotFound(key)
             }
             return try read(decoder, index, nil)
@@ -84,7 +91,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     private func rescuedMember<T: Decodable>(
         _: T.Type, _ key: Key, _ rescue: ContainerRescue, _ read: (Int, RescueRequest?) throws -> T
     ) throws -> T {
-        let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path })
+        let index = find(key, decoder)
         guard let request = rescue.route(RescueStep(key)) else {
             guard let index else { throw keyNotFound(key) }
             return try read(index, nil)
@@ -111,7 +118,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
     ) throws -> T? {
         try withDecoder { decoder in
-            guard let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }),
+            guard let index = find(key, decoder),
                 decoder.kind(at: index) != .null
             else { return nil }
             if let rescue { return try rescuedOptionalMember(T.self, key, index, rescue) { try read(decoder, $0, $1) } }
@@ -253,7 +260,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
 
     /// The value of a nested container; -1 when it is missing at a rescued place.
     private func nestedIndex(_ key: Key, _ inner: ContainerRescue?) throws -> Int {
-        if let index = decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }) { return index }
+        if let index = find(key, decoder) { return index }
         guard let inner, inner.route(nil) != nil else { throw keyNotFound(key) }
         return -1
     }
@@ -279,7 +286,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        try superDecoder(at: decoder.lookUp(key, in: object, mapping: mapping, path: { node.path }), key: key)
+        try superDecoder(at: find(key, decoder), key: key)
     }
 
     private func superDecoder(at index: Int?, key: any CodingKey) throws -> any Decoder {

@@ -785,11 +785,18 @@ extension TapeDecoder {
         let end = Int(header.length)
         precondition(end <= tokens.count, "Tape: object end out of range")
         let first = object + 1
-        var traits = Tape.KeyTraits(rawValue: header.flags)
-        if !traits.contains(.known) { traits = tape.pointee.keyTraits(ofObjectAt: object) }
-        // With duplicate keys the first one counts (as in JSONDecoder), so the search starts at the first member.
-        let hint = traits.contains(.duplicates) ? first : Int(header.hint)
-        let start = hint > first && hint < end ? hint : first
+        let traits = Tape.KeyTraits(rawValue: header.flags)
+        let start: Int
+        if !traits.contains(.known) && Int(header.start) <= Self.smallObject {
+            // A small object is searched from its first member, without its key traits: the first key found is
+            // the first of equal ones.
+            start = first
+        } else {
+            let known = traits.contains(.known) ? traits : tape.pointee.keyTraits(ofObjectAt: object)
+            // With duplicate keys the first one counts (as in JSONDecoder), so the search starts at the first member.
+            let hint = known.contains(.duplicates) ? first : Int(header.hint)
+            start = hint > first && hint < end ? hint : first
+        }
         func matches(_ position: Int) -> Bool {
             let token = tokens[position]
             guard Int(token.length) == key.count else { return false }
@@ -832,6 +839,10 @@ extension TapeDecoder {
         return found.value
     }
 
+    /// The most members an object may have to be searched from its first member on every look-up, rather than
+    /// from where the last look-up ended once its key traits are known (``Tape/keyTraits(ofObjectAt:)``).
+    static var smallObject: Int { 8 }
+
     /// A member whose key is equal to `key` as a `String` though its bytes differ (`"cafe\u{301}"` and `"café"`), as
     /// `JSONDecoder`'s dictionary of keys finds it; the first such member.
     @inline(never)
@@ -856,6 +867,15 @@ extension TapeDecoder {
     @inline(never)
     private func _slowpath_member(convertedTo name: String, in object: Int, path: () -> [any CodingKey]) -> Int? {
         firstMember(ofObjectAt: object) { documentKey(at: $0, path: path()) == name }
+    }
+
+    /// ``lookUp(_:in:mapping:path:)`` for a key found by its own bytes: no mapping, no key strategy that converts
+    /// names (``CodableContext/keysAreLiteral``).
+    @inline(__always)
+    func member(named key: some CodingKey, in object: Int) -> Int? {
+        guard object >= 0 else { return nil }
+        var name = key.stringValue
+        return name.withUTF8 { member(UnsafeRawBufferPointer($0), in: object) }
     }
 
     func lookUp(

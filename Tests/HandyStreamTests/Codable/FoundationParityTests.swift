@@ -94,6 +94,20 @@ struct ParityCase: CustomStringConvertible, Sendable {
         ParityCase(ParityBA.self, #"{"a": 1, "b": 2, "a": "x"}"#),
         ParityCase([String: Int].self, #"{"a": 1, "a": 2}"#),
         ParityCase(ParityKeys.self, #"{"a": 1, "b": 2, "a": 3}"#),
+        // The same in objects of more than eight members (searched from the last member found, once the object's
+        // duplicates are known; smaller ones are searched from their first member).
+        ParityCase(
+            ParityAB.self,
+            #"{"a": 1, "c0": 0, "c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5, "c6": 6, "c7": 7, "c8": 8, "c9": 9, "b": 2, "a": 3}"#
+        ),
+        ParityCase(
+            ParityBA.self,
+            #"{"a": 1, "c0": 0, "c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5, "c6": 6, "c7": 7, "c8": 8, "c9": 9, "b": 2, "a": 3}"#
+        ),
+        ParityCase(
+            ParityBA.self,
+            #"{"c0": 0, "c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5, "c6": 6, "c7": 7, "c8": 8, "c9": 9, "b": 2, "a": 1, "a": 3}"#
+        ),
         // Keys match as Strings: a decomposed é is the key café.
         ParityCase(ParityCafe.self, #"{"cafe\u0301": 1}"#),
         ParityCase(ParityCafe.self, #"{"café": 2}"#),
