@@ -343,13 +343,16 @@ final class TapeDecoder: Decoder {
     }
 
     @inline(__always)
-    private func finish<T>(_ decoded: T, _ traits: TypeTraits) -> T {
-        var value = decoded
-        if traits.hasHook, var mapped = value as? any DecodableMapping {
-            mapped.didFinishDecoding()
-            value = mapped as! T
-        }
-        return value
+    private func finish<T>(_ decoded: consuming T, _ traits: TypeTraits) -> T {
+        // Consumed and handed back: a value with no hook is moved, not copied (a copy retains every reference in it).
+        guard traits.hasHook else { return decoded }
+        return Self.finishHooked(decoded)
+    }
+
+    private static func finishHooked<T>(_ value: T) -> T {
+        guard var mapped = value as? any DecodableMapping else { return value }
+        mapped.didFinishDecoding()
+        return mapped as! T
     }
 
     /// Runs `T.init(from:)` in rescue mode: with the places asked for and those the type needed before; each time
@@ -775,8 +778,50 @@ extension TapeDecoder {
 
 extension TapeDecoder {
     /// The value token of the member `key` of the object at `object`, searching from the object's hint (and
-    /// moving the hint past the member found).
+    /// moving the hint past the member found): first, inline, the member at the hint, when the object's keys are
+    /// known to have no duplicates (members are mostly asked for in the order they come), else
+    /// ``searchMember(_:in:)``.
+    @inline(__always)
     func member(_ key: UnsafeRawBufferPointer, in object: Int) -> Int? {
+        let tokens = tape.pointee.tokens
+        let header = tokens[object]
+        let end = Int(header.length)
+        guard !context.caseInsensitive else { return searchMember(key, in: object) }
+        let bytes = tape.pointee.bytes
+        @inline(__always)
+        func isKey(_ position: Int) -> Bool {
+            let token = tokens[position]
+            guard Int(token.length) == key.count else { return false }
+            let from = Int(token.start)
+            precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
+            return key.isEmpty || ShortBytes.equal(bytes.baseAddress! + from, key.baseAddress!, count: key.count)
+        }
+        @inline(__always)
+        func next(_ position: Int) -> Int {
+            let value = tokens[position + 1]
+            return value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
+        }
+        let traits = header.flags & (Tape.KeyTraits.known.rawValue | Tape.KeyTraits.duplicates.rawValue)
+        if traits == Tape.KeyTraits.known.rawValue {
+            let predicted = Int(header.hint)
+            if predicted > object && predicted < end && isKey(predicted) {
+                tape.pointee.setHint(next(predicted), ofObjectAt: object)
+                return predicted + 1
+            }
+        } else if traits == 0 && Int(header.start) <= Self.smallObject {
+            var position = object + 1
+            while position < end {
+                if isKey(position) { return position + 1 }
+                position = next(position)
+            }
+        }
+        return searchMember(key, in: object)
+    }
+
+    /// ``member(_:in:)``'s search: from the hint, or from the first member in an object whose duplicates are not
+    /// ruled out.
+    @inline(never)
+    func searchMember(_ key: UnsafeRawBufferPointer, in object: Int) -> Int? {
         let caseInsensitive = context.caseInsensitive
         let tokens = tape.pointee.tokens
         let bytes = tape.pointee.bytes
