@@ -8,6 +8,8 @@
 struct KeyedContainerMakers {
     private var table = TypeTable<Unmanaged<AnyObject>>()
     private var owned: [AnyObject] = []
+    /// The decoders' makers that reclaim pooled containers when a root value is done (KeyedContainerPool.swift).
+    private(set) var reclaimers: [any KeyedContainerReclaiming] = []
 
     /// The maker kept for the key type `key`.
     @inline(__always)
@@ -17,6 +19,7 @@ struct KeyedContainerMakers {
     mutating func keep<Maker: AnyObject>(_ maker: Maker, for key: ObjectIdentifier) -> Maker {
         owned.append(maker)
         table.insert(.passUnretained(maker), for: key)
+        if let reclaimer = maker as? any KeyedContainerReclaiming { reclaimers.append(reclaimer) }
         return maker
     }
 }

@@ -11,11 +11,13 @@ import Foundation
 /// What a keyed container reads: its decoder, its object and coding path, and the mapping and rescue state of the
 /// value that made it. A pooled container's state is set again when the container is handed out again.
 final class TapeKeyedState {
-    /// The decoder that made the container. Unretained, so that a pool, which its decoder owns, holds no cycle: the
-    /// decoder lives while it decodes a root value (its caller holds it), and a container that may outlive that holds
-    /// the decoder in ``keeper``. Read on the hot paths with `_withUnsafeGuaranteedRef` (a read of an unretained
-    /// reference as a `TapeDecoder` is a retain and a release).
-    let unretainedDecoder: Unmanaged<TapeDecoder>
+    /// The decoder that made the container, or handed it out last. Unretained, so that a pool, which its decoder
+    /// owns, holds no cycle: the decoder lives while it decodes a root value (its caller holds it), and a container
+    /// that may outlive that holds the decoder in ``keeper``. (A pool passed on to a later decoder with its makers,
+    /// ``TapeDecoder/spareMakers``, holds containers that nothing else holds; each is set to its new decoder
+    /// when handed out.) Read on the hot paths with `_withUnsafeGuaranteedRef` (a read of an unretained reference
+    /// as a `TapeDecoder` is a retain and a release).
+    private(set) var unretainedDecoder: Unmanaged<TapeDecoder>
     var decoder: TapeDecoder { unretainedDecoder.takeUnretainedValue() }
     /// The decoder, held by a container that may outlive the root value being decoded: one made outside a root
     /// value's decoding, or one still held elsewhere when the root value is done (``TapeKeyedContainerMaker/
@@ -31,11 +33,17 @@ final class TapeKeyedState {
     /// Whether a key is found by its own bytes: no mapping, and a key strategy that converts no key (the
     /// decoder's ``TapeDecoder/member(named:in:)``, else its ``TapeDecoder/lookUp(_:in:mapping:path:)``).
     private(set) var keysAreLiteral: Bool
+    /// The key type's names, kept by its maker.
+    let names: KeyNames
+    /// Whether ``unretainedDecoder`` and ``keysAreLiteral`` are the current decoder's: `false` once the pool has
+    /// passed on to another decoder (whose memory may be where the last one's was, so its address tells nothing).
+    private var bound = true
 
     init(
         _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?,
-        _ rescue: ContainerRescue?, keeper: TapeDecoder?
+        _ rescue: ContainerRescue?, names: KeyNames, keeper: TapeDecoder?
     ) {
+        self.names = names
         unretainedDecoder = .passUnretained(decoder)
         self.keeper = keeper
         self.object = object
@@ -45,17 +53,33 @@ final class TapeKeyedState {
         keysAreLiteral = mapping == nil && decoder.context.keysAreLiteral
     }
 
-    /// Sets the state of a pooled container handed out again. Mapping and rescue are mostly `nil`: the references
-    /// are written only when one is not.
+    /// Sets the state of a pooled container handed out again by `decoder`. Mapping and rescue are mostly `nil`: the
+    /// references are written only when one is not.
     @inline(__always)
-    func set(_ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?, _ rescue: ContainerRescue?) {
+    func set(
+        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?,
+        _ rescue: ContainerRescue?
+    ) {
         self.object = object
         self.node = node
-        if mapping != nil || self.mapping != nil {
+        if !bound || mapping != nil || self.mapping != nil {
+            bound = true
+            unretainedDecoder = .passUnretained(decoder)
             self.mapping = mapping
             keysAreLiteral = mapping == nil && decoder.context.keysAreLiteral
         }
         if rescue != nil || self.rescue != nil { self.rescue = rescue }
+    }
+
+    /// Marks the state of a pooled container as no decoder's: its pool passes on to another decoder.
+    func unbind() { bound = false }
+
+    /// Lets go of the mapping and rescue state of a pooled container nothing else holds, when its root value is
+    /// done.
+    @inline(__always)
+    func clear() {
+        if mapping != nil { mapping = nil }
+        if rescue != nil { rescue = nil }
     }
 }
 
@@ -64,9 +88,11 @@ protocol TapeKeyedContainerMaking: KeyedDecodingContainerProtocol {
     init(_ state: TapeKeyedState)
 }
 
-/// What a decoder asks of its makers when a root value is done, whatever their key type.
+/// What a decoder asks of its makers when a root value is done, and when it passes them on to another decoder,
+/// whatever their key type.
 protocol KeyedContainerReclaiming: AnyObject {
     func reclaim()
+    func unbind()
 }
 
 /// Makes the `KeyedDecodingContainer`s of a keyed container type, and keeps them for use again; the decoder keeps one
@@ -84,6 +110,7 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
     private let containers: UnsafeMutablePointer<Wrapped>
     private let states: UnsafeMutablePointer<TapeKeyedState>
     private var count = 0
+    private let names: KeyNames
     /// 0 when this toolchain's `KeyedDecodingContainer` is not as ``KeyedContainerBox`` expects: nothing is pooled.
     private let capacity: Int
     static var poolLimit: Int { 16 }
@@ -91,6 +118,7 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
     init() {
         precondition(Wrapped.self == KeyedDecodingContainer<Container.Key>.self, "TapeKeyedContainerMaker: Wrapped")
         capacity = KeyedContainerBox.isUnderstood ? Self.poolLimit : 0
+        names = KeyNames(byByte: _isPOD(Container.Key.self) && MemoryLayout<Container.Key>.size <= 1)
         containers = .allocate(capacity: Self.poolLimit)
         states = .allocate(capacity: Self.poolLimit)
     }
@@ -115,15 +143,16 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
             while index > 0 {
                 index &-= 1
                 if KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index)) {
-                    states[index].set(object, node, mapping, rescue)
+                    states[index].set(decoder, object, node, mapping, rescue)
                     return containers[index]
                 }
             }
             if count < capacity {
-                return _slowpath_pooled(TapeKeyedState(decoder, object, node, mapping, rescue, keeper: nil))
+                return _slowpath_pooled(
+                    TapeKeyedState(decoder, object, node, mapping, rescue, names: names, keeper: nil))
             }
         }
-        return Self.wrap(TapeKeyedState(decoder, object, node, mapping, rescue, keeper: decoder))
+        return Self.wrap(TapeKeyedState(decoder, object, node, mapping, rescue, names: names, keeper: decoder))
     }
 
     private static func wrap(_ state: TapeKeyedState) -> Wrapped {
@@ -139,12 +168,18 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
         return container
     }
 
+    /// The makers pass on to another decoder: every pooled container is set to it when handed out.
+    func unbind() {
+        for index in 0..<count { states[index].unbind() }
+    }
+
     /// The root value is done: a kept container still held elsewhere (a value's `init(from:)` kept it) holds its
     /// decoder from now on and is forgotten by the pool; the others stay for the next root value.
     func reclaim() {
         var kept = 0
         for index in 0..<count {
             if KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index)) {
+                states[index].clear()
                 if kept != index {
                     (containers + kept).moveInitialize(from: containers + index, count: 1)
                     (states + kept).moveInitialize(from: states + index, count: 1)
@@ -205,5 +240,69 @@ enum KeyedContainerBox {
     private struct Probe: Decodable {
         let container: KeyedDecodingContainer<ProbeKey>
         init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: ProbeKey.self) }
+    }
+}
+
+/// The UTF-8 bytes of a key type's string values, found by the key's one byte, so that a look-up need not ask each
+/// key for its `stringValue` and read that `String`'s bytes (about 45 instructions a member).
+///
+/// Only for key types of at most one byte that hold no references (`_isPOD`): an enum without payloads, whose
+/// values are its cases, or a struct of one byte. A key's `stringValue` is taken to be a function of its value: the
+/// first one asked for each byte is kept for the maker's life (one decode).
+final class KeyNames {
+    /// Whether the key type is one of those above; when not, nothing is kept.
+    let byByte: Bool
+    /// For each byte, where its name is in `arena` (high half) and its length plus one (low half); 0 until asked.
+    /// Allocated (256 slots) when the first name is kept, with the arena; both freed by `deinit`.
+    private var slots: UnsafeMutablePointer<UInt64>?
+    private var arena: UnsafeMutableRawPointer?
+    private var arenaCount = 0
+    private var arenaCapacity = 0
+
+    init(byByte: Bool) { self.byByte = byByte }
+
+    deinit {
+        free(slots)
+        free(arena)
+    }
+
+    /// The name kept for the keys whose byte is `byte`, or `nil`; valid until the next name is kept.
+    @inline(__always)
+    func name(ofByte byte: UInt8) -> UnsafeRawBufferPointer? {
+        guard let slots, let arena else { return nil }
+        let slot = slots[Int(byte)]
+        guard slot != 0 else { return nil }
+        let start = Int(truncatingIfNeeded: slot >> 32)
+        let count = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) &- 1
+        assert(start >= 0 && count >= 0 && start + count <= arenaCount, "KeyNames: name out of range")
+        return UnsafeRawBufferPointer(start: arena + start, count: count)
+    }
+
+    /// Keeps `name` for the keys whose byte is `byte`, and hands back its kept bytes (as ``name(ofByte:)``).
+    @inline(never)
+    func keep(_ name: String, forByte byte: UInt8) -> UnsafeRawBufferPointer? {
+        var name = name
+        name.withUTF8 { keep(UnsafeRawBufferPointer($0), forByte: byte) }
+        return self.name(ofByte: byte)
+    }
+
+    @inline(never)
+    private func keep(_ bytes: UnsafeRawBufferPointer, forByte byte: UInt8) {
+        if slots == nil {
+            guard let raw = calloc(256, MemoryLayout<UInt64>.stride) else { fatalError("KeyNames: out of memory") }
+            slots = raw.bindMemory(to: UInt64.self, capacity: 256)
+        }
+        guard bytes.count < Int(UInt32.max), arenaCount + bytes.count < Int(UInt32.max) else { return }
+        if arenaCount + bytes.count > arenaCapacity {
+            let capacity = max(256, (arenaCount + bytes.count) * 2)
+            guard let raw = realloc(arena, capacity) else { fatalError("KeyNames: out of memory") }
+            arena = raw
+            arenaCapacity = capacity
+        }
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            (arena! + arenaCount).copyMemory(from: source, byteCount: bytes.count)
+        }
+        slots![Int(byte)] = UInt64(arenaCount) << 32 | UInt64(bytes.count + 1)
+        arenaCount += bytes.count
     }
 }

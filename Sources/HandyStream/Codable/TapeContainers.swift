@@ -59,7 +59,18 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     /// The value token of the member `key`, found by `decoder` (the container's).
     @inline(__always)
     private func find(_ key: Key, _ decoder: TapeDecoder) -> Int? {
-        if state.keysAreLiteral { return decoder.member(named: key, in: object) }
+        if state.keysAreLiteral {
+            guard object >= 0 else { return nil }
+            let names = state.names
+            if names.byByte {
+                // An enum's case, or a one-byte struct: its byte finds its name (``KeyNames``).
+                let byte = MemoryLayout<Key>.size == 1 ? unsafeBitCast(key, to: UInt8.self) : 0
+                if let name = names.name(ofByte: byte) ?? names.keep(key.stringValue, forByte: byte) {
+                    return decoder.member(name, in: object)
+                }
+            }
+            return decoder.member(named: key, in: object)
+        }
         return decoder.lookUp(key, in: object, mapping: mapping, path: { node.path })
     }
 

@@ -83,8 +83,6 @@ final class TapeDecoder: Decoder {
     /// The keyed-container makers, one per key type, in memory of the decoder's own (allocated by `init`, freed by
     /// `deinit`): a class property would add an exclusivity check to each read.
     private let keyedMakers = UnsafeMutablePointer<KeyedContainerMakers>.allocate(capacity: 1)
-    /// The same makers, asked to reclaim their pooled containers when a root value is done (KeyedContainerPool.swift).
-    private var reclaimers: [any KeyedContainerReclaiming] = []
     /// Whether a root value is being decoded: only then are keyed containers pooled (the pool's makers reclaim them
     /// when it is done).
     private var poolsContainers = false
@@ -101,13 +99,28 @@ final class TapeDecoder: Decoder {
         self.storage = storage
         self.context = context
         node = storage.paths.root
-        keyedMakers.initialize(to: KeyedContainerMakers())
+        keyedMakers.initialize(to: Self.spareMakers.withLock { $0.take() } ?? KeyedContainerMakers())
     }
 
     deinit {
-        keyedMakers.deinitialize(count: 1)
+        let makers = keyedMakers.move()
         keyedMakers.deallocate()
+        for maker in makers.reclaimers { maker.unbind() }
+        // Makers not kept are freed after the lock, by the end of this scope.
+        let unwanted = Self.spareMakers.withLock { spare -> KeyedContainerMakers? in
+            guard spare == nil else { return makers }
+            spare = makers
+            return nil
+        }
+        _ = unwanted
     }
+
+    /// The keyed-container makers of the last decoder freed, for the next decoder made: their pools, the key names
+    /// they keep and the makers themselves serve decode after decode (making them took about 7,000 instructions a
+    /// key type). Containers are pooled only while a root value is decoded, and each root value's reclaim lets the
+    /// pools forget the containers held elsewhere, so a freed decoder's makers hold no container anything else
+    /// holds.
+    private static let spareMakers = Locked<KeyedContainerMakers?>(nil)
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
 
@@ -157,9 +170,7 @@ final class TapeDecoder: Decoder {
     /// Out of line: the maker type's metadata, which making it looks up, is asked for only here.
     @inline(never)
     private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> KeyedMaker<Key> {
-        let maker = keyedMakers.pointee.keep(KeyedMaker<Key>(), for: ObjectIdentifier(Key.self))
-        reclaimers.append(maker)
-        return maker
+        keyedMakers.pointee.keep(KeyedMaker<Key>(), for: ObjectIdentifier(Key.self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -222,7 +233,7 @@ final class TapeDecoder: Decoder {
             current = 0
             node = storage.paths.root
             poolsContainers = false
-            for maker in reclaimers { maker.reclaim() }
+            for maker in keyedMakers.pointee.reclaimers { maker.reclaim() }
         }
         do {
             return try decode(T.self, at: 0, node: storage.paths.root)
@@ -915,8 +926,9 @@ extension TapeDecoder {
     }
 
     /// ``lookUp(_:in:mapping:path:)`` for a key found by its own bytes: no mapping, no key strategy that converts
-    /// names (``CodableContext/keysAreLiteral``).
-    @inline(__always)
+    /// names (``CodableContext/keysAreLiteral``). Out of line, so that callers inline ``member(_:in:)`` once, for
+    /// the names of keys kept by their byte (``KeyNames``).
+    @inline(never)
     func member(named key: some CodingKey, in object: Int) -> Int? {
         guard object >= 0 else { return nil }
         var name = key.stringValue

@@ -131,3 +131,82 @@ private struct Pair: Decodable {
     var a: Mapped
     var b: Unmapped
 }
+
+/// Keyed-container makers pass from a freed decoder to the next one made (``TapeDecoder``'s spare makers): decodes
+/// one after another with other key strategies, whose pooled containers must find keys the new decoder's way.
+@Suite struct SpareMakersTests {
+    struct Account: Codable, Equatable {
+        var userName: String
+        var loginCount: Int
+    }
+
+    @Test func pooledContainersFollowTheirNewDecodersStrategy() throws {
+        let camel = #"{"userName": "a", "loginCount": 1}"#
+        let snake = #"{"user_name": "b", "login_count": 2}"#
+        let snakeFoundation = JSONDecoder()
+        snakeFoundation.keyDecodingStrategy = .convertFromSnakeCase
+        let expectedSnake = try snakeFoundation.decode([Account].self, from: Data("[\(snake)]".utf8))
+        let expectedCamel = try JSONDecoder().decode([Account].self, from: Data("[\(camel)]".utf8))
+        var snakeOptions = DecodingOptions(strict: true)
+        snakeOptions.keyDecodingStrategy = .convertFromSnakeCase
+        for _ in 0..<50 {
+            #expect(
+                try ModelDecoder(options: DecodingOptions(strict: true)).decode([Account].self, from: "[\(camel)]")
+                    == expectedCamel)
+            #expect(try ModelDecoder(options: snakeOptions).decode([Account].self, from: "[\(snake)]") == expectedSnake)
+        }
+    }
+}
+
+/// Key names found by the key's byte (``KeyNames``): for enums of one case (no bytes) or many, with names of their
+/// own, and for a one-byte struct whose name depends on its byte; each read as `JSONDecoder` reads it.
+@Suite struct KeyNamesTests {
+    struct OneCase: Decodable, Equatable {
+        var only: String
+        enum CodingKeys: String, CodingKey { case only = "the only" }
+    }
+
+    struct Renamed: Decodable, Equatable {
+        var a: Int
+        var b: Int
+        var c: Int
+        enum CodingKeys: String, CodingKey {
+            case a = "first"
+            case b = "second key, longer than fifteen bytes"
+            case c = ""
+        }
+    }
+
+    struct ByteKey: CodingKey {
+        let byte: UInt8
+        var stringValue: String { "k\(byte)" }
+        var intValue: Int? { nil }
+        init(byte: UInt8) { self.byte = byte }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    struct ByBytes: Decodable, Equatable {
+        var values: [Int]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: ByteKey.self)
+            values = try [3, 200, 3, 0].map { try container.decode(Int.self, forKey: ByteKey(byte: $0)) }
+        }
+    }
+
+    private func same<T: Decodable & Equatable>(_: T.Type, _ json: String) throws {
+        let expected = try JSONDecoder().decode([T].self, from: Data(json.utf8))
+        #expect(try ModelDecoder(options: DecodingOptions(strict: true)).decode([T].self, from: json) == expected)
+        #expect(try ModelDecoder().decode([T].self, from: json) == expected)
+    }
+
+    @Test func namesFoundByByteReadAsJSONDecoderReads() throws {
+        #expect(MemoryLayout<OneCase.CodingKeys>.size == 0 && MemoryLayout<ByteKey>.size == 1)
+        try same(OneCase.self, #"[{"the only": "x"}, {"only": "y", "the only": "z"}]"#)
+        try same(
+            Renamed.self,
+            #"[{"first": 1, "second key, longer than fifteen bytes": 2, "": 3}, {"": 6, "first": 4, "second key, longer than fifteen bytes": 5}]"#
+        )
+        try same(ByBytes.self, #"[{"k0": 1, "k3": 2, "k200": 3}, {"k200": 4, "k3": 5, "k0": 6}]"#)
+    }
+}
