@@ -9,7 +9,7 @@ struct CodingPathNode {
     fileprivate let id: Int
 
     /// The path one key longer.
-    func appending(_ key: any CodingKey) -> CodingPathNode { paths.add(parent: id, key: key) }
+    func appending<Key: CodingKey>(_ key: Key) -> CodingPathNode { paths.add(parent: id, key: key) }
     /// The path one index longer.
     func appending(index: Int) -> CodingPathNode { paths.add(parent: id, index: index) }
 
@@ -62,7 +62,36 @@ struct CodingPaths {
 
     private struct Storage {
         var steps: [Step] = []
-        var keys: [any CodingKey] = []
+        var keys: [StoredKey] = []
+    }
+
+    /// A step's key. A key of a type of at most one byte that holds no references (an enum's case, the commonest
+    /// coding key) is kept as its type and that byte: made into an `any CodingKey` only when a path is read, where
+    /// keeping the existential cost about 200 instructions a nested value.
+    fileprivate enum StoredKey {
+        case key(any CodingKey)
+        case byte(any CodingKey.Type, UInt8)
+
+        init<Key: CodingKey>(_ key: Key) {
+            if _isPOD(Key.self) && MemoryLayout<Key>.size <= 1 {
+                self = .byte(Key.self, MemoryLayout<Key>.size == 1 ? unsafeBitCast(key, to: UInt8.self) : 0)
+            } else {
+                self = .key(key)
+            }
+        }
+
+        var key: any CodingKey {
+            switch self {
+            case .key(let key): key
+            case .byte(let type, let byte): Self.key(type, byte)
+            }
+        }
+
+        /// The key of type `Key` whose byte is `byte`. Unsafe: `byte` is the byte of a value of `Key` (``init(_:)``
+        /// keeps only such), a type of at most one byte with no references.
+        private static func key<Key: CodingKey>(_: Key.Type, _ byte: UInt8) -> any CodingKey {
+            MemoryLayout<Key>.size == 0 ? unsafeBitCast((), to: Key.self) : unsafeBitCast(byte, to: Key.self)
+        }
     }
 
     private let storage: UnsafeMutablePointer<Storage>
@@ -81,7 +110,7 @@ struct CodingPaths {
     /// The bytes the steps and keys hold.
     var allocatedBytes: Int {
         storage.pointee.steps.capacity * MemoryLayout<Step>.stride
-            + storage.pointee.keys.capacity * MemoryLayout<any CodingKey>.stride
+            + storage.pointee.keys.capacity * MemoryLayout<StoredKey>.stride
     }
 
     /// The empty path.
@@ -101,8 +130,8 @@ struct CodingPaths {
         return CodingPathNode(paths: self, id: count + 1)
     }
 
-    fileprivate func add(parent: Int, key: any CodingKey) -> CodingPathNode {
-        storage.pointee.keys.append(key)
+    fileprivate func add<Key: CodingKey>(parent: Int, key: Key) -> CodingPathNode {
+        storage.pointee.keys.append(StoredKey(key))
         return add(parent: parent, index: -storage.pointee.keys.count)
     }
 
@@ -115,7 +144,7 @@ struct CodingPaths {
     fileprivate func key(of step: Step) -> any CodingKey {
         guard step.index < 0 else { return IndexKey(step.index) }
         let place = -1 - step.index
-        return place < storage.pointee.keys.count ? storage.pointee.keys[place] : NamedKey("")
+        return place < storage.pointee.keys.count ? storage.pointee.keys[place].key : NamedKey("")
     }
 }
 

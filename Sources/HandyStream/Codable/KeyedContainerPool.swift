@@ -106,9 +106,10 @@ protocol KeyedContainerReclaiming: AnyObject {
 /// type (a type that contains itself); past that, containers are made and not kept.
 final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped>: KeyedContainerReclaiming {
     /// The pooled containers and their states, allocated by `init` and freed by `deinit`; the first `count` of each
-    /// are initialized.
+    /// are initialized. A state is held by its container's box (the pool's reference is unretained: reading it
+    /// costs no retain and release).
     private let containers: UnsafeMutablePointer<Wrapped>
-    private let states: UnsafeMutablePointer<TapeKeyedState>
+    private let states: UnsafeMutablePointer<Unmanaged<TapeKeyedState>>
     private var count = 0
     private let names: KeyNames
     /// 0 when this toolchain's `KeyedDecodingContainer` is not as ``KeyedContainerBox`` expects: nothing is pooled.
@@ -126,7 +127,6 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
     deinit {
         containers.deinitialize(count: count)
         containers.deallocate()
-        states.deinitialize(count: count)
         states.deallocate()
     }
 
@@ -143,7 +143,7 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
             while index > 0 {
                 index &-= 1
                 if KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index)) {
-                    states[index].set(decoder, object, node, mapping, rescue)
+                    states[index]._withUnsafeGuaranteedRef { $0.set(decoder, object, node, mapping, rescue) }
                     return containers[index]
                 }
             }
@@ -163,14 +163,14 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
     private func _slowpath_pooled(_ state: TapeKeyedState) -> Wrapped {
         let container = Self.wrap(state)
         (containers + count).initialize(to: container)
-        (states + count).initialize(to: state)
+        (states + count).initialize(to: .passUnretained(state))
         count += 1
         return container
     }
 
     /// The makers pass on to another decoder: every pooled container is set to it when handed out.
     func unbind() {
-        for index in 0..<count { states[index].unbind() }
+        for index in 0..<count { states[index]._withUnsafeGuaranteedRef { $0.unbind() } }
     }
 
     /// The root value is done: a kept container still held elsewhere (a value's `init(from:)` kept it) holds its
@@ -179,14 +179,14 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
         var kept = 0
         for index in 0..<count {
             if KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index)) {
-                states[index].clear()
+                states[index]._withUnsafeGuaranteedRef { $0.clear() }
                 if kept != index {
                     (containers + kept).moveInitialize(from: containers + index, count: 1)
                     (states + kept).moveInitialize(from: states + index, count: 1)
                 }
                 kept += 1
             } else {
-                states[index].keeper = states[index].decoder
+                states[index]._withUnsafeGuaranteedRef { $0.keeper = $0.decoder }
                 (containers + index).deinitialize(count: 1)
                 (states + index).deinitialize(count: 1)
             }

@@ -161,8 +161,11 @@ final class TapeDecoder: Decoder {
             return _slowpath_keyedContainerMaker(Key.self).wrapped(
                 self, object, node, mapping, rescue, pooled: poolsContainers)
         }
-        return known.withInstance { unsafeDowncast($0, to: KeyedMaker<Key>.self) }
-            .wrapped(self, object, node, mapping, rescue, pooled: poolsContainers)
+        // The maker kept under `Key`'s identity is `Key`'s (checked in debug builds); read unretained.
+        assert(known.takeUnretainedValue() is KeyedMaker<Key>, "TapeDecoder: a maker kept under another key type")
+        return Unmanaged<KeyedMaker<Key>>.fromOpaque(known.toOpaque())._withUnsafeGuaranteedRef {
+            $0.wrapped(self, object, node, mapping, rescue, pooled: poolsContainers)
+        }
     }
 
     typealias KeyedMaker<Key: CodingKey> = TapeKeyedContainerMaker<TapeKeyedContainer<Key>, KeyedDecodingContainer<Key>>
