@@ -211,4 +211,49 @@ private struct Pair: Decodable {
         )
         try same(ByBytes.self, #"[{"k0": 1, "k3": 2, "k200": 3}, {"k200": 4, "k3": 5, "k0": 6}]"#)
     }
+
+    struct Leaf: Decodable {
+        var value: Int
+        enum CodingKeys: String, CodingKey { case value = "v" }
+    }
+    struct Branch: Decodable {
+        var leaf: Leaf
+        enum CodingKeys: CodingKey { case leaf }
+    }
+    struct Trunk: Decodable {
+        var x: Int
+        var branches: [Branch]
+        var byBytes: ByBytes
+    }
+
+    /// A coding path through keys kept as their byte (an enum of one case has none) reads back as `JSONDecoder`'s:
+    /// the error's path, each key's string and int value.
+    @Test func pathsThroughKeysKeptByTheirByteReadAsJSONDecoderReads() throws {
+        let json = [
+            #"{"x": 1, "branches": [{"leaf": {"v": 1}}, {"leaf": {"v": "bad"}}], "byBytes": {}}"#,
+            #"{"x": 1, "branches": [], "byBytes": {"k0": 1, "k3": 2, "k200": "bad"}}"#,
+        ]
+        func path(_ decode: () throws -> Trunk) -> [String] {
+            do {
+                _ = try decode()
+                return ["no error"]
+            } catch let error as DecodingError {
+                let context: DecodingError.Context
+                switch error {
+                case .typeMismatch(_, let found), .valueNotFound(_, let found), .keyNotFound(_, let found),
+                    .dataCorrupted(let found):
+                    context = found
+                @unknown default: return ["unknown"]
+                }
+                return context.codingPath.map { "\($0.stringValue) \($0.intValue.map(String.init) ?? "-")" }
+            } catch { return ["\(error)"] }
+        }
+        for text in json {
+            let expected = path { try JSONDecoder().decode(Trunk.self, from: Data(text.utf8)) }
+            #expect(expected.count >= 2)
+            #expect(
+                path { try ModelDecoder(options: DecodingOptions(strict: true)).decode(Trunk.self, from: text) }
+                    == expected)
+        }
+    }
 }
