@@ -56,42 +56,26 @@ struct CodingPaths {
     fileprivate struct Step {
         /// The step before, always an earlier one (0: the root).
         let parent: Int
-        /// An index's value, or a key's place in ``Storage/keys`` as `-1 - place`.
+        /// An index's value; for a key, `-1 - place`, its place in ``Storage/keys``, or -1 for a key kept here.
         let index: Int
+        /// A key of a type of at most one byte that holds no references (an enum's case, the commonest coding key),
+        /// kept as its type and that byte: made into an `any CodingKey` only when a path is read (keeping the
+        /// existential in an array cost about 200 instructions a nested value).
+        let keyType: (any CodingKey.Type)?
+        let keyByte: UInt8
+
+        /// The key of a step with a ``keyType``. Unsafe: ``keyByte`` is the byte of a value of that type (``CodingPaths/add(parent:key:)``
+        /// keeps only such), a type of at most one byte with no references.
+        var byteKey: (any CodingKey)? { keyType.map { Self.key($0, keyByte) } }
+
+        private static func key<Key: CodingKey>(_: Key.Type, _ byte: UInt8) -> any CodingKey {
+            MemoryLayout<Key>.size == 0 ? unsafeBitCast((), to: Key.self) : unsafeBitCast(byte, to: Key.self)
+        }
     }
 
     private struct Storage {
         var steps: [Step] = []
-        var keys: [StoredKey] = []
-    }
-
-    /// A step's key. A key of a type of at most one byte that holds no references (an enum's case, the commonest
-    /// coding key) is kept as its type and that byte: made into an `any CodingKey` only when a path is read, where
-    /// keeping the existential cost about 200 instructions a nested value.
-    fileprivate enum StoredKey {
-        case key(any CodingKey)
-        case byte(any CodingKey.Type, UInt8)
-
-        init<Key: CodingKey>(_ key: Key) {
-            if _isPOD(Key.self) && MemoryLayout<Key>.size <= 1 {
-                self = .byte(Key.self, MemoryLayout<Key>.size == 1 ? unsafeBitCast(key, to: UInt8.self) : 0)
-            } else {
-                self = .key(key)
-            }
-        }
-
-        var key: any CodingKey {
-            switch self {
-            case .key(let key): key
-            case .byte(let type, let byte): Self.key(type, byte)
-            }
-        }
-
-        /// The key of type `Key` whose byte is `byte`. Unsafe: `byte` is the byte of a value of `Key` (``init(_:)``
-        /// keeps only such), a type of at most one byte with no references.
-        private static func key<Key: CodingKey>(_: Key.Type, _ byte: UInt8) -> any CodingKey {
-            MemoryLayout<Key>.size == 0 ? unsafeBitCast((), to: Key.self) : unsafeBitCast(byte, to: Key.self)
-        }
+        var keys: [any CodingKey] = []
     }
 
     private let storage: UnsafeMutablePointer<Storage>
@@ -110,7 +94,7 @@ struct CodingPaths {
     /// The bytes the steps and keys hold.
     var allocatedBytes: Int {
         storage.pointee.steps.capacity * MemoryLayout<Step>.stride
-            + storage.pointee.keys.capacity * MemoryLayout<StoredKey>.stride
+            + storage.pointee.keys.capacity * MemoryLayout<any CodingKey>.stride
     }
 
     /// The empty path.
@@ -124,15 +108,25 @@ struct CodingPaths {
     }
 
     fileprivate func add(parent: Int, index: Int) -> CodingPathNode {
-        let count = storage.pointee.steps.count
-        // A node kept past `removeAll` may name a step not made yet: its steps hang from the root.
-        storage.pointee.steps.append(Step(parent: parent <= count ? parent : 0, index: index))
-        return CodingPathNode(paths: self, id: count + 1)
+        add(parent: parent, index: index, keyType: nil, keyByte: 0)
     }
 
     fileprivate func add<Key: CodingKey>(parent: Int, key: Key) -> CodingPathNode {
-        storage.pointee.keys.append(StoredKey(key))
-        return add(parent: parent, index: -storage.pointee.keys.count)
+        if _isPOD(Key.self) && MemoryLayout<Key>.size <= 1 {
+            let byte = MemoryLayout<Key>.size == 1 ? unsafeBitCast(key, to: UInt8.self) : 0
+            return add(parent: parent, index: -1, keyType: Key.self, keyByte: byte)
+        }
+        storage.pointee.keys.append(key)
+        return add(parent: parent, index: -storage.pointee.keys.count, keyType: nil, keyByte: 0)
+    }
+
+    @inline(__always)
+    private func add(parent: Int, index: Int, keyType: (any CodingKey.Type)?, keyByte: UInt8) -> CodingPathNode {
+        let count = storage.pointee.steps.count
+        // A node kept past `removeAll` may name a step not made yet: its steps hang from the root.
+        storage.pointee.steps.append(
+            Step(parent: parent <= count ? parent : 0, index: index, keyType: keyType, keyByte: keyByte))
+        return CodingPathNode(paths: self, id: count + 1)
     }
 
     /// Step `id` (1 is the first added), or `nil` for the root and for a step no longer kept.
@@ -143,8 +137,9 @@ struct CodingPaths {
     /// The key a step adds to its path: its key, or its index as Foundation names it.
     fileprivate func key(of step: Step) -> any CodingKey {
         guard step.index < 0 else { return IndexKey(step.index) }
+        if let key = step.byteKey { return key }
         let place = -1 - step.index
-        return place < storage.pointee.keys.count ? storage.pointee.keys[place].key : NamedKey("")
+        return place < storage.pointee.keys.count ? storage.pointee.keys[place] : NamedKey("")
     }
 }
 

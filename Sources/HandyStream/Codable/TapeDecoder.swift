@@ -319,15 +319,19 @@ final class TapeDecoder: Decoder {
         guard rescue == nil && scope == nil else {
             return try decodeInRescue(T.self, at: index, node: node(), traits, rescue)
         }
-        // The strict pass: no rescue state to save.
-        let saved = (current, self.node, mapping)
+        // The strict pass: no rescue state to save. The mapping is mostly `nil`, outside and in: then it is neither
+        // saved nor set (no reference counting).
+        let saved = (current, self.node)
+        let swapsMapping = traits.mapping != nil || mapping != nil
+        let savedMapping = swapsMapping ? mapping : nil
         current = index
         self.node = node()
-        mapping = traits.mapping
+        if swapsMapping { mapping = traits.mapping }
         errorToken = index
         nesting += 1
         defer {
-            (current, self.node, mapping) = saved
+            (current, self.node) = saved
+            if swapsMapping { mapping = savedMapping }
             nesting -= 1
         }
         return try finish(T(from: self), traits)

@@ -212,6 +212,42 @@ private struct Pair: Decodable {
         try same(ByBytes.self, #"[{"k0": 1, "k3": 2, "k200": 3}, {"k200": 4, "k3": 5, "k0": 6}]"#)
     }
 
+    /// A one-byte key whose name changes on every call: the first name asked for a value is the one kept (the
+    /// README's differences table), where `JSONDecoder` asks on every member.
+    struct ChangingKey: CodingKey {
+        static let calls = Locked(0)
+        let byte: UInt8
+        var stringValue: String {
+            Self.calls.withLock {
+                $0 += 1; return "k\($0)"
+            }
+        }
+        var intValue: Int? { nil }
+        init(byte: UInt8) { self.byte = byte }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    struct ReadsChangingKey: Decodable {
+        var value: Int?
+        init(from decoder: any Decoder) throws {
+            value = try decoder.container(keyedBy: ChangingKey.self).decodeIfPresent(
+                Int.self, forKey: ChangingKey(byte: 9))
+        }
+    }
+
+    @Test func aKeyIsAskedItsNameOncePerValue() throws {
+        let json = #"[{"k1": 1, "k2": 2}, {"k1": 3, "k2": 4}]"#
+        let first = ChangingKey.calls.withLock { $0 }
+        let values = try ModelDecoder().decode([ReadsChangingKey].self, from: json).map(\.value)
+        let asked = ChangingKey.calls.withLock { $0 } - first
+        // The name given first (k<first + 1>) is used for both elements, asked once (JSONDecoder would read k1,
+        // then k2).
+        #expect(asked == 1)
+        let name = first + 1
+        #expect(values == [name == 1 ? 1 : name == 2 ? 2 : nil, name == 1 ? 3 : name == 2 ? 4 : nil])
+    }
+
     struct Leaf: Decodable {
         var value: Int
         enum CodingKeys: String, CodingKey { case value = "v" }
