@@ -280,9 +280,50 @@ final class TapeDecoder: Decoder {
         _: T.Type, at index: Int, node: @autoclosure () -> CodingPathNode, rescue: RescueRequest? = nil
     ) throws -> T {
         let traits = context.traits(of: T.self)
-        let convert = rescue != nil
+        // Values with an `init(from:)` and arrays here; the others, out of line (``decodeKnown(_:_:at:node:rescue:)``),
+        // so that this path, taken by every value with containers, stays small.
         switch traits.kind {
         case .plain: break
+        case .array(let array): return try array.decodeElements(self, at: index, node: node, rescue: rescue, as: T.self)
+        case .rescuedCollection where rescue == nil: break
+        default: return try decodeKnown(T.self, traits, at: index, node: node(), rescue: rescue)
+        }
+        guard stackBudget.hasRoom(nesting: nesting) else {
+            errorToken = index
+            throw StackExhausted(codingPath: node().path, call: "init(from:)")
+        }
+        guard rescue == nil && scope == nil else {
+            return try decodeInRescue(T.self, at: index, node: node(), traits, rescue)
+        }
+        // The strict pass: no rescue state to save. The mapping is mostly `nil`, outside and in: then it is neither
+        // saved nor set (no reference counting).
+        let saved = (current, self.node)
+        let swapsMapping = traits.mappingReference != nil || mapping != nil
+        let savedMapping = swapsMapping ? mapping : nil
+        current = index
+        self.node = node()
+        if swapsMapping { mapping = traits.mapping }
+        errorToken = index
+        nesting += 1
+        defer {
+            (current, self.node) = saved
+            if swapsMapping { mapping = savedMapping }
+            nesting -= 1
+        }
+        return try finish(T(from: self), traits)
+    }
+
+    /// ``decode(_:at:node:rescue:)`` for the types the decoder reads itself (but arrays), and for collections in
+    /// rescue mode.
+    @inline(never)
+    private func decodeKnown<T: Decodable>(
+        _: T.Type, _ traits: TypeTraits, at index: Int, node: @autoclosure () -> CodingPathNode,
+        rescue: RescueRequest?
+    ) throws -> T {
+        let convert = rescue != nil
+        switch traits.kind {
+        case .plain, .array:
+            preconditionFailure("TapeDecoder.decodeKnown: decoded by decode(_:at:node:rescue:)")
         // The traits say `T` is exactly the type read, so the casts below are identities (no dynamic cast).
         case .string: return _identityCast(try decodeString(at: index, node: node(), convert: convert), to: T.self)
         case .int:
@@ -300,41 +341,18 @@ final class TapeDecoder: Decoder {
         case .data: return _identityCast(try decodeData(at: index, node: node(), convert: convert), to: T.self)
         case .url: return _identityCast(try decodeURL(at: index, node: node(), convert: convert), to: T.self)
         case .decimal: return _identityCast(try decodeDecimal(at: index, node: node(), convert: convert), to: T.self)
-        case .array(let array): return try array.decodeElements(self, at: index, node: node, rescue: rescue, as: T.self)
         case .stringDictionary(let dictionary):
             return try dictionary.decodeMembers(self, at: index, node: node, rescue: rescue, as: T.self)
         case .optional(let optional):
             return try optional.decodeOptional(self, at: index, node: node, rescue: rescue, as: T.self)
         case .rescuedCollection(let collection):
-            // Decoded by the standard library's `init(from:)` when strict; by this library in rescue mode, so that
-            // an element that can't be rescued is dropped.
-            if let rescue {
-                return try collection.decodeRescued(self, at: index, node: node, rescue: rescue, as: T.self)
+            // Decoded by the standard library's `init(from:)` when strict (in ``decode(_:at:node:rescue:)``); by this
+            // library in rescue mode, so that an element that can't be rescued is dropped.
+            guard let rescue else {
+                preconditionFailure("TapeDecoder.decodeKnown: a strict collection is decoded by its init(from:)")
             }
+            return try collection.decodeRescued(self, at: index, node: node, rescue: rescue, as: T.self)
         }
-        guard stackBudget.hasRoom(nesting: nesting) else {
-            errorToken = index
-            throw StackExhausted(codingPath: node().path, call: "init(from:)")
-        }
-        guard rescue == nil && scope == nil else {
-            return try decodeInRescue(T.self, at: index, node: node(), traits, rescue)
-        }
-        // The strict pass: no rescue state to save. The mapping is mostly `nil`, outside and in: then it is neither
-        // saved nor set (no reference counting).
-        let saved = (current, self.node)
-        let swapsMapping = traits.mapping != nil || mapping != nil
-        let savedMapping = swapsMapping ? mapping : nil
-        current = index
-        self.node = node()
-        if swapsMapping { mapping = traits.mapping }
-        errorToken = index
-        nesting += 1
-        defer {
-            (current, self.node) = saved
-            if swapsMapping { mapping = savedMapping }
-            nesting -= 1
-        }
-        return try finish(T(from: self), traits)
     }
 
     /// A value decoded inside a value in rescue mode (strictly when `rescue` is `nil`), or in rescue mode itself.

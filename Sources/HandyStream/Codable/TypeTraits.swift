@@ -20,12 +20,19 @@ struct TypeTraits: @unchecked Sendable {
     }
 
     var kind: Kind
-    var mapping: MappingTable?
+    /// The type's mapping (a ``DecodableMapping``'s), unretained: ``TypeRegistry`` keeps every mapping of the
+    /// traits it publishes for the life of the process. Traits are copied out of a cache on every value decoded,
+    /// and a reference would be retained and released each time.
+    var mappingReference: Unmanaged<MappingTable>?
     var hasHook: Bool
 
-    /// The traits of `type` under `strategy`, worked out (``TypeRegistry/traits(of:strategy:)`` keeps them).
-    static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
-        var traits = TypeTraits(kind: .plain, mapping: nil, hasHook: false)
+    var mapping: MappingTable? { mappingReference?.takeUnretainedValue() }
+
+    /// The traits of `type` under `strategy`, worked out, and the mapping they refer to, which the caller keeps
+    /// (``TypeRegistry/traits(of:strategy:)`` does, for the process's life).
+    static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> (TypeTraits, MappingTable?) {
+        var traits = TypeTraits(kind: .plain, mappingReference: nil, hasHook: false)
+        var mapping: MappingTable?
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(String.self): traits.kind = .string
         case ObjectIdentifier(Int.self): traits.kind = .int
@@ -53,9 +60,11 @@ struct TypeTraits: @unchecked Sendable {
             }
         }
         if let mapped = type as? any DecodableMapping.Type {
-            traits.mapping = MappingTable(keyMapping: mapped.keyMapping, defaults: mapped.defaultValues)
+            let table = MappingTable(keyMapping: mapped.keyMapping, defaults: mapped.defaultValues)
+            mapping = table
+            traits.mappingReference = .passUnretained(table)
             traits.hasHook = true
         }
-        return traits
+        return (traits, mapping)
     }
 }

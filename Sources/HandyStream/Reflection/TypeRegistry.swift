@@ -28,6 +28,9 @@ enum TypeRegistry {
         /// `Decodable` types: how the decoder treats each (working it out asks the runtime for conformances, which
         /// costs far more than a decode of a small value).
         var traits: [Key: TypeTraits] = [:]
+        /// The mappings the published traits refer to, unretained (``TypeTraits/mapping``): kept for the life of the
+        /// process.
+        var mappings: [MappingTable] = []
         /// `EmptyInitializable` types: what `init()` gives each property (`nil`: nothing to take).
         var defaults: [Key: PropertyDefaults?] = [:]
         /// `Decodable` types at the root of a decode.
@@ -51,8 +54,16 @@ enum TypeRegistry {
 
     /// How the `Decodable` decoder treats `type` under `strategy`.
     static func traits<T>(of type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
-        memo(\.traits, Key(type: ObjectIdentifier(type), strategy: strategy)) {
-            TypeTraits.of(type, strategy: strategy)
+        let key = Key(type: ObjectIdentifier(type), strategy: strategy)
+        if let traits = known.withLock({ $0.traits[key] }) { return traits }
+        let (made, mapping) = TypeTraits.of(type, strategy: strategy)
+        return known.withLock { known in
+            if let traits = known.traits[key] { return traits }
+            known.traits[key] = made
+            // Published with the traits that refer to it (a mapping made by a thread that lost the race is freed
+            // with its traits, which no one saw).
+            if let mapping { known.mappings.append(mapping) }
+            return made
         }
     }
 
