@@ -86,6 +86,9 @@ final class TapeDecoder: Decoder {
     /// Whether a root value is being decoded: only then are keyed containers pooled (the pool's makers reclaim them
     /// when it is done).
     private var poolsContainers = false
+    /// Whether a keyed container was made since the root value started: only then are the makers asked to reclaim
+    /// (a decoder of scalars, or of a stream's small elements, would otherwise ask every maker passed on to it).
+    private var madeKeyedContainers = false
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
     var scope: RescueScope?
     /// Where this decoder's value sits inside the scope's value (a decoder from `superDecoder()`).
@@ -157,6 +160,7 @@ final class TapeDecoder: Decoder {
     func keyedDecodingContainer<Key: CodingKey>(
         at object: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?, _: Key.Type
     ) -> KeyedDecodingContainer<Key> {
+        madeKeyedContainers = true
         guard let known = keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
             return _slowpath_keyedContainerMaker(Key.self).wrapped(
                 self, object, node, mapping, rescue, pooled: poolsContainers)
@@ -236,7 +240,10 @@ final class TapeDecoder: Decoder {
             current = 0
             node = storage.paths.root
             poolsContainers = false
-            for maker in keyedMakers.pointee.reclaimers { maker.reclaim() }
+            if madeKeyedContainers {
+                madeKeyedContainers = false
+                for maker in keyedMakers.pointee.reclaimers { maker.reclaim() }
+            }
         }
         do {
             return try decode(T.self, at: 0, node: storage.paths.root)
