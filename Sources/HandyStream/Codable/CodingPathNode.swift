@@ -64,13 +64,8 @@ struct CodingPaths {
         let keyType: (any CodingKey.Type)?
         let keyByte: UInt8
 
-        /// The key of a step with a ``keyType``. Unsafe: ``keyByte`` is the byte of a value of that type (``CodingPaths/add(parent:key:)``
-        /// keeps only such), a type of at most one byte with no references.
-        var byteKey: (any CodingKey)? { keyType.map { Self.key($0, keyByte) } }
-
-        private static func key<Key: CodingKey>(_: Key.Type, _ byte: UInt8) -> any CodingKey {
-            MemoryLayout<Key>.size == 0 ? unsafeBitCast((), to: Key.self) : unsafeBitCast(byte, to: Key.self)
-        }
+        /// The key of a step with a ``keyType`` (``ByteKey``).
+        var byteKey: (any CodingKey)? { keyType.map { ByteKey.key($0, byte: keyByte) } }
     }
 
     private struct Storage {
@@ -112,9 +107,8 @@ struct CodingPaths {
     }
 
     fileprivate func add<Key: CodingKey>(parent: Int, key: Key) -> CodingPathNode {
-        if _isPOD(Key.self) && MemoryLayout<Key>.size <= 1 {
-            let byte = MemoryLayout<Key>.size == 1 ? unsafeBitCast(key, to: UInt8.self) : 0
-            return add(parent: parent, index: -1, keyType: Key.self, keyByte: byte)
+        if ByteKey.fits(Key.self) {
+            return add(parent: parent, index: -1, keyType: Key.self, keyByte: ByteKey.byte(of: key))
         }
         storage.pointee.keys.append(key)
         return add(parent: parent, index: -storage.pointee.keys.count, keyType: nil, keyByte: 0)

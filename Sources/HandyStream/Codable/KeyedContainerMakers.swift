@@ -17,9 +17,19 @@ struct KeyedContainerMakers {
 
     /// Keeps `maker` for the key type `key`, and hands it back.
     mutating func keep<Maker: AnyObject>(_ maker: Maker, for key: ObjectIdentifier) -> Maker {
+        store(maker, for: key)
+        return maker
+    }
+
+    /// Keeps a decoder's `maker`, which pools containers, for the key type `key`, among the ``reclaimers`` too.
+    mutating func keep<Maker: KeyedContainerReclaiming>(_ maker: Maker, for key: ObjectIdentifier) -> Maker {
+        reclaimers.append(maker)
+        store(maker, for: key)
+        return maker
+    }
+
+    private mutating func store(_ maker: AnyObject, for key: ObjectIdentifier) {
         owned.append(maker)
         table.insert(.passUnretained(maker), for: key)
-        if let reclaimer = maker as? any KeyedContainerReclaiming { reclaimers.append(reclaimer) }
-        return maker
     }
 }

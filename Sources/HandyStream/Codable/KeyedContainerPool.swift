@@ -119,7 +119,7 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
     init() {
         precondition(Wrapped.self == KeyedDecodingContainer<Container.Key>.self, "TapeKeyedContainerMaker: Wrapped")
         capacity = KeyedContainerBox.isUnderstood ? Self.poolLimit : 0
-        names = KeyNames(byByte: _isPOD(Container.Key.self) && MemoryLayout<Container.Key>.size <= 1)
+        names = KeyNames(byByte: ByteKey.fits(Container.Key.self))
         containers = .allocate(capacity: Self.poolLimit)
         states = .allocate(capacity: Self.poolLimit)
     }
@@ -246,7 +246,7 @@ enum KeyedContainerBox {
 /// The UTF-8 bytes of a key type's string values, found by the key's one byte, so that a look-up need not ask each
 /// key for its `stringValue` and read that `String`'s bytes (about 45 instructions a member).
 ///
-/// Only for key types of at most one byte that hold no references (`_isPOD`): an enum without payloads, whose
+/// Only for key types of at most one byte that hold no references (``ByteKey``): an enum without payloads, whose
 /// values are its cases, or a struct of one byte. A key's `stringValue` is taken to be a function of its value: the
 /// first one asked for each byte is kept for the maker's life (one decode).
 final class KeyNames {

@@ -285,6 +285,18 @@ struct Tape {
         return UnsafeRawBufferPointer(start: byteBase + start, count: count)
     }
 
+    /// Whether the key at `index` is `key`, byte for byte.
+    @inline(__always)
+    func key(at index: Int, is key: UnsafeRawBufferPointer) -> Bool {
+        let token = tokens[index]
+        assert(token.kind == .key, "Tape: not a key")
+        guard Int(token.length) == key.count else { return false }
+        guard let wanted = key.baseAddress else { return true }
+        let start = Int(token.start)
+        precondition(start >= 0 && start + key.count <= byteCount, "Tape: key bytes out of bounds")
+        return ShortBytes.equal(byteBase + start, wanted, count: key.count)
+    }
+
     /// Calls `body` with the bytes of the scalar or key at `index`.
     @inline(__always)
     func withBytes<Result>(of index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {

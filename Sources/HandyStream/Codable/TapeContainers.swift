@@ -64,7 +64,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
             let names = state.names
             if names.byByte {
                 // An enum's case, or a one-byte struct: its byte finds its name (``KeyNames``).
-                let byte = MemoryLayout<Key>.size == 1 ? unsafeBitCast(key, to: UInt8.self) : 0
+                let byte = ByteKey.byte(of: key)
                 if let name = names.name(ofByte: byte) ?? names.keep(key.stringValue, forByte: byte) {
                     return decoder.member(name, in: object)
                 }

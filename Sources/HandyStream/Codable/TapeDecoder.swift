@@ -305,7 +305,7 @@ final class TapeDecoder: Decoder {
         // The strict pass: no rescue state to save. The mapping is mostly `nil`, outside and in: then it is neither
         // saved nor set (no reference counting).
         let saved = (current, self.node)
-        let swapsMapping = traits.mappingReference != nil || mapping != nil
+        let swapsMapping = traits.hasHook || mapping != nil
         let savedMapping = swapsMapping ? mapping : nil
         current = index
         self.node = node()
@@ -830,32 +830,18 @@ extension TapeDecoder {
         let header = tokens[object]
         let end = Int(header.length)
         guard !context.caseInsensitive else { return searchMember(key, in: object) }
-        let bytes = tape.pointee.bytes
-        @inline(__always)
-        func isKey(_ position: Int) -> Bool {
-            let token = tokens[position]
-            guard Int(token.length) == key.count else { return false }
-            let from = Int(token.start)
-            precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
-            return key.isEmpty || ShortBytes.equal(bytes.baseAddress! + from, key.baseAddress!, count: key.count)
-        }
-        @inline(__always)
-        func next(_ position: Int) -> Int {
-            let value = tokens[position + 1]
-            return value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
-        }
         let traits = header.flags & (Tape.KeyTraits.known.rawValue | Tape.KeyTraits.duplicates.rawValue)
         if traits == Tape.KeyTraits.known.rawValue {
             let predicted = Int(header.hint)
-            if predicted > object && predicted < end && isKey(predicted) {
-                tape.pointee.setHint(next(predicted), ofObjectAt: object)
+            if predicted > object && predicted < end && tape.pointee.key(at: predicted, is: key) {
+                tape.pointee.setHint(tape.pointee.next(after: predicted + 1), ofObjectAt: object)
                 return predicted + 1
             }
         } else if traits == 0 && Int(header.start) <= Self.smallObject {
             var position = object + 1
             while position < end {
-                if isKey(position) { return position + 1 }
-                position = next(position)
+                if tape.pointee.key(at: position, is: key) { return position + 1 }
+                position = tape.pointee.next(after: position + 1)
             }
         }
         return searchMember(key, in: object)
@@ -886,18 +872,15 @@ extension TapeDecoder {
             start = hint > first && hint < end ? hint : first
         }
         func matches(_ position: Int) -> Bool {
+            guard caseInsensitive else { return tape.pointee.key(at: position, is: key) }
             let token = tokens[position]
             guard Int(token.length) == key.count else { return false }
             if key.isEmpty { return true }
             let from = Int(token.start)
             precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
-            if caseInsensitive { return Self.equalIgnoringASCIICase(bytes.baseAddress! + from, key) }
-            return ShortBytes.equal(bytes.baseAddress! + from, key.baseAddress!, count: key.count)
+            return Self.equalIgnoringASCIICase(bytes.baseAddress! + from, key)
         }
-        func next(_ position: Int) -> Int {
-            let value = tokens[position + 1]
-            return value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
-        }
+        func next(_ position: Int) -> Int { tape.pointee.next(after: position + 1) }
         var found: (value: Int, after: Int)?
         var position = start
         while position < end {

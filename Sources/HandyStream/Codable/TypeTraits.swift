@@ -24,14 +24,15 @@ struct TypeTraits: @unchecked Sendable {
     /// traits it publishes for the life of the process. Traits are copied out of a cache on every value decoded,
     /// and a reference would be retained and released each time.
     var mappingReference: Unmanaged<MappingTable>?
-    var hasHook: Bool
+    /// A ``DecodableMapping`` type, whose `didFinishDecoding()` runs on each value: exactly the types with a mapping.
+    var hasHook: Bool { mappingReference != nil }
 
     var mapping: MappingTable? { mappingReference?.takeUnretainedValue() }
 
     /// The traits of `type` under `strategy`, worked out, and the mapping they refer to, which the caller keeps
     /// (``TypeRegistry/traits(of:strategy:)`` does, for the process's life).
     static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> (TypeTraits, MappingTable?) {
-        var traits = TypeTraits(kind: .plain, mappingReference: nil, hasHook: false)
+        var traits = TypeTraits(kind: .plain, mappingReference: nil)
         var mapping: MappingTable?
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(String.self): traits.kind = .string
@@ -63,7 +64,6 @@ struct TypeTraits: @unchecked Sendable {
             let table = MappingTable(keyMapping: mapped.keyMapping, defaults: mapped.defaultValues)
             mapping = table
             traits.mappingReference = .passUnretained(table)
-            traits.hasHook = true
         }
         return (traits, mapping)
     }
