@@ -830,7 +830,9 @@ extension TapeDecoder {
         let header = tokens[object]
         let end = Int(header.length)
         guard !context.caseInsensitive else { return searchMember(key, in: object) }
-        let traits = header.flags & (Tape.KeyTraits.known.rawValue | Tape.KeyTraits.duplicates.rawValue)
+        let traits =
+            header.flags
+            & (Tape.KeyTraits.known.rawValue | Tape.KeyTraits.duplicates.rawValue | Tape.KeyTraits.nonASCII.rawValue)
         if traits == Tape.KeyTraits.known.rawValue {
             let predicted = Int(header.hint)
             if predicted > object && predicted < end && tape.pointee.key(at: predicted, is: key) {
@@ -860,6 +862,9 @@ extension TapeDecoder {
         precondition(end <= tokens.count, "Tape: object end out of range")
         let first = object + 1
         let traits = Tape.KeyTraits(rawValue: header.flags)
+        // Keys with other bytes than the wanted one's may be equal to it as Strings (`"cafe\u{301}"` and
+        // `"café"`), and the first such member counts.
+        if traits.contains(.nonASCII) && !caseInsensitive { return _slowpath_member(equalTo: key, in: object) }
         let start: Int
         if !traits.contains(.known) && Int(header.start) <= Self.smallObject {
             // A small object is searched from its first member, without its key traits: the first key found is
@@ -903,8 +908,8 @@ extension TapeDecoder {
             }
         }
         guard let found else {
-            return traits.contains(.nonASCII) || key.contains(where: { $0 >= 0x80 })
-                ? _slowpath_member(equalTo: key, in: object) : nil
+            // A non-ASCII key may be equal as a String to an ASCII one (the Kelvin sign and `K`).
+            return traits.contains(.nonASCII) || !ASCII.isASCII(key) ? _slowpath_member(equalTo: key, in: object) : nil
         }
         tape.pointee.setHint(found.after, ofObjectAt: object)
         return found.value
@@ -914,12 +919,20 @@ extension TapeDecoder {
     /// from where the last look-up ended once its key traits are known (``Tape/keyTraits(ofObjectAt:)``).
     static var smallObject: Int { 8 }
 
-    /// A member whose key is equal to `key` as a `String` though its bytes differ (`"cafe\u{301}"` and `"café"`), as
-    /// `JSONDecoder`'s dictionary of keys finds it; the first such member.
+    /// The first member whose key is equal to `key` as a `String`, as `JSONDecoder`'s dictionary of keys finds it,
+    /// though the bytes may differ (`"cafe\u{301}"` and `"café"`): for objects with non-ASCII keys, and non-ASCII
+    /// keys. Two ASCII keys are equal as Strings exactly when their bytes are, so only members where either side
+    /// has other bytes are compared as Strings.
     @inline(never)
     private func _slowpath_member(equalTo key: UnsafeRawBufferPointer, in object: Int) -> Int? {
-        let wanted = String(decoding: key, as: UTF8.self)
-        return firstMember(ofObjectAt: object) { string(at: $0) == wanted }
+        let keyIsASCII = ASCII.isASCII(key)
+        var wanted: String?
+        return firstMember(ofObjectAt: object) { position in
+            if tape.pointee.key(at: position, is: key) { return true }
+            if keyIsASCII && tape.pointee.withBytes(of: position, ASCII.isASCII) { return false }
+            if wanted == nil { wanted = String(decoding: key, as: UTF8.self) }
+            return string(at: position) == wanted
+        }
     }
 
     private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {

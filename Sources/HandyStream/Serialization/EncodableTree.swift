@@ -13,6 +13,9 @@ final class EncodableTree {
     struct Node {
         enum Kind: UInt8 { case pending, object, array, text }
         var kind = Kind.pending
+        /// An object with a key that has non-ASCII bytes: keys are then compared as Strings
+        /// (``EncodableTree/members(of:)``).
+        var hasNonASCIIKey = false
         var first: Int32 = -1
         var last: Int32 = -1
         var next: Int32 = -1
@@ -34,7 +37,8 @@ final class EncodableTree {
         /// Scalars in their own types, by node, when the tree is written into Foundation-style values.
         var typed: [Int32: Any] = [:]
         var nodes: [Node] = []
-        var keys: [UInt8] = []
+        /// The members' keys, one after the other (``Node/keyStart``, ``Node/keyLength``).
+        var keys = OutputBytes(capacity: 256)
         var text: JSONWriter
         var convertedKeys: [String: String] = [:]
         var typeKinds: [ObjectIdentifier: TypeKind] = [:]
@@ -50,11 +54,6 @@ final class EncodableTree {
         get { state.pointee.nodes }
         _modify { yield &state.pointee.nodes }
         set { state.pointee.nodes = newValue }
-    }
-    private(set) var keys: [UInt8] {
-        get { state.pointee.keys }
-        _modify { yield &state.pointee.keys }
-        set { state.pointee.keys = newValue }
     }
     /// Writes scalars' text; never containers (so it adds no commas).
     var text: JSONWriter {
@@ -108,9 +107,10 @@ final class EncodableTree {
     func addVerbatim(to parent: Int, key: String) -> Int {
         let index = add(to: parent, key: nil)
         var key = key
-        nodes[index].keyStart = Int32(truncatingIfNeeded: keys.count)
-        key.withUTF8 { keys.append(contentsOf: $0) }
-        nodes[index].keyLength = Int32(truncatingIfNeeded: keys.count) - nodes[index].keyStart
+        nodes[index].keyStart = Int32(truncatingIfNeeded: state.pointee.keys.count)
+        let isASCII = key.withUTF8 { state.pointee.keys.appendCheckingASCII(UnsafeRawBufferPointer($0)) }
+        nodes[index].keyLength = Int32(truncatingIfNeeded: state.pointee.keys.count) - nodes[index].keyStart
+        if !isASCII { nodes[parent].hasNonASCIIKey = true }
         return index
     }
 
@@ -130,6 +130,7 @@ final class EncodableTree {
         keyedMakers.deallocate()
         paths.deallocate()
         state.pointee.duplicates.deallocate()
+        state.pointee.keys.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -138,14 +139,16 @@ final class EncodableTree {
     func add(to parent: Int, key: String?) -> Int {
         let index = nodes.count
         var node = Node()
+        var isASCII = true
         if var key {
             if !options.keyEncodingStrategy.isDefault { key = converted(key) }
-            node.keyStart = Int32(truncatingIfNeeded: keys.count)
-            key.withUTF8 { keys.append(contentsOf: $0) }
-            node.keyLength = Int32(truncatingIfNeeded: keys.count) - node.keyStart
+            node.keyStart = Int32(truncatingIfNeeded: state.pointee.keys.count)
+            isASCII = key.withUTF8 { state.pointee.keys.appendCheckingASCII(UnsafeRawBufferPointer($0)) }
+            node.keyLength = Int32(truncatingIfNeeded: state.pointee.keys.count) - node.keyStart
         }
         nodes.append(node)
         if parent >= 0 {
+            if !isASCII { nodes[parent].hasNonASCIIKey = true }
             if nodes[parent].last >= 0 {
                 nodes[Int(nodes[parent].last)].next = Int32(truncatingIfNeeded: index)
             } else {
@@ -207,8 +210,9 @@ final class EncodableTree {
     /// Writes the tree under `root` into `writer`, without recursion (an explicit stack of open containers).
     func write(_ root: Int, to writer: inout JSONWriter) throws {
         struct Open {
-            /// Sorted objects: their members in order; otherwise empty, and `next` follows the sibling links.
-            var sorted: [Int32]
+            /// Reordered objects (``needsOrdering(_:)``): their members in order; otherwise empty, and `next`
+            /// follows the sibling links.
+            var sorted: [Member]
             var position = 0
             var next: Int32
             var isObject: Bool
@@ -245,11 +249,15 @@ final class EncodableTree {
         while !stack.isEmpty {
             let top = stack.count - 1
             let child: Int
+            let keyNode: Int
             if stack[top].position < stack[top].sorted.count {
-                child = Int(stack[top].sorted[stack[top].position])
+                let member = stack[top].sorted[stack[top].position]
+                child = Int(member.value)
+                keyNode = Int(member.key)
                 stack[top].position += 1
             } else if stack[top].next >= 0 {
                 child = Int(stack[top].next)
+                keyNode = child
                 stack[top].next = nodes[child].next
             } else {
                 if stack[top].isObject { writer.endObject() } else { writer.endArray() }
@@ -257,12 +265,7 @@ final class EncodableTree {
                 continue
             }
             if stack[top].isObject {
-                keys.withUnsafeBytes { all in
-                    let node = nodes[child]
-                    writer.key(
-                        bytes: UnsafeRawBufferPointer(
-                            rebasing: all[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]))
-                }
+                writer.key(bytes: keyBytes(Int32(truncatingIfNeeded: keyNode)))
             } else {
                 writer.element()
             }
@@ -270,23 +273,38 @@ final class EncodableTree {
         }
     }
 
-    private func keyBytes(_ index: Int32) -> ArraySlice<UInt8> {
+    /// The key of the member `index`, in the keys' buffer: valid until the next key is added.
+    private func keyBytes(_ index: Int32) -> UnsafeRawBufferPointer {
         let node = nodes[Int(index)]
-        return keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)]
+        let all = state.pointee.keys.buffer
+        precondition(
+            node.keyStart >= 0 && node.keyLength >= 0 && Int(node.keyStart) + Int(node.keyLength) <= all.count,
+            "EncodableTree: key out of bounds")
+        return UnsafeRawBufferPointer(rebasing: all[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)])
     }
 
-    /// The member of the object `parent` under `key` (already converted by the key strategy), the last if several.
+    /// The member of the object `parent` under `key` (already converted by the key strategy), the last if several;
+    /// keys are equal as Strings (``sameKey(_:_:)``).
     func member(of parent: Int, key: String) -> Int? {
-        let wanted = Array(key.utf8)
-        var found: Int?
-        var child = nodes[parent].first
-        while child >= 0 {
-            if nodes[Int(child)].keyLength == wanted.count && keyBytes(child).elementsEqual(wanted) {
-                found = Int(child)
+        var key = key
+        return key.withUTF8 { wanted in
+            var found: Int?
+            var child = nodes[parent].first
+            while child >= 0 {
+                if Self.sameKey(keyBytes(child), UnsafeRawBufferPointer(wanted)) { found = Int(child) }
+                child = nodes[Int(child)].next
             }
-            child = nodes[Int(child)].next
+            return found
         }
-        return found
+    }
+
+    /// Whether two keys are one key, as the `String` keys of `JSONEncoder`'s dictionary are: equal bytes, or equal
+    /// as Strings when either has non-ASCII bytes (`"cafe\u{301}"` and `"café"`; two ASCII keys are equal as Strings
+    /// exactly when their bytes are).
+    private static func sameKey(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+        if left.elementsEqual(right) { return true }
+        guard !ASCII.isASCII(left) || !ASCII.isASCII(right) else { return false }
+        return String(decoding: left, as: UTF8.self) == String(decoding: right, as: UTF8.self)
     }
 
     /// Whether an object's members must be reordered: sorted keys, or a key encoded twice (the last value wins).
@@ -304,26 +322,19 @@ final class EncodableTree {
             child = nodes[Int(child)].next
         }
         guard count > 1 else { return false }
-        return state.pointee.keys.withUnsafeBytes { keys in
-            func key(_ member: Int32) -> UnsafeRawBufferPointer {
-                let node = nodes[Int(member)]
-                return UnsafeRawBufferPointer(rebasing: keys[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)])
+        // Keys with other bytes may be equal as Strings: ``members(of:)`` compares them so.
+        if nodes[index].hasNonASCIIKey { return true }
+        state.pointee.duplicates.begin(count: count)
+        child = nodes[index].first
+        while child >= 0 {
+            if state.pointee.duplicates.insert(
+                keyBytes(child), id: UInt32(bitPattern: child), bytesOf: { keyBytes(Int32(bitPattern: $0)) })
+            {
+                return true
             }
-            state.pointee.duplicates.begin(count: count)
-            var child = nodes[index].first
-            while child >= 0 {
-                if state.pointee.duplicates.insert(
-                    key(child), id: UInt32(bitPattern: child),
-                    bytesOf: {
-                        key(Int32(bitPattern: $0))
-                    })
-                {
-                    return true
-                }
-                child = nodes[Int(child)].next
-            }
-            return false
+            child = nodes[Int(child)].next
         }
+        return false
     }
 
     private func childList(of index: Int) -> [Int32] {
@@ -336,33 +347,52 @@ final class EncodableTree {
         return list
     }
 
-    /// An object's members in writing order: sorted by key when asked, and for equal keys the last value, in the
-    /// first one's place.
-    private func members(of index: Int) -> [Int32] {
-        var list = childList(of: index)
-        if options.sortedKeys {
-            list = list.enumerated().sorted { a, b in
-                let left = keyBytes(a.element)
-                let right = keyBytes(b.element)
-                return left.lexicographicallyPrecedes(right) || (left == right && a.offset < b.offset)
-            }.map(\.element)
-            var unique: [Int32] = []
+    /// An object's members in writing order, as `JSONEncoder`'s dictionary of `String` keys holds them: a key
+    /// encoded twice (equal as Strings, ``sameKey(_:_:)``) is written once, as first encoded, in its first place,
+    /// with its last value; sorted by the keys' bytes when asked.
+    private func members(of index: Int) -> [Member] {
+        let list = childList(of: index)
+        var unique: [Member] = []
+        if nodes[index].hasNonASCIIKey {
+            var places: [String: Int] = [:]
             for member in list {
-                if let last = unique.last, keyBytes(last) == keyBytes(member) {
-                    unique[unique.count - 1] = member
+                let name = String(decoding: keyBytes(member), as: UTF8.self)
+                if let place = places[name] {
+                    unique[place].value = member
                 } else {
-                    unique.append(member)
+                    places[name] = unique.count
+                    unique.append(Member(key: member, value: member))
                 }
             }
-            return unique
+        } else {
+            var places: [KeyBytes: Int] = [:]
+            for member in list {
+                let key = KeyBytes(bytes: keyBytes(member))
+                if let place = places[key] {
+                    unique[place].value = member
+                } else {
+                    places[key] = unique.count
+                    unique.append(Member(key: member, value: member))
+                }
+            }
         }
-        var latest: [ArraySlice<UInt8>: Int32] = [:]
-        for member in list { latest[keyBytes(member)] = member }
-        var seen = Set<ArraySlice<UInt8>>()
-        return list.compactMap { member in
-            let key = keyBytes(member)
-            return seen.insert(key).inserted ? latest[key] : nil
+        if options.sortedKeys {
+            unique.sort { keyBytes($0.key).lexicographicallyPrecedes(keyBytes($1.key)) }
         }
+        return unique
+    }
+
+    /// A key's bytes as a dictionary key (valid while the tree adds no key).
+    private struct KeyBytes: Hashable {
+        let bytes: UnsafeRawBufferPointer
+        static func == (left: Self, right: Self) -> Bool { left.bytes.elementsEqual(right.bytes) }
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
+    }
+
+    /// A member as written: the node whose key is written and the node whose value is.
+    struct Member {
+        var key: Int32
+        var value: Int32
     }
 }
 

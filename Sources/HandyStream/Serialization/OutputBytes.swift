@@ -79,6 +79,17 @@ struct OutputBytes {
         append(UnsafeRawPointer(source), count: bytes.count)
     }
 
+    /// Appends `bytes` (which must not point into this buffer); `true` when they are all ASCII, found out from the
+    /// words the copy reads (``ShortBytes/copy(to:from:count:)``).
+    @inline(__always)
+    mutating func appendCheckingASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let source = bytes.baseAddress else { return true }
+        reserve(bytes.count)
+        let bits = ShortBytes.copy(to: base + count, from: source, count: bytes.count)
+        count &+= bytes.count
+        return bits & 0x8080_8080_8080_8080 == 0
+    }
+
     @inline(__always)
     mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress else { return }

@@ -26,6 +26,15 @@ struct ParityCafe: Codable, Equatable {
     var café: Int
 }
 
+struct ParityKelvin: Codable, Equatable {
+    var K: Int
+}
+
+struct ParityKelvinSign: Codable, Equatable {
+    var kelvin: Int
+    enum CodingKeys: String, CodingKey { case kelvin = "\u{212A}" }
+}
+
 struct ParityNested: Codable, Equatable {
     var nestedValue: [String: [String: ParityValue]]
 }
@@ -111,6 +120,14 @@ struct ParityCase: CustomStringConvertible, Sendable {
         // Keys match as Strings: a decomposed é is the key café.
         ParityCase(ParityCafe.self, #"{"cafe\u0301": 1}"#),
         ParityCase(ParityCafe.self, #"{"café": 2}"#),
+        // ... and two such keys are one key repeated: the first counts.
+        ParityCase(ParityCafe.self, #"{"cafe\u0301": 1, "café": 2}"#),
+        ParityCase(ParityCafe.self, #"{"café": 2, "cafe\u0301": 1}"#),
+        ParityCase([String: Int].self, #"{"cafe\u0301": 1, "café": 2}"#),
+        // The Kelvin sign is K as a String; an ASCII key found by its bytes comes after it.
+        ParityCase(ParityKelvin.self, #"{"\u212a": 1, "K": 2}"#),
+        ParityCase(ParityKelvin.self, #"{"\u212a": 1}"#),
+        ParityCase(ParityKelvinSign.self, #"{"K": 1, "\u212a": 2}"#),
         // Root scalars and containers convert nothing in strict mode.
         ParityCase([Int].self, "[false, true]"),
         ParityCase([Bool].self, "[0, 1]"),
