@@ -53,6 +53,23 @@ struct ParityEqualKeys: Encodable {
     }
 }
 
+/// A nested container asked for twice, under two spellings of one key: one container.
+struct ParityEqualNested: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        var first = container.nestedContainer(
+            keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(stringValue: "caf\u{E9}"))
+        try first.encode(1, forKey: AnyCodingKey(stringValue: "a"))
+        var second = container.nestedContainer(
+            keyedBy: AnyCodingKey.self, forKey: AnyCodingKey(stringValue: "cafe\u{301}"))
+        try second.encode(2, forKey: AnyCodingKey(stringValue: "b"))
+        var list = container.nestedUnkeyedContainer(forKey: AnyCodingKey(stringValue: "\u{212A}"))
+        try list.encode(3)
+        var again = container.nestedUnkeyedContainer(forKey: AnyCodingKey(stringValue: "K"))
+        try again.encode(4)
+    }
+}
+
 struct ParityFloat: Encodable {
     var value: Double
 }
@@ -110,6 +127,7 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
         EncodingParityCase("Decimal NaN") { [Decimal.nan] },
         EncodingParityCase("many keys") { Dictionary(uniqueKeysWithValues: (0..<40).map { ("key\($0)", $0) }) },
         EncodingParityCase("keys equal as Strings") { ParityEqualKeys() },
+        EncodingParityCase("a nested container under keys equal as Strings") { ParityEqualNested() },
         EncodingParityCase("keys equal as Strings, the other way") {
             ParityEqualKeys(names: ["cafe\u{301}", "caf\u{E9}"])
         },

@@ -124,6 +124,10 @@ struct ParityCase: CustomStringConvertible, Sendable {
         ParityCase(ParityCafe.self, #"{"cafe\u0301": 1, "café": 2}"#),
         ParityCase(ParityCafe.self, #"{"café": 2, "cafe\u0301": 1}"#),
         ParityCase([String: Int].self, #"{"cafe\u0301": 1, "café": 2}"#),
+        // A dictionary decodes every member's value, the repeated key's too, before keeping the first.
+        ParityCase([String: Int].self, #"{"a": 1, "a": "x"}"#),
+        ParityCase([String: Int].self, #"{"cafe\u0301": 1, "café": "x"}"#),
+        ParityCase([String: [String: Int]].self, #"{"k": {"a": 1, "a": 2}, "k": {"b": 3}}"#),
         // The Kelvin sign is K as a String; an ASCII key found by its bytes comes after it.
         ParityCase(ParityKelvin.self, #"{"\u212a": 1, "K": 2}"#),
         ParityCase(ParityKelvin.self, #"{"\u212a": 1}"#),
