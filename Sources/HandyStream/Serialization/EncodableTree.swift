@@ -110,7 +110,7 @@ final class EncodableTree {
         nodes[index].keyStart = Int32(truncatingIfNeeded: state.pointee.keys.count)
         let isASCII = key.withUTF8 { state.pointee.keys.appendCheckingASCII(UnsafeRawBufferPointer($0)) }
         nodes[index].keyLength = Int32(truncatingIfNeeded: state.pointee.keys.count) - nodes[index].keyStart
-        if !isASCII { nodes[parent].hasNonASCIIKey = true }
+        if !isASCII && parent >= 0 { nodes[parent].hasNonASCIIKey = true }
         return index
     }
 
