@@ -132,6 +132,15 @@ struct ParityCase: CustomStringConvertible, Sendable {
         ParityCase(ParityKelvin.self, #"{"\u212a": 1, "K": 2}"#),
         ParityCase(ParityKelvin.self, #"{"\u212a": 1}"#),
         ParityCase(ParityKelvinSign.self, #"{"K": 1, "\u212a": 2}"#),
+        // Escapes of UTF-16 surrogates: a pair is one character; a lone one is not text.
+        ParityCase(String.self, #""\ud83d\ude00""#),
+        ParityCase(String.self, #""\ud800""#),
+        ParityCase(String.self, #""\udc00x""#),
+        ParityCase(String.self, #""\ud800\u0041""#),
+        ParityCase(String.self, #""\ud800\ud800""#),
+        ParityCase(String.self, #""a\u0000b""#),
+        ParityCase([String: Int].self, #"{"\ud800": 1}"#),
+        ParityCase([String].self, #"["ok", "\udfff"]"#),
         // Root scalars and containers convert nothing in strict mode.
         ParityCase([Int].self, "[false, true]"),
         ParityCase([Bool].self, "[0, 1]"),
