@@ -163,8 +163,17 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
     @Test func jsonEncodersOwnOrderChanges() throws {
         let encoder = JSONEncoder()
         let value = Dictionary(uniqueKeysWithValues: (0..<12).map { ("key\($0)", $0) })
-        let texts = Set(try (0..<50).map { _ in try encoder.encode(value) })
+        // The seed comes from the dictionary's storage address: blocks of about its size are kept between the calls,
+        // so that a freed dictionary's memory is not simply handed to the next (in a busy process it can be, each
+        // time, and the order then repeats).
+        var kept: [[UInt64]] = []
+        let texts = Set(
+            try (0..<100).map { round in
+                kept.append([UInt64](repeating: 0, count: 16 + round % 64))
+                return try encoder.encode(value)
+            })
         #expect(texts.count > 1)
+        #expect(kept.count == 100)
         // A struct's members in the order its encode(to:) encodes them, every time. (A Swift dictionary's own order
         // is seeded per instance too, so a `[String: T]` is written in the order it gives.)
         struct Ordered: Encodable {
