@@ -115,6 +115,8 @@ extension Array: LenientArray where Element: Decodable {
         _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ node: () -> CodingPathNode
     ) throws -> [Element] {
         var result: [Element] = []
+        // `reserveCapacity(0)` would still make a buffer of its own for the empty array.
+        guard header.start > 0 else { return result }
         result.reserveCapacity(Int(header.start))
         try decoder.forEachElement(ofArrayAt: index) { position, count in
             result.append(try decoder.decode(Element.self, at: position, node: node().appending(index: count)))
@@ -165,6 +167,9 @@ extension Array where Element: Decodable {
         _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ read: (Int, Int) throws -> Scalar
     ) throws -> [Scalar] {
         var values: [Scalar] = []
+        // An empty array is the shared empty one: `reserveCapacity(0)` would still make a buffer (citm_catalog.json
+        // has 8,685 empty `blockIds`).
+        guard header.start > 0 else { return values }
         values.reserveCapacity(Int(header.start))
         try decoder.forEachElement(ofArrayAt: index) { values.append(try read($0, $1)) }
         return values
@@ -204,7 +209,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
                 .object, at: index, node: node, rescue: rescue, byContainer: byContainer)
         else { return _identityCast([String: Value](), to: Result.self) }
         var result: [String: Value] = [:]
-        result.reserveCapacity(Int(header.start))
+        if header.start > 0 { result.reserveCapacity(Int(header.start)) }
         var dropped: Set<String> = []
         // `JSONDecoder` reads the members in the dictionary's `init(from:)` with the default key strategy (a
         // malformed ISO 8601 date is reported at the dictionary's path), by its decoder with another.
