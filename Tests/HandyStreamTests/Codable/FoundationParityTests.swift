@@ -26,6 +26,10 @@ struct ParityCafe: Codable, Equatable {
     var café: Int
 }
 
+struct SnakeCafe: Codable, Equatable {
+    var caféX: Int
+}
+
 struct ParityKelvin: Codable, Equatable {
     var K: Int
 }
@@ -259,6 +263,11 @@ extension FoundationParityTests {
             SnakeKeys.self, #"{"rounded_rect": 1, "rounded_rect": 2, "roundedRect": 3}"#,
             options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
             foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
+        // Two document keys that convert to one key, equal as Strings though not in bytes: the first counts.
+        ParityCase(
+            SnakeCafe.self, #"{"cafe\u0301_x": 1, "café_x": 2}"#,
+            options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
+            foundation: { $0.keyDecodingStrategy = .convertFromSnakeCase }),
         ParityCase(
             AllKeysThenDecode.self, #"{"first_value": 1, "_second__value_": 2, "third": 3}"#,
             options: DecodingOptions(strict: true, keyDecodingStrategy: .convertFromSnakeCase),
@@ -308,6 +317,15 @@ extension FoundationParityTests {
         #expect(
             String(decoding: try ours.encode(Keys()), as: UTF8.self)
                 == String(decoding: try foundation.encode(Keys()), as: UTF8.self))
+        // Two properties that convert to one key: one member, the last value, as JSONEncoder's dictionary keeps it.
+        struct Colliding: Encodable {
+            var aB = 1
+            var a_b = 2
+            var cB = 3
+        }
+        #expect(
+            String(decoding: try ours.encode(Colliding()), as: UTF8.self)
+                == String(decoding: try foundation.encode(Colliding()), as: UTF8.self))
         let custom: @Sendable ([any CodingKey]) -> any CodingKey = { path in
             AnyCodingKey(stringValue: "\(path.count)-" + path.last!.stringValue.uppercased())
         }
