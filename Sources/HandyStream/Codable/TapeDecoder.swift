@@ -909,7 +909,8 @@ extension TapeDecoder {
         }
         guard let found else {
             // A non-ASCII key may be equal as a String to an ASCII one (the Kelvin sign and `K`).
-            return traits.contains(.nonASCII) || !ASCII.isASCII(key) ? _slowpath_member(equalTo: key, in: object) : nil
+            return traits.contains(.nonASCII) || !UTF8Validation.isASCII(key)
+                ? _slowpath_member(equalTo: key, in: object) : nil
         }
         tape.pointee.setHint(found.after, ofObjectAt: object)
         return found.value
@@ -925,11 +926,11 @@ extension TapeDecoder {
     /// has other bytes are compared as Strings.
     @inline(never)
     private func _slowpath_member(equalTo key: UnsafeRawBufferPointer, in object: Int) -> Int? {
-        let keyIsASCII = ASCII.isASCII(key)
+        let keyIsASCII = UTF8Validation.isASCII(key)
         var wanted: String?
         return firstMember(ofObjectAt: object) { position in
             if tape.pointee.key(at: position, is: key) { return true }
-            if keyIsASCII && tape.pointee.withBytes(of: position, ASCII.isASCII) { return false }
+            if keyIsASCII && tape.pointee.withBytes(of: position, UTF8Validation.isASCII) { return false }
             if wanted == nil { wanted = String(decoding: key, as: UTF8.self) }
             return string(at: position) == wanted
         }

@@ -41,30 +41,32 @@ enum TypeRegistry {
 
     /// What `path` holds for `key`, worked out by `make` the first time (outside the lock).
     private static func memo<Value>(
-        _ path: WritableKeyPath<Known, [Key: Value]>, _ key: Key, make: () -> Value
+        _ path: WritableKeyPath<Known, [Key: Value]>, _ key: Key, make: () -> Value,
+        published: (inout Known) -> Void = { _ in }
     ) -> Value {
         if let value = known.withLock({ $0[keyPath: path][key] }) { return value }
         let made = make()
         return known.withLock { known in
             if let value = known[keyPath: path][key] { return value }
             known[keyPath: path][key] = made
+            published(&known)
             return made
         }
     }
 
     /// How the `Decodable` decoder treats `type` under `strategy`.
     static func traits<T>(of type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
-        let key = Key(type: ObjectIdentifier(type), strategy: strategy)
-        if let traits = known.withLock({ $0.traits[key] }) { return traits }
-        let (made, mapping) = TypeTraits.of(type, strategy: strategy)
-        return known.withLock { known in
-            if let traits = known.traits[key] { return traits }
-            known.traits[key] = made
-            // Published with the traits that refer to it (a mapping made by a thread that lost the race is freed
+        var mapping: MappingTable?
+        return memo(
+            \.traits, Key(type: ObjectIdentifier(type), strategy: strategy),
+            make: {
+                let (traits, made) = TypeTraits.of(type, strategy: strategy)
+                mapping = made
+                return traits
+            },
+            // The mapping the traits refer to is kept with them (one made by a thread that lost the race is freed
             // with its traits, which no one saw).
-            if let mapping { known.mappings.append(mapping) }
-            return made
-        }
+            published: { known in if let mapping { known.mappings.append(mapping) } })
     }
 
     /// What `init()` gives each property of `type`, or `nil` when it can't be made empty.

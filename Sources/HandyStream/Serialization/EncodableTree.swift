@@ -104,15 +104,7 @@ final class EncodableTree {
     }
 
     /// A new member of `parent` under `key`, the key written as it is.
-    func addVerbatim(to parent: Int, key: String) -> Int {
-        let index = add(to: parent, key: nil)
-        var key = key
-        nodes[index].keyStart = Int32(truncatingIfNeeded: state.pointee.keys.count)
-        let isASCII = key.withUTF8 { state.pointee.keys.appendCheckingASCII(UnsafeRawBufferPointer($0)) }
-        nodes[index].keyLength = Int32(truncatingIfNeeded: state.pointee.keys.count) - nodes[index].keyStart
-        if !isASCII && parent >= 0 { nodes[parent].hasNonASCIIKey = true }
-        return index
-    }
+    func addVerbatim(to parent: Int, key: String) -> Int { append(to: parent, key: key) }
 
     init(options: EncodingOptions, keepsValues: Bool = false) {
         self.options = options
@@ -135,13 +127,20 @@ final class EncodableTree {
         state.deallocate()
     }
 
-    /// A new node, the child of `parent` under `key` (or an element, `key` nil), or a root (`parent` -1).
+    /// A new node, the child of `parent` under `key` converted by the key strategy (or an element, `key` nil), or a
+    /// root (`parent` -1).
     func add(to parent: Int, key: String?) -> Int {
+        guard let key, !options.keyEncodingStrategy.isDefault else { return append(to: parent, key: key) }
+        return append(to: parent, key: converted(key))
+    }
+
+    /// A new node under `key` as it is: ``add(to:key:)``'s and ``addVerbatim(to:key:)``'s.
+    @inline(__always)
+    private func append(to parent: Int, key: String?) -> Int {
         let index = nodes.count
         var node = Node()
         var isASCII = true
         if var key {
-            if !options.keyEncodingStrategy.isDefault { key = converted(key) }
             node.keyStart = Int32(truncatingIfNeeded: state.pointee.keys.count)
             isASCII = key.withUTF8 { state.pointee.keys.appendCheckingASCII(UnsafeRawBufferPointer($0)) }
             node.keyLength = Int32(truncatingIfNeeded: state.pointee.keys.count) - node.keyStart
@@ -303,7 +302,7 @@ final class EncodableTree {
     /// exactly when their bytes are).
     private static func sameKey(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
         if left.elementsEqual(right) { return true }
-        guard !ASCII.isASCII(left) || !ASCII.isASCII(right) else { return false }
+        guard !UTF8Validation.isASCII(left) || !UTF8Validation.isASCII(right) else { return false }
         return String(decoding: left, as: UTF8.self) == String(decoding: right, as: UTF8.self)
     }
 
@@ -352,34 +351,30 @@ final class EncodableTree {
     /// with its last value; sorted by the keys' bytes when asked.
     private func members(of index: Int) -> [Member] {
         let list = childList(of: index)
-        var unique: [Member] = []
-        if nodes[index].hasNonASCIIKey {
-            var places: [String: Int] = [:]
-            for member in list {
-                let name = String(decoding: keyBytes(member), as: UTF8.self)
-                if let place = places[name] {
-                    unique[place].value = member
-                } else {
-                    places[name] = unique.count
-                    unique.append(Member(key: member, value: member))
-                }
-            }
-        } else {
-            var places: [KeyBytes: Int] = [:]
-            for member in list {
-                let key = KeyBytes(bytes: keyBytes(member))
-                if let place = places[key] {
-                    unique[place].value = member
-                } else {
-                    places[key] = unique.count
-                    unique.append(Member(key: member, value: member))
-                }
-            }
-        }
+        var members =
+            nodes[index].hasNonASCIIKey
+            ? onePerKey(list, by: { String(decoding: keyBytes($0), as: UTF8.self) })
+            : onePerKey(list, by: { KeyBytes(bytes: keyBytes($0)) })
         if options.sortedKeys {
-            unique.sort { keyBytes($0.key).lexicographicallyPrecedes(keyBytes($1.key)) }
+            members.sort { keyBytes($0.key).lexicographicallyPrecedes(keyBytes($1.key)) }
         }
-        return unique
+        return members
+    }
+
+    /// `list`'s members, one per key (`key` gives a member's): its first place and key, its last value.
+    private func onePerKey<Key: Hashable>(_ list: [Int32], by key: (Int32) -> Key) -> [Member] {
+        var members: [Member] = []
+        var places: [Key: Int] = [:]
+        for member in list {
+            let name = key(member)
+            if let place = places[name] {
+                members[place].value = member
+            } else {
+                places[name] = members.count
+                members.append(Member(key: member, value: member))
+            }
+        }
+        return members
     }
 
     /// A key's bytes as a dictionary key (valid while the tree adds no key).

@@ -20,21 +20,6 @@ enum ASCII {
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- zero <= 9 }
 
-    /// Whether every byte of `bytes` is ASCII (below 0x80), read a word at a time.
-    @inline(__always)
-    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard var base = bytes.baseAddress else { return true }
-        var count = bytes.count
-        var bits: UInt64 = 0
-        while count >= 8 {
-            bits |= base.loadUnaligned(as: UInt64.self)
-            base += 8
-            count &-= 8
-        }
-        if count > 0 { bits |= ShortBytes.word(base, count: count) }
-        return bits & 0x8080_8080_8080_8080 == 0
-    }
-
     @inline(__always)
     static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
