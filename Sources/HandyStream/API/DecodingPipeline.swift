@@ -295,6 +295,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     /// The values completed so far (the streaming modes), handed over once.
     func takeElements() -> [T] { completed.takeAll(finishing) }
 
+    /// The same, each value moved to `body` in turn (``ElementBuffer/takeEach(_:)``).
+    func takeEachElement(_ body: (T) throws -> Void) rethrows { try completed.takeEach(body) }
+
     /// One value, once complete; a value that doesn't fit `T` is an error located where the value is (in `input`,
     /// when the whole document is in memory).
     func takeValue(input: UnsafeRawBufferPointer? = nil) throws -> T {

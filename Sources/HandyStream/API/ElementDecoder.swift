@@ -35,6 +35,25 @@ public final class ElementDecoder<T> {
 
     /// Ends the input: the last elements, and the error that ended the input if any (elements completed before bad
     /// input come first, as with ``feed(_:)``).
+    /// Feeds the next chunk and hands each element it completed to `body`, in order, moved out of the decoder (no
+    /// array per chunk, no copy per element). When the chunk holds bad input, the elements completed before it are
+    /// handed over first, then the error is thrown. `forEachElement` reads with this.
+    func feed(_ chunk: UnsafeRawBufferPointer, each body: (T) throws -> Void) throws {
+        var failure: (any Error)?
+        do { try engine.feed(chunk) } catch { failure = error }
+        try engine.takeEachElement(body)
+        if let failure { throw failure }
+    }
+
+    /// The same for ``finish()``: the last elements, each handed to `body`, then the error that ended the input if
+    /// any.
+    func finish(each body: (T) throws -> Void) throws {
+        var failure: (any Error)?
+        do { try engine.finish() } catch { failure = error }
+        try engine.takeEachElement(body)
+        if let failure { throw failure }
+    }
+
     func finishDeliveringFirst() -> (elements: [T], error: (any Error)?) {
         do {
             try engine.finish()

@@ -76,17 +76,10 @@ extension ModelDecoder {
     ) throws {
         let decoder = try elements(of: type, at: path)
         try ChunkReader.read(file: file, chunkSize: chunkSize) { chunk in
-            for element in try decoder.feed(chunk) { try body(element) }
+            try decoder.feed(chunk, each: body)
             return true
         }
-        try Self.finish(decoder, body)
-    }
-
-    /// The last elements, each handed to `body`, then the error that ended the input if any.
-    private static func finish<T>(_ decoder: ElementDecoder<T>, _ body: (T) throws -> Void) throws {
-        let (elements, error) = decoder.finishDeliveringFirst()
-        for element in elements { try body(element) }
-        if let error { throw error }
+        try decoder.finish(each: body)
     }
 
     /// The same, from an open file handle (standard input, a pipe).
@@ -96,9 +89,9 @@ extension ModelDecoder {
     ) throws {
         let decoder = try elements(of: type, at: path)
         try ChunkReader.read(descriptor: handle.fileDescriptor, chunkSize: chunkSize) { chunk in
-            for element in try decoder.feed(chunk) { try body(element) }
+            try decoder.feed(chunk, each: body)
             return true
         }
-        try Self.finish(decoder, body)
+        try decoder.finish(each: body)
     }
 }

@@ -223,6 +223,23 @@ final class ElementBuffer<Element>: SlotBuffer {
     /// Moves the values out into one array, made by `finishing`, leaving the buffer empty.
     func takeAll(_ finishing: ArrayFinishing<Element>) -> [Element] { takeAll(finishing.take) }
 
+    /// Moves the values out one at a time, in order, handing each to `body`: no array is made and no value copied.
+    /// The buffer is empty from the start (so `body` may see values completed later added to it); when `body`
+    /// throws, the values not yet handed over are destroyed.
+    func takeEach(_ body: (Element) throws -> Void) rethrows {
+        let taken = count
+        count = 0
+        let first = elements
+        var index = 0
+        // Slots index..<taken still hold values of their own; each is moved out just before it is handed over.
+        defer { (first + index).deinitialize(count: taken &- index) }
+        while index < taken {
+            let element = (first + index).move()
+            index &+= 1
+            try body(element)
+        }
+    }
+
     /// Destroys the values left (decoding stopped early).
     func discard() {
         elements.deinitialize(count: count)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HandyStream
+import Synchronization
 import Testing
 
 /// Splits `bytes` into chunks of `size` bytes.
@@ -188,6 +189,37 @@ struct StreamingTests {
         }
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(pulled.count.withLock { $0 } < bytes.count / 8)
+    }
+
+    /// Instances alive, counted by ``TrackedItem``'s initializer and deinitializer.
+    final class TrackedItem: HandyJSON {
+        static let live = Mutex(0)
+        var id = 0
+        required init() { Self.live.withLock { $0 += 1 } }
+        deinit { Self.live.withLock { $0 -= 1 } }
+    }
+
+    @Test("forEachElement: a body that throws stops the stream, and the elements not handed over are destroyed")
+    func throwingBodyLeavesNoElementBehind() throws {
+        struct Stop: Error {}
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("handystream-\(UUID()).json")
+        let items = (0..<10).map { #"{"id":\#($0)}"# }.joined(separator: ",")
+        try Data(#"{"items":[\#(items)]}"#.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        // The whole file is one chunk: its ten elements are complete when the body first runs.
+        var all: [Int] = []
+        try ModelDecoder().forEachElement(of: TrackedItem.self, at: "items", inFileAt: url.path) { all.append($0.id) }
+        #expect(all == Array(0..<10))
+        let before = TrackedItem.live.withLock { $0 }
+        var seen: [Int] = []
+        #expect(throws: Stop.self) {
+            try ModelDecoder().forEachElement(of: TrackedItem.self, at: "items", inFileAt: url.path) { item in
+                seen.append(item.id)
+                if item.id == 3 { throw Stop() }
+            }
+        }
+        #expect(seen == [0, 1, 2, 3])
+        #expect(TrackedItem.live.withLock { $0 } == before)
     }
 
     @Test("Files are read in chunks")
