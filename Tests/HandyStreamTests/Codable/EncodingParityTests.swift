@@ -163,17 +163,23 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
     @Test func jsonEncodersOwnOrderChanges() throws {
         let encoder = JSONEncoder()
         let value = Dictionary(uniqueKeysWithValues: (0..<12).map { ("key\($0)", $0) })
-        // The seed comes from the dictionary's storage address: blocks of about its size are kept between the calls,
-        // so that a freed dictionary's memory is not simply handed to the next (in a busy process it can be, each
-        // time, and the order then repeats).
-        var kept: [[UInt64]] = []
-        let texts = Set(
-            try (0..<100).map { round in
-                kept.append([UInt64](repeating: 0, count: 16 + round % 64))
-                return try encoder.encode(value)
-            })
-        #expect(texts.count > 1)
-        #expect(kept.count == 100)
+        // The seed comes from the dictionary's storage address. `malloc` hands the blocks a call freed (up to seven
+        // of a size, kept per thread) to the next requests of their size, so after each call eight blocks of every
+        // size up to 2 KB are taken and kept: the next call's dictionary then gets memory at another address.
+        // (Without them, or with one block of each size, every call could reuse the same address, and the order
+        // repeated.)
+        var kept: [UnsafeMutableRawPointer] = []
+        defer { kept.forEach { free($0) } }
+        var texts = Set<Data>()
+        var calls = 0
+        while texts.count < 2 && calls < 30 {
+            texts.insert(try encoder.encode(value))
+            calls += 1
+            for size in stride(from: 32, through: 2_048, by: 16) {
+                for _ in 0..<8 { kept.append(malloc(size)!) }
+            }
+        }
+        #expect(texts.count > 1, "one order in \(calls) calls")
         // A struct's members in the order its encode(to:) encodes them, every time. (A Swift dictionary's own order
         // is seeded per instance too, so a `[String: T]` is written in the order it gives.)
         struct Ordered: Encodable {
