@@ -222,6 +222,43 @@ struct StreamingTests {
         #expect(TrackedItem.live.withLock { $0 } == before)
     }
 
+    /// A `Decodable` class counting its instances alive.
+    final class CountedElement: Decodable {
+        static let live = Mutex(0)
+        let id: Int
+        enum CodingKeys: String, CodingKey { case id }
+        init(from decoder: any Decoder) throws {
+            id = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .id)
+            Self.live.withLock { $0 += 1 }
+        }
+        deinit { Self.live.withLock { $0 -= 1 } }
+    }
+
+    @Test("Decodable elements: each value decoded is handed over once and destroyed once, also when a stream fails")
+    func decodableElementsAreHandedOverOnce() throws {
+        let items = (0..<10).map { #"{"id":\#($0)}"# }.joined(separator: ",")
+        let before = CountedElement.live.withLock { $0 }
+        do {
+            // In chunks of 7 bytes; the last element needs lenient mode's rescue (`"x"` as an `Int` is 0).
+            let document = Array(#"{"items":[\#(items),{"id":"x"}]}"#.utf8)
+            let decoder = try ModelDecoder().elements(of: CountedElement.self, at: "items")
+            var ids: [Int] = []
+            for chunk in chunks(document, size: 7) { ids += try decoder.feed(chunk).map(\.id) }
+            ids += try decoder.finish().map(\.id)
+            #expect(ids == Array(0..<10) + [0])
+            // Bad input after five elements: those five are handed over, then the error.
+            let broken = Array(#"{"items":[\#(items.prefix(45))#]}"#.utf8)
+            var streamed: [Int] = []
+            let failing = try ModelDecoder().elements(of: CountedElement.self, at: "items")
+            #expect(throws: (any Error).self) {
+                for chunk in chunks(broken, size: 5) { streamed += try failing.feed(chunk).map(\.id) }
+                streamed += try failing.finish().map(\.id)
+            }
+            #expect(streamed == Array(0..<5))
+        }
+        #expect(CountedElement.live.withLock { $0 } == before)
+    }
+
     @Test("Files are read in chunks")
     func files() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("handystream-\(UUID()).json")
