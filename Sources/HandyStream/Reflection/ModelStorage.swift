@@ -87,21 +87,52 @@ extension ModelStorage {
     /// The elements of `array`, read in place.
     ///
     /// - Precondition: the caller holds this very array value (a reference to its buffer) and does not change it
-    ///   for as long as it uses the pointer. A Swift array on Linux is always native: its elements live in the heap
-    ///   buffer the value refers to, which neither moves nor is freed while a reference is held, and which no one
-    ///   else can change in place while the caller's reference makes it shared.
+    ///   for as long as it uses the addresses. A Swift array on Linux is always native: its elements live in the
+    ///   heap buffer the value refers to, which neither moves nor is freed while a reference is held, and which no
+    ///   one else can change in place while the caller's reference makes it shared.
     @inline(__always)
-    static func elements<Element>(of array: [Element]) -> UnsafeBufferPointer<Element> {
-        array.withUnsafeBufferPointer { $0 }
+    static func elements<Element>(of array: [Element]) -> ElementRun {
+        array.withUnsafeBufferPointer { ElementRun($0) }
     }
 
     /// The elements of the array stored at `array`, read in place.
     ///
-    /// - Precondition: the array stored there stays there, unchanged, for as long as the caller uses the pointer
+    /// - Precondition: the array stored there stays there, unchanged, for as long as the caller uses the addresses
     ///   (the encoder reads a property's array while the value holding it is being written).
     @inline(__always)
-    static func elements<Element>(of array: UnsafePointer<[Element]>) -> UnsafeBufferPointer<Element> {
-        array.pointee.withUnsafeBufferPointer { $0 }
+    static func elements<Element>(of array: UnsafePointer<[Element]>) -> ElementRun {
+        array.pointee.withUnsafeBufferPointer { ElementRun($0) }
+    }
+
+    /// An array's elements as untyped memory: `count` values, one every `stride` bytes from `base`. Generic
+    /// cursors keep this rather than an `UnsafeBufferPointer<Element>`: in their unspecialized code, keeping one of
+    /// those asked the runtime for its metadata on every array (about 360 instructions).
+    struct ElementRun {
+        let base: UnsafeRawPointer?
+        let count: Int
+        let stride: Int
+
+        static var empty: ElementRun { ElementRun(base: nil, count: 0, stride: 0) }
+
+        private init(base: UnsafeRawPointer?, count: Int, stride: Int) {
+            self.base = base
+            self.count = count
+            self.stride = stride
+        }
+
+        @inline(__always)
+        init<Element>(_ buffer: UnsafeBufferPointer<Element>) {
+            self.init(
+                base: UnsafeRawPointer(buffer.baseAddress), count: buffer.count,
+                stride: MemoryLayout<Element>.stride)
+        }
+
+        /// The address of element `index`.
+        @inline(__always)
+        func address(_ index: Int) -> UnsafeRawPointer {
+            assert(index >= 0 && index < count, "ElementRun: element index out of range")
+            return base! + index &* stride
+        }
     }
 
     /// The address of the value inside the `Optional` at `optional`, which is not `nil`.

@@ -114,7 +114,7 @@ final class HolderCursor<T>: EncodeCursor {
 
 /// The elements of an array (or of a set, made an array), read in place.
 final class ArrayCursor<Element>: EncodeCursor {
-    private var elements = UnsafeBufferPointer<Element>(start: nil, count: 0)
+    private var elements = ModelStorage.ElementRun.empty
     private var index = 0
     /// An array that exists only for this cursor (a set's elements, a `JSONValue`'s), held while it is read.
     private var held: [Element] = []
@@ -145,12 +145,12 @@ final class ArrayCursor<Element>: EncodeCursor {
         }
         writer.element()
         defer { index += 1 }
-        return .typed(codec, UnsafeRawPointer(elements.baseAddress! + index))
+        return .typed(codec, elements.address(index))
     }
 
     override func reset() {
         if holds { _slowpath_release() }
-        elements = UnsafeBufferPointer(start: nil, count: 0)
+        elements = .empty
     }
 
     @inline(never)
@@ -165,7 +165,7 @@ final class DictionaryCursor<Value>: EncodeCursor {
     private var keys: [String] = []
     /// Held so that its buffer stays alive and unchanged while `values` points into it.
     private var valueArray: [Value] = []
-    private var values = UnsafeBufferPointer<Value>(start: nil, count: 0)
+    private var values = ModelStorage.ElementRun.empty
     private var index = 0
     private let codec: Unmanaged<ValueCodec>
 
@@ -204,13 +204,13 @@ final class DictionaryCursor<Value>: EncodeCursor {
         }
         writer.key(keys[index])
         defer { index += 1 }
-        return .typed(codec, UnsafeRawPointer(values.baseAddress! + index))
+        return .typed(codec, values.address(index))
     }
 
     override func reset() {
         keys = []
         valueArray = []
-        values = UnsafeBufferPointer(start: nil, count: 0)
+        values = .empty
     }
 }
 
