@@ -266,6 +266,22 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking> {
     }
 }
 
+/// A keyed container's member `key` in `object`, added to the tree. Outside ``TreeKeyedContainer`` so that a
+/// closure calling it captures the container's fields and not the container: capturing a `TreeKeyedContainer<Key>`
+/// asks the runtime for that type's metadata in unspecialized code (about 360 instructions a member).
+private func treeMember<Key: CodingKey>(
+    _ key: Key, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
+) -> Int {
+    encoder.tree.addVerbatim(to: object, key: treeKeyName(key, node: node, in: encoder))
+}
+
+/// The key as written: under the key strategy, which a custom one applies to the path to the member (`node`, the
+/// container's path, plus the key).
+private func treeKeyName<Key: CodingKey>(_ key: Key, node: CodingPathNode, in encoder: TreeEncoder) -> String {
+    if encoder.tree.options.keyEncodingStrategy.isDefault { return key.stringValue }
+    return encoder.tree.converted(key.stringValue) { node.path + [key] }
+}
+
 struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
     // The parts' fields held as its own (see ``TapeKeyedContainer``).
     let encoder: TreeEncoder
@@ -283,13 +299,9 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
 
     var codingPath: [any CodingKey] { node.path }
 
-    private func member(_ key: Key) -> Int { encoder.tree.addVerbatim(to: object, key: keyName(key)) }
+    private func member(_ key: Key) -> Int { treeMember(key, of: object, node: node, in: encoder) }
 
-    /// The key as written: under the key strategy, which a custom one applies to the path to the member.
-    private func keyName(_ key: Key) -> String {
-        if encoder.tree.options.keyEncodingStrategy.isDefault { return key.stringValue }
-        return encoder.tree.converted(key.stringValue) { node.path + [key] }
-    }
+    private func keyName(_ key: Key) -> String { treeKeyName(key, node: node, in: encoder) }
 
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
@@ -310,8 +322,12 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
     mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encodeMember(value, forKey: key) }
 
+    /// The closures capture the fields they need, not `self` (see ``treeMember(_:of:node:in:)``).
     private func encodeMember<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder.encode(value, asChildOf: object, { member(key) }, node: owner.appending(key))
+        let (encoder, object, node, owner) = (self.encoder, self.object, self.node, self.owner)
+        try encoder.encode(
+            value, asChildOf: object, { treeMember(key, of: object, node: node, in: encoder) },
+            node: owner.appending(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
