@@ -17,7 +17,9 @@ final class Builder: TokenSink {
     /// The nesting cap (the run's).
     let maximumDepth: Int
     let options: DecodingOptions
-    weak var delegate: Delegate?
+    /// Unretained: the pipeline that sets it owns the builder and drives every event to it, so it is alive whenever
+    /// the builder calls it (a `weak` reference cost a look-up and a retain and release per stream element).
+    unowned(unsafe) var delegate: Delegate?
     /// What the pipeline's stages share: the tokenizer's position, the failure slot.
     let run: DecodingRun
     /// The byte offset just past the token being handled (a `Decodable` value records it on its tape).

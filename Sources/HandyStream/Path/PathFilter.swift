@@ -55,7 +55,9 @@ final class PathFilter: TokenSink {
     private unowned(unsafe) let next: TokenSink
     /// The nesting cap, the same as the builder's (every container counts, skipped ones too).
     private let maximumDepth: Int
-    weak var delegate: Delegate?
+    /// Unretained, as the builder's (``Builder/delegate``): the pipeline that sets it owns the filter and drives
+    /// every event to it.
+    unowned(unsafe) var delegate: Delegate?
     /// The first wildcard segment: matches are collected (single mode), and no more can come once its container
     /// has ended.
     private let firstWildcard: Int?
