@@ -41,7 +41,9 @@ final class EncodableTree {
         var keys = OutputBytes(capacity: 256)
         var text: JSONWriter
         var convertedKeys: [String: String] = [:]
-        var typeKinds: [ObjectIdentifier: TypeKind] = [:]
+        /// Each type's kind (``kind(of:)``): a `TypeTable` finds it in a probe or two, where a dictionary hashed the
+        /// type's identity for every value encoded.
+        var typeKinds = TypeTable<TypeKind>()
         /// Finds keys encoded twice in an object (``needsOrdering(_:)``).
         var duplicates = DuplicateKeys()
     }
@@ -66,7 +68,7 @@ final class EncodableTree {
         _modify { yield &state.pointee.convertedKeys }
         set { state.pointee.convertedKeys = newValue }
     }
-    private var typeKinds: [ObjectIdentifier: TypeKind] {
+    private var typeKinds: TypeTable<TypeKind> {
         get { state.pointee.typeKinds }
         _modify { yield &state.pointee.typeKinds }
         set { state.pointee.typeKinds = newValue }
@@ -97,9 +99,9 @@ final class EncodableTree {
 
     /// The kind of `type`, worked out once per type and run.
     func kind<T>(of type: T.Type) -> TypeKind {
-        if let known = typeKinds[ObjectIdentifier(type)] { return known }
+        if let known = typeKinds.value(for: ObjectIdentifier(type)) { return known }
         let kind: TypeKind = type is any StringKeyedEncodable.Type ? .stringDictionary : .plain
-        typeKinds[ObjectIdentifier(type)] = kind
+        typeKinds.insert(kind, for: ObjectIdentifier(type))
         return kind
     }
 
