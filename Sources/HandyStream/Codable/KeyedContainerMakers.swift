@@ -8,7 +8,8 @@
 struct KeyedContainerMakers {
     private var table = TypeTable<Unmanaged<AnyObject>>()
     private var owned: [AnyObject] = []
-    /// The decoders' makers that reclaim pooled containers when a root value is done (KeyedContainerPool.swift).
+    /// The makers that reclaim pooled containers when a root value is decoded or a value written
+    /// (KeyedContainerPool.swift, ``TreeKeyedContainerMaker``).
     private(set) var reclaimers: [any KeyedContainerReclaiming] = []
 
     /// The maker kept for the key type `key`.
@@ -21,7 +22,7 @@ struct KeyedContainerMakers {
         return maker
     }
 
-    /// Keeps a decoder's `maker`, which pools containers, for the key type `key`, among the ``reclaimers`` too.
+    /// Keeps a `maker` that pools containers for the key type `key`, among the ``reclaimers`` too.
     mutating func keep<Maker: KeyedContainerReclaiming>(_ maker: Maker, for key: ObjectIdentifier) -> Maker {
         reclaimers.append(maker)
         store(maker, for: key)

@@ -195,27 +195,43 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
     }
 }
 
-/// Whether a `KeyedDecodingContainer` is held anywhere but in one place: the standard library's container is a
-/// struct whose one stored property is a reference to its box, and the box is unique when only that place holds it.
+/// Whether a `KeyedDecodingContainer` or a `KeyedEncodingContainer` is held anywhere but in one place: the standard
+/// library's container is a struct whose one stored property is a reference to its box, and the box is unique when
+/// only that place holds it.
 ///
-/// Unsafe: ``isHeldOnlyAt(_:)`` reads a `KeyedDecodingContainer`'s memory as that reference. ``isUnderstood`` checks,
-/// once, by reflection on a container `JSONDecoder` made, that the container is exactly one reference, the one
-/// `Mirror` reports as its only property; when it is not, nothing is pooled.
+/// Unsafe: ``isHeldOnlyAt(_:)`` reads a container's memory as that reference. ``isUnderstood`` and
+/// ``encodingIsUnderstood`` check, once each, by reflection on a container `JSONDecoder` or `JSONEncoder` made, that
+/// the container is exactly one reference, the one `Mirror` reports as its only property; when it is not, nothing is
+/// pooled.
 enum KeyedContainerBox {
     static let isUnderstood: Bool = {
-        guard MemoryLayout<KeyedDecodingContainer<ProbeKey>>.size == MemoryLayout<AnyObject>.size,
-            MemoryLayout<KeyedDecodingContainer<ProbeKey>>.alignment == MemoryLayout<AnyObject>.alignment,
-            let probe = try? JSONDecoder().decode(Probe.self, from: Data("{}".utf8))
-        else { return false }
-        let children = Array(Mirror(reflecting: probe.container).children)
-        guard children.count == 1, type(of: children[0].value) is AnyObject.Type else { return false }
-        let reflected = children[0].value as AnyObject
-        let stored = withUnsafeBytes(of: probe.container) { $0.load(as: AnyObject.self) }
-        return reflected === stored
+        guard let probe = try? JSONDecoder().decode(Probe.self, from: Data("{}".utf8)) else { return false }
+        return isOneReference(probe.container)
     }()
 
-    /// Whether only the `KeyedDecodingContainer` at `container` holds its box. Precondition: ``isUnderstood``, and
-    /// `container` points to an initialized `KeyedDecodingContainer`.
+    /// The same check for `KeyedEncodingContainer`, on a container `JSONEncoder` made (the encoder's pool,
+    /// ``TreeKeyedContainerMaker``).
+    static let encodingIsUnderstood: Bool = {
+        let probe = EncodingProbe()
+        guard (try? JSONEncoder().encode(probe)) != nil, let container = probe.container else { return false }
+        return isOneReference(container)
+    }()
+
+    /// Whether `container` is exactly one reference, the one `Mirror` reports as its only property.
+    private static func isOneReference<Container>(_ container: Container) -> Bool {
+        guard MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size,
+            MemoryLayout<Container>.alignment == MemoryLayout<AnyObject>.alignment
+        else { return false }
+        let children = Array(Mirror(reflecting: container).children)
+        guard children.count == 1, type(of: children[0].value) is AnyObject.Type else { return false }
+        let reflected = children[0].value as AnyObject
+        let stored = withUnsafeBytes(of: container) { $0.load(as: AnyObject.self) }
+        return reflected === stored
+    }
+
+    /// Whether only the `KeyedDecodingContainer` (or `KeyedEncodingContainer`) at `container` holds its box.
+    /// Precondition: ``isUnderstood`` (``encodingIsUnderstood``), and `container` points to an initialized
+    /// container of that type.
     ///
     /// The box's reference is read as one to ``Referent``, a class of this module's: the check reads only the
     /// object's reference count (every class is a native Swift class on Linux). Read as `AnyObject`, an unoptimized
@@ -240,6 +256,12 @@ enum KeyedContainerBox {
     private struct Probe: Decodable {
         let container: KeyedDecodingContainer<ProbeKey>
         init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: ProbeKey.self) }
+    }
+
+    /// Keeps the container `JSONEncoder` hands it.
+    private final class EncodingProbe: Encodable {
+        var container: KeyedEncodingContainer<ProbeKey>?
+        func encode(to encoder: any Encoder) throws { container = encoder.container(keyedBy: ProbeKey.self) }
     }
 }
 

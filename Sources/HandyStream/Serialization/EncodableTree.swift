@@ -398,6 +398,8 @@ extension EncodingRun {
     /// (as `JSONEncoder` requires; a nested value that encodes nothing is an empty object).
     mutating func writeEncodable(_ value: any Encodable, isTopLevel: Bool = false) throws {
         let tree = EncodableTree(options: writer.options, keepsValues: writer.buildsValues)
+        // The pooled keyed containers hold the encoder, which holds the tree: let go once the value is encoded.
+        defer { for maker in tree.keyedMakers.pointee.reclaimers { maker.reclaim() } }
         let root = tree.add(to: -1, key: nil)
         let encoder = TreeEncoder(tree: tree, slot: root, node: tree.paths.root)
         try encoder.encode(value, into: root, node: tree.paths.root)

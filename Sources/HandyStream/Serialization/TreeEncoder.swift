@@ -40,17 +40,20 @@ final class TreeEncoder: Encoder {
         guard let known = tree.keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
             return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
         }
-        return known.withInstance { unsafeDowncast($0, to: TreeKeyedContainerMaker<TreeKeyedContainer<Key>>.self) }
-            .wrapped(parts)
+        return known.withInstance {
+            unsafeDowncast($0, to: TreeKeyedContainerMaker<TreeKeyedContainer<Key>, KeyedEncodingContainer<Key>>.self)
+        }
+        .wrapped(parts)
     }
 
     /// Out of line: the maker type's metadata, which making it looks up, is asked for only here.
     @inline(never)
     private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> TreeKeyedContainerMaker<
-        TreeKeyedContainer<Key>
+        TreeKeyedContainer<Key>, KeyedEncodingContainer<Key>
     > {
         tree.keyedMakers.pointee.keep(
-            TreeKeyedContainerMaker<TreeKeyedContainer<Key>>(), for: ObjectIdentifier(Key.self))
+            TreeKeyedContainerMaker<TreeKeyedContainer<Key>, KeyedEncodingContainer<Key>>(),
+            for: ObjectIdentifier(Key.self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -253,17 +256,108 @@ struct TreeKeyedContainerParts {
     let owner: CodingPathNode
 }
 
-/// A keyed container type made from its parts (``TreeKeyedContainerMaker``).
-protocol TreeKeyedContainerMaking: KeyedEncodingContainerProtocol {
-    init(_ parts: TreeKeyedContainerParts)
+/// What changes when a pooled keyed container is handed out again (``TreeKeyedContainerMaker``): its object and
+/// paths. The container holds its encoder itself, as a constant (read without reference counting), and is handed
+/// out again only for that encoder (one encoder serves a whole value; a super encoder is another, with a nesting
+/// depth and a stack budget of its own, which the values encoded through the container must count against).
+final class TreeKeyedState {
+    let encoder: ObjectIdentifier
+    var object: Int
+    var node: CodingPathNode
+    var owner: CodingPathNode
+
+    init(_ parts: TreeKeyedContainerParts) {
+        encoder = ObjectIdentifier(parts.encoder)
+        object = parts.object
+        node = parts.node
+        owner = parts.owner
+    }
+
+    @inline(__always)
+    func set(_ parts: TreeKeyedContainerParts) {
+        object = parts.object
+        node = parts.node
+        owner = parts.owner
+    }
 }
 
-/// Makes the `KeyedEncodingContainer` of a keyed container type; the tree keeps one per key type
+/// A keyed container type over its encoder and a ``TreeKeyedState`` (``TreeKeyedContainerMaker``).
+protocol TreeKeyedContainerMaking: KeyedEncodingContainerProtocol {
+    init(_ encoder: TreeEncoder, _ state: TreeKeyedState)
+}
+
+/// Makes the `KeyedEncodingContainer`s of a keyed container type, and keeps them for use again, as the decoder's
+/// makers do (KeyedContainerPool.swift): `KeyedEncodingContainer.init` boxes the container in a box of the standard
+/// library's, whose type metadata the runtime looks up on every call, and allocates it (about 650 instructions a
+/// container; citm_catalog.json has 10,927 objects). The tree keeps one maker per key type
 /// (``KeyedContainerMakers``).
-final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking> {
-    func wrapped(_ parts: TreeKeyedContainerParts) -> KeyedEncodingContainer<Container.Key> {
-        KeyedEncodingContainer(Container(parts))
+///
+/// A kept container is handed out again once nothing but the pool holds its box. Its state holds the encoder, which
+/// holds the tree, which holds the maker: ``reclaim()`` lets the kept containers go when the value is written
+/// (a container that user code kept holds the tree until it goes). `Wrapped` is `KeyedEncodingContainer<Container.Key>`,
+/// named as a parameter of its own for the reason the decoder's maker gives.
+final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped>: KeyedContainerReclaiming {
+    /// The pooled containers and their states, allocated by `init` and freed by `deinit`; the first `count` of each
+    /// are initialized. A state is held by its container's box; the pool's reference is unretained.
+    private let containers: UnsafeMutablePointer<Wrapped>
+    private let states: UnsafeMutablePointer<Unmanaged<TreeKeyedState>>
+    private var count = 0
+    /// 0 when this toolchain's `KeyedEncodingContainer` is not as ``KeyedContainerBox`` expects: nothing is pooled.
+    private let capacity: Int
+    static var poolLimit: Int { 16 }
+
+    init() {
+        precondition(Wrapped.self == KeyedEncodingContainer<Container.Key>.self, "TreeKeyedContainerMaker: Wrapped")
+        capacity = KeyedContainerBox.encodingIsUnderstood ? Self.poolLimit : 0
+        containers = .allocate(capacity: Self.poolLimit)
+        states = .allocate(capacity: Self.poolLimit)
     }
+
+    deinit {
+        containers.deinitialize(count: count)
+        containers.deallocate()
+        states.deallocate()
+    }
+
+    /// A container over `parts`: a kept one that nothing else holds, set again, or a new one (kept while the pool
+    /// has room).
+    func wrapped(_ parts: TreeKeyedContainerParts) -> Wrapped {
+        // The last kept is the likeliest free: containers nest, and the inner ones end first.
+        var index = count
+        while index > 0 {
+            index &-= 1
+            if states[index]._withUnsafeGuaranteedRef({ $0.encoder }) == ObjectIdentifier(parts.encoder),
+                KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index))
+            {
+                states[index]._withUnsafeGuaranteedRef { $0.set(parts) }
+                return containers[index]
+            }
+        }
+        return _slowpath_new(parts)
+    }
+
+    /// A new container, kept while the pool has room. Out of line: making one asks the runtime for
+    /// `KeyedEncodingContainer<Container.Key>`'s metadata, which the code above then never does.
+    @inline(never)
+    private func _slowpath_new(_ parts: TreeKeyedContainerParts) -> Wrapped {
+        let state = TreeKeyedState(parts)
+        let container = unsafeBitCast(KeyedEncodingContainer(Container(parts.encoder, state)), to: Wrapped.self)
+        if count < capacity {
+            (containers + count).initialize(to: container)
+            (states + count).initialize(to: .passUnretained(state))
+            count += 1
+        }
+        return container
+    }
+
+    /// The value is written: the kept containers are let go (see above).
+    func reclaim() {
+        containers.deinitialize(count: count)
+        count = 0
+    }
+
+    /// The decoder's makers pass on to another decoder; an encoder's never do.
+    func unbind() {}
 }
 
 /// A keyed container's member `key` in `object`, added to the tree. Outside ``TreeKeyedContainer`` so that a
@@ -283,19 +377,18 @@ private func treeKeyName<Key: CodingKey>(_ key: Key, node: CodingPathNode, in en
 }
 
 struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
-    // The parts' fields held as its own (see ``TapeKeyedContainer``).
     let encoder: TreeEncoder
-    let object: Int
-    /// See ``TreeKeyedContainerParts``.
-    let node: CodingPathNode
-    let owner: CodingPathNode
+    private let state: TreeKeyedState
 
-    init(_ parts: TreeKeyedContainerParts) {
-        encoder = parts.encoder
-        object = parts.object
-        node = parts.node
-        owner = parts.owner
+    init(_ encoder: TreeEncoder, _ state: TreeKeyedState) {
+        self.encoder = encoder
+        self.state = state
     }
+
+    var object: Int { @inline(__always) get { state.object } }
+    /// See ``TreeKeyedContainerParts``.
+    var node: CodingPathNode { @inline(__always) get { state.node } }
+    var owner: CodingPathNode { @inline(__always) get { state.owner } }
 
     var codingPath: [any CodingKey] { node.path }
 
