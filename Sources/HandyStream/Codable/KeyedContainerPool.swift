@@ -95,40 +95,74 @@ protocol KeyedContainerReclaiming: AnyObject {
     func unbind()
 }
 
-/// Makes the `KeyedDecodingContainer`s of a keyed container type, and keeps them for use again; the decoder keeps one
-/// maker per key type (``KeyedContainerMakers``).
+/// The containers a maker keeps for use again (the decoder's ``TapeKeyedContainerMaker``, the encoder's
+/// ``TreeKeyedContainerMaker``), with their states, in memory of their own: allocated by `init`, freed by
+/// ``deallocate()`` (the maker's `deinit`); the first `count` of each are initialized. A state is held by its
+/// container's box; the pool's reference is unretained (reading it costs no retain and release).
 ///
-/// `Wrapped` is `KeyedDecodingContainer<Container.Key>`, named as a parameter of its own: code generic over the key
-/// type would ask the runtime for that type's metadata (a cache look-up) to copy one, where the maker's methods read
-/// it from the maker's own class, as they read `Container`. For the same reason its methods are not inlined.
-///
-/// The pool holds at most ``poolLimit`` containers: as many as are open at once, one inside another, with this key
-/// type (a type that contains itself); past that, containers are made and not kept.
-final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped>: KeyedContainerReclaiming {
-    /// The pooled containers and their states, allocated by `init` and freed by `deinit`; the first `count` of each
-    /// are initialized. A state is held by its container's box (the pool's reference is unretained: reading it
-    /// costs no retain and release).
-    private let containers: UnsafeMutablePointer<Wrapped>
-    private let states: UnsafeMutablePointer<Unmanaged<TapeKeyedState>>
-    private var count = 0
-    private let names: KeyNames
-    /// 0 when this toolchain's `KeyedDecodingContainer` is not as ``KeyedContainerBox`` expects: nothing is pooled.
-    private let capacity: Int
-    static var poolLimit: Int { 16 }
+/// It holds at most ``limit`` containers: as many as are open at once, one inside another, with one key type (a type
+/// that contains itself); past that, containers are made and not kept. `capacity` is 0 when this toolchain's
+/// container is not as ``KeyedContainerBox`` expects: nothing is kept.
+struct ContainerPool<Wrapped, State: AnyObject> {
+    let containers: UnsafeMutablePointer<Wrapped>
+    let states: UnsafeMutablePointer<Unmanaged<State>>
+    var count = 0
+    let capacity: Int
+    static var limit: Int { 16 }
 
-    init() {
-        precondition(Wrapped.self == KeyedDecodingContainer<Container.Key>.self, "TapeKeyedContainerMaker: Wrapped")
-        capacity = KeyedContainerBox.isUnderstood ? Self.poolLimit : 0
-        names = KeyNames(byByte: ByteKey.fits(Container.Key.self))
-        containers = .allocate(capacity: Self.poolLimit)
-        states = .allocate(capacity: Self.poolLimit)
+    init(understood: Bool) {
+        capacity = understood ? Self.limit : 0
+        containers = .allocate(capacity: Self.limit)
+        states = .allocate(capacity: Self.limit)
     }
 
-    deinit {
+    func deallocate() {
         containers.deinitialize(count: count)
         containers.deallocate()
         states.deallocate()
     }
+
+    /// The last kept container that nothing but the pool holds and whose state `accepts` (the likeliest free:
+    /// containers nest, and the inner ones end first).
+    @inline(__always)
+    func free(accepting accepts: (State) -> Bool) -> Int? {
+        var index = count
+        while index > 0 {
+            index &-= 1
+            if states[index]._withUnsafeGuaranteedRef(accepts),
+                KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index))
+            {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// Keeps `container`, whose state is `state`, when there is room.
+    mutating func keep(_ container: Wrapped, _ state: State) {
+        guard count < capacity else { return }
+        (containers + count).initialize(to: container)
+        (states + count).initialize(to: .passUnretained(state))
+        count += 1
+    }
+}
+
+/// Makes the `KeyedDecodingContainer`s of a keyed container type, and keeps them for use again (``ContainerPool``);
+/// the decoder keeps one maker per key type (``KeyedContainerMakers``).
+///
+/// `Wrapped` is `KeyedDecodingContainer<Container.Key>`, named as a parameter of its own: code generic over the key
+/// type would ask the runtime for that type's metadata (a cache look-up) to copy one, where the maker's methods read
+/// it from the maker's own class, as they read `Container`. For the same reason its methods are not inlined.
+final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped>: KeyedContainerReclaiming {
+    private var pool = ContainerPool<Wrapped, TapeKeyedState>(understood: KeyedContainerBox.isUnderstood)
+    private let names: KeyNames
+
+    init() {
+        precondition(Wrapped.self == KeyedDecodingContainer<Container.Key>.self, "TapeKeyedContainerMaker: Wrapped")
+        names = KeyNames(byByte: ByteKey.fits(Container.Key.self))
+    }
+
+    deinit { pool.deallocate() }
 
     /// A container of `decoder`'s over the object at `object` (see ``TapeKeyedState``): a kept one that nothing
     /// else holds, set again, when `pooled` (the decoder is decoding a root value, and will call ``reclaim()`` when
@@ -138,16 +172,13 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
         _ rescue: ContainerRescue?, pooled: Bool
     ) -> Wrapped {
         if pooled {
-            // The last kept is the likeliest free: containers nest, and the inner ones end first.
-            var index = count
-            while index > 0 {
-                index &-= 1
-                if KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index)) {
-                    states[index]._withUnsafeGuaranteedRef { $0.set(decoder, object, node, mapping, rescue) }
-                    return containers[index]
-                }
+            // A copy of the pool's handles: reading the property once, not around each call below.
+            let pool = self.pool
+            if let index = pool.free(accepting: { _ in true }) {
+                pool.states[index]._withUnsafeGuaranteedRef { $0.set(decoder, object, node, mapping, rescue) }
+                return pool.containers[index]
             }
-            if count < capacity {
+            if pool.count < pool.capacity {
                 return _slowpath_pooled(
                     TapeKeyedState(decoder, object, node, mapping, rescue, names: names, keeper: nil))
             }
@@ -162,22 +193,21 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
     @inline(never)
     private func _slowpath_pooled(_ state: TapeKeyedState) -> Wrapped {
         let container = Self.wrap(state)
-        (containers + count).initialize(to: container)
-        (states + count).initialize(to: .passUnretained(state))
-        count += 1
+        pool.keep(container, state)
         return container
     }
 
     /// The makers pass on to another decoder: every pooled container is set to it when handed out.
     func unbind() {
-        for index in 0..<count { states[index]._withUnsafeGuaranteedRef { $0.unbind() } }
+        for index in 0..<pool.count { pool.states[index]._withUnsafeGuaranteedRef { $0.unbind() } }
     }
 
     /// The root value is done: a kept container still held elsewhere (a value's `init(from:)` kept it) holds its
     /// decoder from now on and is forgotten by the pool; the others stay for the next root value.
     func reclaim() {
+        let (containers, states) = (pool.containers, pool.states)
         var kept = 0
-        for index in 0..<count {
+        for index in 0..<pool.count {
             if KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index)) {
                 states[index]._withUnsafeGuaranteedRef { $0.clear() }
                 if kept != index {
@@ -191,7 +221,7 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
                 (states + index).deinitialize(count: 1)
             }
         }
-        count = kept
+        pool.count = kept
     }
 }
 

@@ -290,48 +290,30 @@ protocol TreeKeyedContainerMaking: KeyedEncodingContainerProtocol {
 /// makers do (KeyedContainerPool.swift): `KeyedEncodingContainer.init` boxes the container in a box of the standard
 /// library's, whose type metadata the runtime looks up on every call, and allocates it (about 650 instructions a
 /// container; citm_catalog.json has 10,927 objects). The tree keeps one maker per key type
-/// (``KeyedContainerMakers``).
+/// (``KeyedContainerMakers``); the kept containers are a ``ContainerPool``.
 ///
 /// A kept container is handed out again once nothing but the pool holds its box. Its state holds the encoder, which
 /// holds the tree, which holds the maker: ``reclaim()`` lets the kept containers go when the value is written
 /// (a container that user code kept holds the tree until it goes). `Wrapped` is `KeyedEncodingContainer<Container.Key>`,
 /// named as a parameter of its own for the reason the decoder's maker gives.
 final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped>: KeyedContainerReclaiming {
-    /// The pooled containers and their states, allocated by `init` and freed by `deinit`; the first `count` of each
-    /// are initialized. A state is held by its container's box; the pool's reference is unretained.
-    private let containers: UnsafeMutablePointer<Wrapped>
-    private let states: UnsafeMutablePointer<Unmanaged<TreeKeyedState>>
-    private var count = 0
-    /// 0 when this toolchain's `KeyedEncodingContainer` is not as ``KeyedContainerBox`` expects: nothing is pooled.
-    private let capacity: Int
-    static var poolLimit: Int { 16 }
+    private var pool = ContainerPool<Wrapped, TreeKeyedState>(understood: KeyedContainerBox.encodingIsUnderstood)
 
     init() {
         precondition(Wrapped.self == KeyedEncodingContainer<Container.Key>.self, "TreeKeyedContainerMaker: Wrapped")
-        capacity = KeyedContainerBox.encodingIsUnderstood ? Self.poolLimit : 0
-        containers = .allocate(capacity: Self.poolLimit)
-        states = .allocate(capacity: Self.poolLimit)
     }
 
-    deinit {
-        containers.deinitialize(count: count)
-        containers.deallocate()
-        states.deallocate()
-    }
+    deinit { pool.deallocate() }
 
-    /// A container over `parts`: a kept one that nothing else holds, set again, or a new one (kept while the pool
-    /// has room).
+    /// A container over `parts`: a kept one of the same encoder that nothing else holds, set again, or a new one
+    /// (kept while the pool has room).
     func wrapped(_ parts: TreeKeyedContainerParts) -> Wrapped {
-        // The last kept is the likeliest free: containers nest, and the inner ones end first.
-        var index = count
-        while index > 0 {
-            index &-= 1
-            if states[index]._withUnsafeGuaranteedRef({ $0.encoder }) == ObjectIdentifier(parts.encoder),
-                KeyedContainerBox.isHeldOnlyAt(UnsafeMutableRawPointer(containers + index))
-            {
-                states[index]._withUnsafeGuaranteedRef { $0.set(parts) }
-                return containers[index]
-            }
+        let encoder = ObjectIdentifier(parts.encoder)
+        // A copy of the pool's handles: reading the property once, not around each call below.
+        let pool = self.pool
+        if let index = pool.free(accepting: { $0.encoder == encoder }) {
+            pool.states[index]._withUnsafeGuaranteedRef { $0.set(parts) }
+            return pool.containers[index]
         }
         return _slowpath_new(parts)
     }
@@ -342,18 +324,14 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped
     private func _slowpath_new(_ parts: TreeKeyedContainerParts) -> Wrapped {
         let state = TreeKeyedState(parts)
         let container = unsafeBitCast(KeyedEncodingContainer(Container(parts.encoder, state)), to: Wrapped.self)
-        if count < capacity {
-            (containers + count).initialize(to: container)
-            (states + count).initialize(to: .passUnretained(state))
-            count += 1
-        }
+        pool.keep(container, state)
         return container
     }
 
     /// The value is written: the kept containers are let go (see above).
     func reclaim() {
-        containers.deinitialize(count: count)
-        count = 0
+        pool.containers.deinitialize(count: pool.count)
+        pool.count = 0
     }
 
     /// The decoder's makers pass on to another decoder; an encoder's never do.
