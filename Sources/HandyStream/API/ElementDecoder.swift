@@ -33,27 +33,29 @@ public final class ElementDecoder<T> {
         return engine.takeElements()
     }
 
-    /// Ends the input: the last elements, and the error that ended the input if any (elements completed before bad
-    /// input come first, as with ``feed(_:)``).
     /// Feeds the next chunk and hands each element it completed to `body`, in order, moved out of the decoder (no
     /// array per chunk, no copy per element). When the chunk holds bad input, the elements completed before it are
     /// handed over first, then the error is thrown. `forEachElement` reads with this.
     func feed(_ chunk: UnsafeRawBufferPointer, each body: (T) throws -> Void) throws {
-        var failure: (any Error)?
-        do { try engine.feed(chunk) } catch { failure = error }
-        try engine.takeEachElement(body)
-        if let failure { throw failure }
+        try handOver(after: { try engine.feed(chunk) }, to: body)
     }
 
     /// The same for ``finish()``: the last elements, each handed to `body`, then the error that ended the input if
     /// any.
     func finish(each body: (T) throws -> Void) throws {
+        try handOver(after: { try engine.finish() }, to: body)
+    }
+
+    /// Runs `step`, hands the elements completed so far to `body`, then throws `step`'s error if it threw.
+    private func handOver(after step: () throws -> Void, to body: (T) throws -> Void) throws {
         var failure: (any Error)?
-        do { try engine.finish() } catch { failure = error }
+        do { try step() } catch { failure = error }
         try engine.takeEachElement(body)
         if let failure { throw failure }
     }
 
+    /// Ends the input: the last elements, and the error that ended the input if any (elements completed before bad
+    /// input come first, as with ``feed(_:)``).
     func finishDeliveringFirst() -> (elements: [T], error: (any Error)?) {
         do {
             try engine.finish()

@@ -70,10 +70,83 @@ class Frame {
     var found: String { isObject ? "an object" : "an array" }
 }
 
+/// One value in memory of its own, and whether it is there: a frame's finished value waiting to be handed over
+/// (``RootFrame``, ``DecodableFrame``). Kept so rather than in a `T?`: in a generic frame's unspecialized code every
+/// use of a `T?` asks the runtime for `Optional<T>`'s metadata (about 330 instructions), where a `T` in place needs
+/// only `T`'s, which the frame's class has. Not generic itself, for the same reason: a `HeldValue<T>` property would
+/// have its metadata looked up on every access. Each method is given `T`, the type the memory was allocated for.
+/// The flag lives in that memory too, so that a frame keeps its `HeldValue` in a constant: a variable would add an
+/// exclusivity check to each use (about 85 instructions, four times per streamed element). Allocated by `init`; the
+/// frame's `deinit` calls ``discard(_:)`` then ``deallocate()``.
+struct HeldValue {
+    /// Where a codec stores the value (`.initialize`).
+    let target: UnsafeMutableRawPointer
+    private let flag: UnsafeMutablePointer<Bool>
+
+    init<T>(_: T.Type) {
+        target = UnsafeMutableRawPointer(UnsafeMutablePointer<T>.allocate(capacity: 1))
+        flag = .allocate(capacity: 1)
+        flag.initialize(to: false)
+    }
+
+    /// Whether `target` holds a value: set by whoever stores there.
+    var isHeld: Bool {
+        @inline(__always) get { flag.pointee }
+        @inline(__always) nonmutating set { flag.pointee = newValue }
+    }
+
+    @inline(__always)
+    private func storage<T>(_: T.Type) -> UnsafeMutablePointer<T> { target.assumingMemoryBound(to: T.self) }
+
+    /// Holds `value`, destroying the one held before if any.
+    func hold<T>(_ value: T) {
+        discard(T.self)
+        storage(T.self).initialize(to: value)
+        isHeld = true
+    }
+
+    /// Hands the value over, once.
+    func take<T>(_: T.Type) -> T? {
+        guard isHeld else { return nil }
+        isHeld = false
+        return storage(T.self).move()
+    }
+
+    /// Moves the value to `destination` (``ModelStorage/store(_:at:mode:)``); false when there is none.
+    func move<T>(_: T.Type, to destination: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard isHeld else { return false }
+        isHeld = false
+        ModelStorage.store(storage(T.self).move(), at: destination, mode: mode)
+        return true
+    }
+
+    /// Moves the value to the end of `values`. In generic code `take()` and then `Array.append` would copy the value
+    /// once and destroy the original, and look up `[T]`'s metadata each time.
+    func move<T>(appendingTo values: ElementBuffer<T>) {
+        guard isHeld else { return }
+        isHeld = false
+        values.nextSlot().assumingMemoryBound(to: T.self).moveInitialize(from: storage(T.self), count: 1)
+        values.commit()
+    }
+
+    /// Destroys the value if there is one.
+    func discard<T>(_: T.Type) {
+        guard isHeld else { return }
+        isHeld = false
+        storage(T.self).deinitialize(count: 1)
+    }
+
+    /// Frees the memory; the value was handed over or discarded.
+    func deallocate() {
+        assert(!isHeld, "HeldValue: deallocated while holding a value")
+        target.deallocate()
+        flag.deallocate()
+    }
+}
+
 /// The bottom of the stack: holds the one value the caller asked for.
 final class RootFrame<T>: Frame {
-    let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
-    private(set) var hasValue = false
+    private let held = HeldValue(T.self)
     /// Why the root value was not stored, when it did not fit.
     private(set) var mismatch: String?
     /// Where it did not fit: the offset just past its first token.
@@ -82,36 +155,26 @@ final class RootFrame<T>: Frame {
     init(codec: ValueCodec) { super.init(opener: codec, isObject: false) }
 
     deinit {
-        discard()
-        storage.deallocate()
+        held.discard(T.self)
+        held.deallocate()
     }
 
     /// Hands the value over, once.
-    func take() -> T? {
-        guard hasValue else { return nil }
-        hasValue = false
-        return storage.move()
-    }
+    func take() -> T? { held.take(T.self) }
 
-    /// Moves the value over to the end of `values` (element streaming). In generic code `take()` and then
-    /// `Array.append` would copy the value once and destroy the original, and look up `[T]`'s metadata each time.
-    func take(appendingTo values: ElementBuffer<T>) {
-        guard hasValue else { return }
-        hasValue = false
-        values.nextSlot().assumingMemoryBound(to: T.self).moveInitialize(from: storage, count: 1)
-        values.commit()
-    }
+    /// Moves the value over to the end of `values` (element streaming).
+    func take(appendingTo values: ElementBuffer<T>) { held.move(appendingTo: values) }
 
     /// Gets ready for the next value (element streaming), after ``take()``.
     func reset() {
-        discard()
+        held.discard(T.self)
         mismatch = nil
     }
 
-    private var target: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage) }
+    private var target: UnsafeMutableRawPointer { held.target }
 
     private func scalar(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
-        hasValue = stored
+        held.isHeld = stored
         if !stored && !didNotFit(builder, found: found()) { return false }
         return builder.rootCompleted()
     }
@@ -123,7 +186,7 @@ final class RootFrame<T>: Frame {
         mismatchOffset = builder.currentOffset
         guard builder.fallback(mismatch! + (opener.isOptional ? "; the value became nil" : "")) else { return false }
         if opener.isOptional && opener.storeNull(at: target, mode: .initialize, builder) {
-            hasValue = true
+            held.isHeld = true
             mismatch = nil
         }
         return true
@@ -146,7 +209,7 @@ final class RootFrame<T>: Frame {
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard opener.storeReady(value, at: target, mode: .initialize, builder) else { return nil }
-        hasValue = true
+        held.isHeld = true
         return builder.rootCompleted()
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
@@ -155,15 +218,10 @@ final class RootFrame<T>: Frame {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        hasValue = opener.store(finished: child, at: target, mode: .initialize)
-        if !hasValue && !didNotFit(builder, found: child.found) { return false }
+        held.isHeld = opener.store(finished: child, at: target, mode: .initialize)
+        if !held.isHeld && !didNotFit(builder, found: child.found) { return false }
         return builder.rootCompleted()
     }
     override func skipped() {}
-    override func discard() {
-        if hasValue {
-            storage.deinitialize(count: 1)
-            hasValue = false
-        }
-    }
+    override func discard() { held.discard(T.self) }
 }

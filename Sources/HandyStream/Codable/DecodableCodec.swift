@@ -94,12 +94,9 @@ final class DecodableFrame<T: Decodable>: Frame {
         didSet { recorder = storage.tape }
     }
     private var decoder: TapeDecoder?
-    /// The decoded value, in memory of the frame's own (initialized while `hasValue`) rather than in a `T?`
-    /// property: in this generic class's unspecialized code every use of a `T?` asks the runtime for
-    /// `Optional<T>`'s metadata (about 330 instructions, five times per value: 61 M of the 30 MB stream of `Codable`
-    /// elements), where a `T` in place needs only `T`'s, which the class has.
-    private let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
-    private var hasValue = false
+    /// The decoded value, until the parent moves it into place (a `T?` here cost five look-ups of `Optional<T>`'s
+    /// metadata per value: 61 M of the 30 MB stream of `Codable` elements).
+    private let held = HeldValue(T.self)
 
     private var tape: UnsafeMutablePointer<Tape> { storage.tape }
 
@@ -109,13 +106,13 @@ final class DecodableFrame<T: Decodable>: Frame {
     }
 
     deinit {
-        clearValue()
-        slot.deallocate()
+        held.discard(T.self)
+        held.deallocate()
     }
 
     override func begin(_ builder: Builder) {
         releaseDecoderIfKept()
-        clearValue()
+        held.discard(T.self)
         tape.pointee.reset()
         tape.pointee.beginContainer(isObject: isObject, offset: builder.currentOffset)
     }
@@ -160,9 +157,7 @@ final class DecodableFrame<T: Decodable>: Frame {
         self.decoder = decoder
         do {
             let value = try decoder.decodeRoot(T.self, builder: builder)
-            clearValue()
-            slot.initialize(to: value)
-            hasValue = true
+            held.hold(value)
             return true
         } catch {
             // Strict mode stops with the error; lenient mode lets the parent treat the value as one that doesn't
@@ -193,20 +188,10 @@ final class DecodableFrame<T: Decodable>: Frame {
         storage = TapeStorage()
     }
 
-    /// Moves the decoded value to `target` (``ModelStorage/store(_:at:mode:)``), leaving the frame without one;
-    /// false when there is none (the value did not decode).
+    /// Moves the decoded value to `target`, leaving the frame without one; false when there is none (the value did
+    /// not decode).
     func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        guard hasValue else { return false }
-        hasValue = false
-        ModelStorage.store(slot.move(), at: target, mode: mode)
-        return true
-    }
-
-    /// Destroys the decoded value if there is one.
-    private func clearValue() {
-        guard hasValue else { return }
-        hasValue = false
-        slot.deinitialize(count: 1)
+        held.move(T.self, to: target, mode: mode)
     }
 
     /// The frame stands for every level of its value: the position inside it, from the tape.
@@ -214,5 +199,5 @@ final class DecodableFrame<T: Decodable>: Frame {
         path += tape.pointee.openPath()
     }
 
-    override func discard() { clearValue() }
+    override func discard() { held.discard(T.self) }
 }

@@ -96,14 +96,14 @@ extension TapeDecoder {
             }
             if token.kind == .array {
                 var elements: [JSONValue] = []
-                if token.start > 0 { elements.reserveCapacity(Int(token.start)) }
+                elements.reserveCapacity(unlessEmpty: token.start)
                 try forEachElement(ofArrayAt: index) { position, _ in
                     elements.append(try jsonValue(at: position, depth: depth + 1))
                 }
                 return .array(elements)
             }
             var members: [JSONValue.Member] = []
-            if token.start > 0 { members.reserveCapacity(Int(token.start)) }
+            members.reserveCapacity(unlessEmpty: token.start)
             try forEachMember(ofObjectAt: index) { position in
                 members.append(
                     .init(key: string(at: position), value: try jsonValue(at: position + 1, depth: depth + 1)))

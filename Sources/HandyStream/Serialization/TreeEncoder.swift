@@ -292,9 +292,9 @@ protocol TreeKeyedContainerMaking: KeyedEncodingContainerProtocol {
 /// container; citm_catalog.json has 10,927 objects). The tree keeps one maker per key type
 /// (``KeyedContainerMakers``); the kept containers are a ``ContainerPool``.
 ///
-/// A kept container is handed out again once nothing but the pool holds its box. Its state holds the encoder, which
-/// holds the tree, which holds the maker: ``reclaim()`` lets the kept containers go when the value is written
-/// (a container that user code kept holds the tree until it goes). `Wrapped` is `KeyedEncodingContainer<Container.Key>`,
+/// A kept container is handed out again once nothing but the pool holds its box. It holds its encoder, which holds
+/// the tree, which holds the maker: ``reclaim()`` lets the kept containers go when the value is written (a container
+/// that user code kept holds the tree until it goes). `Wrapped` is `KeyedEncodingContainer<Container.Key>`,
 /// named as a parameter of its own for the reason the decoder's maker gives.
 final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped>: KeyedContainerReclaiming {
     private var pool = ContainerPool<Wrapped, TreeKeyedState>(understood: KeyedContainerBox.encodingIsUnderstood)
@@ -438,11 +438,8 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
     /// Under the key `super`, converted by the key strategy as any key of this container is.
     mutating func superEncoder() -> any Encoder {
         let key = NamedKey("super")
-        let name =
-            encoder.tree.options.keyEncodingStrategy.isDefault
-            ? key.stringValue : encoder.tree.converted(key.stringValue) { node.path + [key] }
         return TreeEncoder(
-            tree: encoder.tree, slot: encoder.tree.addVerbatim(to: object, key: name), node: owner.appending(key))
+            tree: encoder.tree, slot: treeMember(key, of: object, node: node, in: encoder), node: owner.appending(key))
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
