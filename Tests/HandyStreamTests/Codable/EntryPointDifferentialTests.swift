@@ -27,6 +27,10 @@ import Testing
     func arraysAtADesignatedPath(seed: UInt64) throws {
         var documents = RandomDocuments(seed: seed, mistakeRate: 0.04)
         var chunking = SplitMix64(seed: seed &+ 7)
+        // forEachElement's chunk sizes: a generator of their own, so that the other cases stay the same.
+        var fileChunking = SplitMix64(seed: seed &+ 13)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("handystream-entry-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
         let jsonDecoder = JSONDecoder()
         let strict = ModelDecoder(options: DecodingOptions(strict: true))
         let lenient = ModelDecoder()
@@ -88,6 +92,18 @@ import Testing
             #expect(streamed == decodedPrefix.compactMap { $0 }, "streamed\n\(text)")
             #expect(threw == (firstRefused != nil), "the stream threw: \(threw)\n\(text)")
 
+            // The same through forEachElement, from a file read in chunks of a random size: each element JSONDecoder
+            // decodes, up to the first it refuses, handed to the body, then the error.
+            try document.write(to: file)
+            var each: [DiffTagged] = []
+            let eachThrew =
+                (try? strict.forEachElement(
+                    of: DiffTagged.self, at: "data.items", inFileAt: file.path,
+                    chunkSize: 1 + Int(fileChunking.next() % 40)
+                ) { each.append($0) }) == nil
+            #expect(each == decodedPrefix.compactMap { $0 }, "forEachElement\n\(text)")
+            #expect(eachThrew == (firstRefused != nil), "forEachElement threw: \(eachThrew)\n\(text)")
+
             // The first element, incrementally.
             if let first = perElement.first {
                 let incremental = try strict.incremental(DiffTagged.self, at: "data.items[0]")
@@ -103,6 +119,11 @@ import Testing
                 #expect(try lenient.decode([DiffTagged].self, from: document, at: "data.items") == values)
                 let lenientStream = try lenient.elements(of: DiffTagged.self, at: "data.items")
                 #expect(try lenientStream.feed(document) + lenientStream.finish() == values)
+                var lenientEach: [DiffTagged] = []
+                try lenient.forEachElement(of: DiffTagged.self, at: "data.items", inFileAt: file.path) {
+                    lenientEach.append($0)
+                }
+                #expect(lenientEach == values)
             }
         }
         #expect(decodedArrays > DifferentialTests.casesPerSeed / 40)
