@@ -158,9 +158,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         // The text stages may hand over more text after the value completed within the same chunk.
         guard case .reading = state else { return }
         let start = tokenizer.bytesFed
-        let outcome = tokenizer.parse(text)
+        let outcome = tokenizer.parse(text, scansKinds: tracksLines)
         try handle(outcome, chunk: text, chunkStart: start)
-        if tracksLines { lines.advance(over: text, startingAt: start) }
+        if tracksLines { lines.advance(over: text, startingAt: start, kinds: tokenizer.lastChunkKinds) }
     }
 
     /// Input that is not valid in the encoding its first bytes announced.

@@ -124,8 +124,14 @@ struct LineTracker {
     /// The characters (Unicode scalars) of the current line in the chunks read so far.
     private(set) var columnsBefore = 0
 
-    mutating func advance(over chunk: UnsafeRawBufferPointer, startingAt start: Int) {
+    /// Counts the lines and characters of `chunk`; `kinds`: what the chunk may hold (its ``ByteKinds``). A chunk
+    /// without a line feed or a byte past ASCII only lengthens the line by its bytes.
+    mutating func advance(over chunk: UnsafeRawBufferPointer, startingAt start: Int, kinds: ByteKinds) {
         guard let base = chunk.baseAddress else { return }
+        if !kinds.contains(.newline) && !kinds.contains(.nonASCII) {
+            columnsBefore += chunk.count
+            return
+        }
         var cursor = base
         let end = base + chunk.count
         var lineStart = base
