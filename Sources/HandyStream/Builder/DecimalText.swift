@@ -45,7 +45,15 @@ struct DecimalText {
     @inline(__always)
     static func double(token text: UnsafeRawBufferPointer) -> Double? {
         #if _endian(little)
-        if let base = text.baseAddress, let (significand, fractionDigits, negative) = pointToken(base, text.count) {
+        if let base = text.baseAddress, text.count < 8 {
+            // Up to seven digits and at most six of them in the fraction: Clinger's exact case.
+            if let (significand, fractionDigits, negative) = shortToken(base, text.count) {
+                let result = Double(significand) / Self.exactPowersOfTen[fractionDigits]
+                return negative ? -result : result
+            }
+        } else if let base = text.baseAddress,
+            let (significand, fractionDigits, negative) = pointToken(base, text.count)
+        {
             // At most 16 fraction digits: within Clinger's exact powers, and the value within Double's range.
             if significand <= Self.maximumExactSignificand {
                 // Clinger, as in ``double(text:)``.
@@ -69,6 +77,48 @@ struct DecimalText {
     }
 
     #if _endian(little)
+    /// The significand and the number of fraction digits of a number token of one to seven bytes without an exponent
+    /// (`5`, `-0.5`, `3.25`, `100`), read from one word; `nil` for any other, which the general reading reads.
+    ///
+    /// The token's bytes are loaded in their order from the lowest byte (``ShortBytes/orderedWord(_:count:)``). A
+    /// token's bytes are digits or `-+.eE`, of which only digits have the bit 0x10 (see ``init(token:)``), and a token
+    /// is JSON's: after an optional `-`, digits with at most one byte that is not a digit means a point (then digits
+    /// on both sides of it) or an exponent's `e` (then the general reading).
+    @inline(__always)
+    private static func shortToken(
+        _ base: UnsafeRawPointer, _ count: Int
+    ) -> (significand: UInt64, fractionDigits: Int, negative: Bool)? {
+        var word = ShortBytes.orderedWord(base, count: count)
+        let negative = word & 0xFF == UInt64(ASCII.minus)
+        var digits = count
+        if negative {
+            word &>>= 8
+            digits &-= 1
+        }
+        guard digits > 0 else { return nil }
+        let inToken = (UInt64(1) &<< UInt64(digits &* 8)) &- 1
+        let nonDigits = ~word & 0x1010_1010_1010_1010 & inToken
+        var integerDigits = digits
+        var fractionDigits = 0
+        if nonDigits != 0 {
+            // One byte that is not a digit, and it is the point, with digits on both sides: the digits after it
+            // move down by one byte.
+            guard nonDigits & (nonDigits &- 1) == 0 else { return nil }
+            let point = nonDigits.trailingZeroBitCount &>> 3
+            guard (word &>> UInt64(point &* 8)) & 0xFF == UInt64(ASCII.period), point > 0, point < digits &- 1 else {
+                return nil
+            }
+            let below = (UInt64(1) &<< UInt64(point &* 8)) &- 1
+            word = (word & below) | ((word &>> 8) & ~below)
+            integerDigits = point
+            fractionDigits = digits &- point &- 1
+            digits &-= 1
+        }
+        // No leading zero unless alone.
+        guard integerDigits == 1 || word & 0xFF != UInt64(ASCII.zero) else { return nil }
+        return (Digits.firstDigits(word, digits), fractionDigits, negative)
+    }
+
     /// The significand and the number of fraction digits of a number token of the commonest shape, read in a
     /// straight line: `-?`, one to seven integer digits, a point, one to sixteen fraction digits to the end (no
     /// exponent), at least eight bytes after the sign and at most 19 digits in all. `nil` for any other text, which

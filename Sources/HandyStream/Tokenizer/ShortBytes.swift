@@ -41,6 +41,23 @@ enum ShortBytes {
         return first | (middle &<< 8) | (last &<< 16)
     }
 
+    /// The bytes of a run shorter than eight (`count` 0...7) in their order, the first in the lowest byte, and zero
+    /// bytes above them: for reading the run's bytes by position.
+    @inline(__always)
+    static func orderedWord(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
+        assert(count >= 0 && count < 8, "ShortBytes.orderedWord: \(count) bytes")
+        if count >= 4 {
+            let first = UInt64(base.loadUnaligned(as: UInt32.self))
+            let last = UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            return first | (last &<< UInt64((count &- 4) &* 8))
+        }
+        guard count > 0 else { return 0 }
+        let first = UInt64(base.load(as: UInt8.self))
+        let middle = UInt64(base.load(fromByteOffset: count &>> 1, as: UInt8.self))
+        let last = UInt64(base.load(fromByteOffset: count &- 1, as: UInt8.self))
+        return first | (middle &<< UInt64((count &>> 1) &* 8)) | (last &<< UInt64((count &- 1) &* 8))
+    }
+
     /// Copies `count` bytes. Returns the words read OR-ed together (past 16 bytes, after `memcpy`, the bytes read
     /// again): whether any byte has its high bit set, for one who wants to know whether the run is ASCII.
     @inline(__always)

@@ -258,6 +258,57 @@ struct DecimalTextTests {
         }
     }
 
+    @Test("Number tokens of one to seven bytes, read from one word, give Swift's correctly rounded value")
+    func shortTokens() {
+        // Digits right before and after the token: reading one of them would change the value.
+        func double(_ text: String) -> Double? {
+            let padded = Array(("98765432" + text + "98765432").utf8)
+            return padded.withUnsafeBytes { buffer in
+                DecimalText.double(token: UnsafeRawBufferPointer(rebasing: buffer[8..<(8 + text.utf8.count)]))
+            }
+        }
+        // Every integer below 10^4 with every placement of a point and a sign, then random digits at every length.
+        for value in 0..<10_000 {
+            let digits = String(value)
+            var forms = [digits]
+            for point in 1..<max(1, digits.count) {
+                forms.append(String(digits.prefix(point)) + "." + String(digits.dropFirst(point)))
+            }
+            forms.append("0." + digits)
+            for text in forms + forms.map({ "-" + $0 }) where text.utf8.count <= 7 {
+                #expect(double(text)?.bitPattern == Double(text)!.bitPattern, "\(text)")
+            }
+        }
+        var generator = SplitMix64(seed: 0x5407)
+        for _ in 0..<20_000 {
+            let negative = Bool.random(using: &generator)
+            let digitCount = Int.random(in: 1...(negative ? 6 : 7), using: &generator)
+            var digits = (0..<digitCount).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            if digitCount > 1 && digits.first == "0" { digits = "1" + digits.dropFirst() }
+            var text = (negative ? "-" : "") + digits
+            if digitCount >= 3 && Bool.random(using: &generator) {
+                // A point inside, and no leading zero before it.
+                let point = Int.random(in: 1...(digitCount - 2), using: &generator)
+                let integer = String(digits.prefix(point))
+                let fraction = String(digits.dropFirst(point).dropFirst())
+                text =
+                    (negative ? "-" : "") + (integer.count > 1 && integer.first == "0" ? "1" : "")
+                    + (integer.count > 1 && integer.first == "0" ? String(integer.dropFirst()) : integer) + "."
+                    + fraction
+            } else if digitCount >= 3 && Bool.random(using: &generator) {
+                // An exponent: left to the general reading.
+                text = (negative ? "-" : "") + String(digits.prefix(digitCount - 2)) + "e" + String(digits.suffix(1))
+            }
+            #expect(double(text)?.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+        // Short text that is not a JSON number is none.
+        for text in [
+            "1.", ".5", "01", "-01", "00", "1..2", "-", "1.2.3", "-.5", "1e", "0.", "1.2e", "+1", "1e+", "--1", "1-",
+        ] {
+            #expect(double(text) == nil, "\(text)")
+        }
+    }
+
     @Test("Text of the common shape's length that is not a JSON number is no number, by the straight reading too")
     func notQuiteDecimalTokens() {
         // Eight bytes or more after the sign, a point within the first eight: the shape read in a straight line.
