@@ -80,6 +80,13 @@ final class DecodingRun {
         tokenizer?._withUnsafeGuaranteedRef { $0.isVerbatim(bytes) } ?? false
     }
 
+    /// Whether a string's bytes, during its event, are the document's text between its quotes in a chunk that holds
+    /// only ASCII (``Tokenizer/isVerbatimASCII(_:)``); `false` when no tokenizer reads the run's input.
+    @inline(__always)
+    func isKnownASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        tokenizer?._withUnsafeGuaranteedRef { $0.isVerbatimASCII(bytes) } ?? false
+    }
+
     /// Stops the run with `failure` (a later one does not replace it); returns `false`, for the stage to return to
     /// the tokenizer.
     func fail(_ failure: BuildFailure) -> Bool {

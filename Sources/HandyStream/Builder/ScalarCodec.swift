@@ -7,9 +7,11 @@ import Foundation
 /// Generic code would run unspecialized here and ask the runtime for type metadata on every value.
 final class ScalarCodec: ValueCodec, @unchecked Sendable {
     typealias Store = (UnsafeRawBufferPointer, UnsafeMutableRawPointer, StoreMode) -> Bool
+    /// A string's store is also given the run, which can say the bytes are known to be ASCII.
+    typealias StringStore = (UnsafeRawBufferPointer, UnsafeMutableRawPointer, StoreMode, DecodingRun) -> Bool
 
     private let number: Store
-    private let string: Store
+    private let string: StringStore
     private let bool: (Bool, UnsafeMutableRawPointer, StoreMode) -> Bool
     private let null: (UnsafeMutableRawPointer, StoreMode) -> Bool
     private let writer: (UnsafeRawPointer, inout JSONWriter) throws -> Void
@@ -19,7 +21,7 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
     override var isOptional: Bool { nilTest != nil }
 
     private init(
-        type: Any.Type, expected: String, number: @escaping Store, string: @escaping Store,
+        type: Any.Type, expected: String, number: @escaping Store, string: @escaping StringStore,
         bool: @escaping (Bool, UnsafeMutableRawPointer, StoreMode) -> Bool,
         null: @escaping (UnsafeMutableRawPointer, StoreMode) -> Bool,
         write: @escaping (UnsafeRawPointer, inout JSONWriter) throws -> Void,
@@ -50,8 +52,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
                 ModelStorage.store(value, at: target, mode: mode)
                 return true
             },
-            string: { bytes, target, mode in
-                guard let value = Conversion.value(string: bytes) else { return false }
+            string: { bytes, target, mode, run in
+                guard let value = Conversion.value(string: bytes, in: run) else { return false }
                 ModelStorage.store(value, at: target, mode: mode)
                 return true
             },
@@ -74,8 +76,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
             number: { text, target, mode in
                 store(Conversion.value(number: text), at: target, mode: mode)
             },
-            string: { bytes, target, mode in
-                store(Conversion.value(string: bytes), at: target, mode: mode)
+            string: { bytes, target, mode, run in
+                store(Conversion.value(string: bytes, in: run), at: target, mode: mode)
             },
             bool: { flag, target, mode in
                 store(Conversion.value(bool: flag), at: target, mode: mode)
@@ -114,7 +116,7 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
     )
         -> Bool
     {
-        string(bytes, target, mode)
+        string(bytes, target, mode, builder.run)
     }
 
     override func storeBool(_ flag: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)

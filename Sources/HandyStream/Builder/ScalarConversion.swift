@@ -13,9 +13,17 @@ protocol ScalarConversion {
     /// `text` is a number token's (see ``DecimalText/init(token:)``).
     static func value(number text: UnsafeRawBufferPointer) -> Value?
     static func value(string bytes: UnsafeRawBufferPointer) -> Value?
+    /// A string event's value, where `run` can say whether its bytes are known to be ASCII (``String``'s conversion
+    /// asks); the others read the bytes alone.
+    static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> Value?
     static func value(bool: Bool) -> Value?
     static var expectation: String { get }
     static func write(_ value: Value, to writer: inout JSONWriter) throws
+}
+
+extension ScalarConversion {
+    @inline(__always)
+    static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> Value? { value(string: bytes) }
 }
 
 // MARK: - Numbers
@@ -94,6 +102,12 @@ struct StringConversion: ScalarConversion {
 
     static func value(number text: UnsafeRawBufferPointer) -> String? { String(jsonBytes: text) }
     static func value(string bytes: UnsafeRawBufferPointer) -> String? { String(jsonBytes: bytes) }
+    /// A string too long to be stored inline is told it is ASCII without reading it again when it lies, as it is,
+    /// in a chunk the tokenizer's scan found all ASCII (``DecodingRun/isKnownASCII(_:)``).
+    @inline(__always)
+    static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> String? {
+        String(jsonBytes: bytes, knownASCII: bytes.count > 15 && run.isKnownASCII(bytes))
+    }
     static func value(bool: Bool) -> String? { bool ? "true" : "false" }
     static var expectation: String { "a string" }
 }

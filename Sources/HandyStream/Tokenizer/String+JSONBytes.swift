@@ -7,8 +7,12 @@ extension String {
     /// from a `String`. `String(decoding:as:)` would check every byte again (on twitter.json, 1.3 M instructions of
     /// the 23 M a decode takes); this is the one place that relies on the check already made, and debug builds make
     /// it once more.
+    ///
+    /// `knownASCII`: the caller knows the bytes are ASCII (``DecodingRun/isKnownASCII(_:)``), so a string too long
+    /// to be inline is not read for it again; checked by an assertion in debug builds.
     @inline(__always)
-    init(jsonBytes bytes: UnsafeRawBufferPointer) {
+    init(jsonBytes bytes: UnsafeRawBufferPointer, knownASCII: Bool = false) {
+        assert(!knownASCII || UTF8Validation.isASCII(bytes), "String(jsonBytes:knownASCII:) given bytes past ASCII")
         assert(UTF8Validation.isValid(bytes), "String(jsonBytes:) given bytes that are not valid UTF-8")
         let units = bytes.assumingMemoryBound(to: UInt8.self)
         // Up to 15 bytes the string is stored inline: written there directly, then it finds out itself whether it is
@@ -25,7 +29,7 @@ extension String {
         }
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             // A longer one is told whether it is ASCII, so that comparing and hashing it keep their ASCII fast paths.
-            let isASCII = UTF8Validation.isASCII(bytes)
+            let isASCII = knownASCII || UTF8Validation.isASCII(bytes)
             self = String(copying: UTF8Span(unchecked: Span(_unsafeElements: units), isKnownASCII: isASCII))
         } else {
             self = String(decoding: units, as: UTF8.self)

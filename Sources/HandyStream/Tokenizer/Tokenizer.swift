@@ -182,6 +182,11 @@ final class Tokenizer {
         return start >= text && start + bytes.count <= text + parsing.count
     }
 
+    /// Whether the bytes of a string or key being reported are verbatim (``isVerbatim(_:)``) in text the chunk scan
+    /// found all ASCII: they are ASCII, and need no UTF-8 check.
+    @inline(__always)
+    func isVerbatimASCII(_ bytes: UnsafeRawBufferPointer) -> Bool { parsingIsASCII && isVerbatim(bytes) }
+
     static let controlCharacterMessage = "form feed and vertical tab are not allowed in JSON"
     static let invalidUTF8Message = "invalid bytes in UTF8 string."
     static let byteOrderMarkMessage = "byte order mark"
@@ -202,7 +207,7 @@ final class Tokenizer {
     /// parsed (``isVerbatim(_:)``) when that text is all ASCII needs no check.
     @inline(__always)
     fileprivate func checkUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if parsingIsASCII && isVerbatim(bytes) { return true }
+        if isVerbatimASCII(bytes) { return true }
         guard let bad = UTF8Validation.firstInvalidByte(bytes) else { return true }
         return _slowpath_invalidUTF8(bytes, at: bad)
     }

@@ -157,6 +157,35 @@ struct ByteKindsTests {
         #expect(try decoder.finish() == Item(id: 1, name: "abécd"))
     }
 
+    @Test("A long string from a streamed chunk is known ASCII exactly when it is ASCII")
+    func longStringsKnownASCII() throws {
+        struct Note: HandyJSON, Equatable {
+            var text = ""
+        }
+        let texts = [
+            "a long line of plain ascii text",  // verbatim in an ASCII chunk: known from the scan
+            #"a long line with an escaped \u00e9 in it"#,  // escaped: yajl's copy, read for it (not ASCII)
+            #"a long line with an \"escaped\" quote"#,  // escaped, ASCII
+            "a long line of 日本語 text",  // in a chunk past ASCII
+        ]
+        let expected = [
+            "a long line of plain ascii text", "a long line with an escaped é in it",
+            "a long line with an \"escaped\" quote", "a long line of 日本語 text",
+        ]
+        for size in [7, 64, 4096] {
+            let json = "[" + texts.map { #"{"text": "\#($0)"}"# }.joined(separator: ",\n") + "]"
+            let decoder = try ModelDecoder().elements(of: Note.self, at: "[*]")
+            var notes: [Note] = []
+            for chunk in chunks(Array(json.utf8), size: size) { notes += try decoder.feed(chunk) }
+            notes += try decoder.finish()
+            #expect(notes.map(\.text) == expected, "chunks of \(size)")
+            for note in notes {
+                let ascii = note.text.utf8.allSatisfy { $0 < 0x80 }
+                #expect(note.text.utf8Span.isKnownASCII == ascii, "\(note.text) in chunks of \(size)")
+            }
+        }
+    }
+
     @Test("Form feed, vertical tab and surrogate escapes are found in any streamed chunk")
     func checksInLaterChunks() throws {
         let padding = String(repeating: #""padding", "#, count: 20)
