@@ -228,6 +228,25 @@ enum Fuzz {
             }
             if !failed { _ = try? decoder.finish() }
         }
+        // Streamed in the same chunks (each scanned for the kinds of byte the tokenizer checks), an untyped value
+        // decodes exactly when the whole document does, to the same value.
+        let whole = try? lenient.decode(JSONValue.self, from: bytes)
+        if let decoder = try? lenient.incremental(JSONValue.self) {
+            var offset = 0
+            var streamed: JSONValue?
+            var failed = false
+            while offset < bytes.count && !failed {
+                let end = min(bytes.count, offset + step)
+                failed = (try? decoder.feed(Array(bytes[offset..<end]))) == nil
+                offset = end
+            }
+            if !failed { streamed = try? decoder.finish() }
+            if streamed != whole {
+                fatalError(
+                    "streamed in chunks of \(step), not the whole document's value: "
+                        + "\(String(describing: streamed)) against \(String(describing: whole))")
+            }
+        }
         if let matches = try? lenient.elements(of: JSONValue.self, at: "*[*].a") {
             var offset = 0
             while offset < bytes.count {
