@@ -7,7 +7,7 @@ import Darwin
 
 /// The yajl boundary: one push parser, fed chunk after chunk, whose events go to a ``TokenSink``.
 ///
-/// This is the only type that calls yajl's parser. It owns the `yajl_handle`, hands yajl one static table of
+/// This is the only type that calls yajl's parser. It owns the `yajl_handle`, hands yajl a static table of
 /// callbacks whose thunks only recover the tokenizer from yajl's context pointer and pass the event on, and keeps
 /// the byte offset of the stream so that any error can say where it happened.
 ///
@@ -38,7 +38,10 @@ final class Tokenizer {
 
     /// Where events go; whoever sets it keeps the sink alive while the tokenizer parses.
     var sink: Unmanaged<TokenSink>
+    /// yajl's parser, made at the first chunk (``makeHandle(scansKinds:)``).
     private var handle: yajl_handle?
+    /// Accept a stream of top-level values.
+    private let multipleValues: Bool
     /// The stream offset of the buffer yajl is parsing.
     private var chunkStart = 0
     /// Bytes handed to ``parse(_:)`` so far.
@@ -68,9 +71,23 @@ final class Tokenizer {
     ///     otherwise it reads as U+FFFD.
     init(sink: TokenSink, multipleValues: Bool = false, rejectsUnpairedSurrogates: Bool = false) {
         self.sink = .passUnretained(sink)
+        self.multipleValues = multipleValues
         self.rejectsUnpairedSurrogates = rejectsUnpairedSurrogates
+    }
+
+    deinit { if let handle { yajl_free(handle) } }
+
+    /// Makes yajl's parser, with the callbacks for chunks scanned or not (``parse(_:scansKinds:)``): those for scanned
+    /// chunks skip the UTF-8 check of a string that ``isVerbatimASCII(_:)``, the others check every string without
+    /// asking (a whole document's strings would only pay for the question). Either table is right for any chunk.
+    @inline(never)
+    private func makeHandle(scansKinds: Bool) -> yajl_handle {
         // yajl keeps the callbacks pointer and the context for the handle's whole life.
-        guard let handle = yajl_alloc(Tokenizer.callbacks, nil, Unmanaged.passUnretained(self).toOpaque()) else {
+        guard
+            let handle = yajl_alloc(
+                scansKinds ? Self.scanningCallbacks : Self.checkingCallbacks, nil,
+                Unmanaged.passUnretained(self).toOpaque())
+        else {
             fatalError("yajl_alloc failed: out of memory")
         }
         self.handle = handle
@@ -78,13 +95,12 @@ final class Tokenizer {
         // Strings and keys are validated once, by ``checkUTF8(_:)`` (strict, where yajl's own check is lax): yajl's
         // pass would only repeat the work.
         _ = cyajl_set_dont_validate_strings(handle, 1)
+        return handle
     }
-
-    deinit { yajl_free(handle) }
 
     /// The offset just after the token being reported, during a callback; after a call returns, the bytes of the
     /// stream that yajl has consumed.
-    var offset: Int { chunkStart + yajl_get_bytes_consumed(handle) }
+    var offset: Int { chunkStart + yajl_get_bytes_consumed(handle) }  // (yajl answers 0 for no handle)
 
     /// Parses one chunk. Chunks may split a token anywhere; yajl keeps the partial token, and the tokenizer holds
     /// back the few bytes of an escape that the next chunk completes.
@@ -93,6 +109,7 @@ final class Tokenizer {
     /// not made (``lastChunkKinds`` then says what it holds). Streamed chunks are scanned: their line count needs a pass
     /// anyway (``LineTracker``), and this one serves it too. A whole document is not: the pass costs more than the
     /// checks it saves there (on citm_catalog.json, 0.76 M instructions against the 0.35 M of `memchr`'s two scans).
+    /// The first chunk decides yajl's callbacks (``makeHandle(scansKinds:)``).
     func parse(_ chunk: UnsafeRawBufferPointer, scansKinds: Bool = false) -> Outcome {
         lastChunkKinds = .all
         if let failure = ownFailure { return .malformed(failure) }
@@ -102,6 +119,7 @@ final class Tokenizer {
             return .malformed(ownFailure!)
         }
         bytesFed += chunk.count
+        if handle == nil { _ = makeHandle(scansKinds: scansKinds) }
         let kinds = scansKinds ? ByteKinds(chunk, avx2: scansWithAVX2) : .all
         lastChunkKinds = kinds
         var rest = chunk
@@ -167,7 +185,7 @@ final class Tokenizer {
         bytesParsed += buffer.count
         parsing = buffer
         parsingIsASCII = !kinds.contains(.nonASCII)
-        let status = yajl_parse(handle, base.assumingMemoryBound(to: UInt8.self), buffer.count)
+        let status = yajl_parse(handle.unsafelyUnwrapped, base.assumingMemoryBound(to: UInt8.self), buffer.count)
         parsing = UnsafeRawBufferPointer(start: nil, count: 0)
         parsingIsASCII = false
         return outcome(of: status, ifOK: .needsMore)
@@ -203,11 +221,16 @@ final class Tokenizer {
         }
     }
 
-    /// Called for strings and keys: refuses what yajl's lax UTF-8 check lets through. A string in the text being
-    /// parsed (``isVerbatim(_:)``) when that text is all ASCII needs no check.
+    /// Called for strings and keys of a scanned chunk: a string in the text being parsed (``isVerbatim(_:)``) when
+    /// that text is all ASCII needs no check; any other is checked (``checkUTF8(_:)``).
+    @inline(__always)
+    fileprivate func checkUTF8UnlessKnownASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        isVerbatimASCII(bytes) || checkUTF8(bytes)
+    }
+
+    /// Called for strings and keys: refuses what yajl's lax UTF-8 check lets through.
     @inline(__always)
     fileprivate func checkUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if isVerbatimASCII(bytes) { return true }
         guard let bad = UTF8Validation.firstInvalidByte(bytes) else { return true }
         return _slowpath_invalidUTF8(bytes, at: bad)
     }
@@ -233,7 +256,7 @@ final class Tokenizer {
             guard outcome == .needsMore else { return outcome }
         }
         chunkStart = bytesParsed
-        let status = yajl_complete_parse(handle)
+        let status = yajl_complete_parse(handle ?? makeHandle(scansKinds: false))
         return outcome(of: status, ifOK: .complete)
     }
 
@@ -248,7 +271,7 @@ final class Tokenizer {
     private func syntaxFailure() -> SyntaxFailure {
         // yajl_complete_parse feeds yajl one blank of its own: never report an offset past the real input.
         let at = min(offset, bytesParsed)
-        guard let raw = yajl_get_error(handle, 0, nil, 0) else {
+        guard let handle, let raw = yajl_get_error(handle, 0, nil, 0) else {
             return SyntaxFailure(message: "malformed JSON", isLexical: false, offset: at)
         }
         defer { yajl_free_error(handle, raw) }
@@ -264,10 +287,39 @@ final class Tokenizer {
         return SyntaxFailure(message: text, isLexical: isLexical, offset: at)
     }
 
-    // MARK: - The callbacks table
+    // MARK: - The callbacks tables
 
-    /// yajl keeps this pointer for the handle's life, so it must never move: one table, allocated once.
-    nonisolated(unsafe) private static let callbacks: UnsafePointer<yajl_callbacks> = {
+    typealias TextCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32
+
+    /// For chunks not scanned (a whole document): every string and key checked.
+    nonisolated(unsafe) private static let checkingCallbacks = callbacks(
+        string: { context, bytes, length in
+            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+            guard tokenizer(context).withInstance({ $0.checkUTF8(buffer) }) else { return 0 }
+            return flag(receiver(context).withInstance { $0.tokenString(buffer) })
+        },
+        key: { context, bytes, length in
+            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+            guard tokenizer(context).withInstance({ $0.checkUTF8(buffer) }) else { return 0 }
+            return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
+        })
+
+    /// For scanned chunks (streamed): a string known to be ASCII is not checked.
+    nonisolated(unsafe) private static let scanningCallbacks = callbacks(
+        string: { context, bytes, length in
+            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+            guard tokenizer(context).withInstance({ $0.checkUTF8UnlessKnownASCII(buffer) }) else { return 0 }
+            return flag(receiver(context).withInstance { $0.tokenString(buffer) })
+        },
+        key: { context, bytes, length in
+            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+            guard tokenizer(context).withInstance({ $0.checkUTF8UnlessKnownASCII(buffer) }) else { return 0 }
+            return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
+        })
+
+    /// A table of callbacks with these for strings and keys. yajl keeps the pointer for the handle's life, so it must
+    /// never move: each table is allocated once, for the process.
+    private static func callbacks(string: TextCallback, key: TextCallback) -> UnsafePointer<yajl_callbacks> {
         let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
         table.initialize(
             to: yajl_callbacks(
@@ -280,33 +332,25 @@ final class Tokenizer {
                     let buffer = UnsafeRawBufferPointer(start: text, count: length)
                     return flag(receiver(context).withInstance { $0.tokenNumber(buffer) })
                 },
-                yajl_string: { context, bytes, length in
-                    let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-                    guard validUTF8(context, buffer) else { return 0 }
-                    return flag(receiver(context).withInstance { $0.tokenString(buffer) })
-                },
+                yajl_string: string,
                 yajl_start_map: { context in flag(receiver(context).withInstance { $0.tokenStartMap() }) },
-                yajl_map_key: { context, bytes, length in
-                    let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-                    guard validUTF8(context, buffer) else { return 0 }
-                    return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
-                },
+                yajl_map_key: key,
                 yajl_end_map: { context in flag(receiver(context).withInstance { $0.tokenEndMap() }) },
                 yajl_start_array: { context in flag(receiver(context).withInstance { $0.tokenStartArray() }) },
                 yajl_end_array: { context in flag(receiver(context).withInstance { $0.tokenEndArray() }) }
             ))
         return UnsafePointer(table)
-    }()
+    }
+}
+
+@inline(__always)
+private func tokenizer(_ context: UnsafeMutableRawPointer?) -> Unmanaged<Tokenizer> {
+    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped)
 }
 
 @inline(__always)
 private func receiver(_ context: UnsafeMutableRawPointer?) -> Unmanaged<TokenSink> {
     Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).withInstance { $0.sink }
-}
-
-@inline(__always)
-private func validUTF8(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).withInstance { $0.checkUTF8(bytes) }
 }
 
 @inline(__always)
