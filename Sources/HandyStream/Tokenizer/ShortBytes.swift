@@ -3,7 +3,7 @@
 /// `count` bytes: from eight bytes on, the last word overlaps the one before; under eight, two overlapping half-words,
 /// or for one to three bytes the first, middle and last byte.
 ///
-/// The field tables, the tape, the duplicate-key table and the property frames all use these.
+/// The field tables, the tape, the duplicate-key table, the property frames and the reading of short numbers use these.
 enum ShortBytes {
     /// Whether `count` bytes at `a` and at `b` are equal.
     @inline(__always)

@@ -2,7 +2,8 @@ extension String {
     /// A string from the bytes of a string, key or number token, copied without a second validation.
     ///
     /// Precondition: `bytes` is well-formed UTF-8. Every string and key the ``Tokenizer`` reports has passed
-    /// ``UTF8Validation`` (stricter than the standard library's check), a number's text is ASCII, and the other
+    /// ``UTF8Validation`` (stricter than the standard library's check) or lies, as it is, in a streamed chunk its scan
+    /// found all ASCII (``Tokenizer/isVerbatimASCII(_:)``), a number's text is ASCII, and the other
     /// producers of events (the tape, a `JSONValue`, a `[String: Any]`) hand on bytes that came from one of those or
     /// from a `String`. `String(decoding:as:)` would check every byte again (on twitter.json, 1.3 M instructions of
     /// the 23 M a decode takes); this is the one place that relies on the check already made, and debug builds make

@@ -57,7 +57,7 @@ final class Tokenizer {
     /// The text yajl is parsing, while it parses (empty otherwise): see ``isVerbatim(_:)``.
     private var parsing = UnsafeRawBufferPointer(start: nil, count: 0)
     /// The text yajl is parsing holds no byte past ASCII, while it parses: its verbatim strings and keys need no
-    /// UTF-8 check (``checkUTF8(_:)``).
+    /// UTF-8 check (``checkUTF8UnlessKnownASCII(_:)``).
     private var parsingIsASCII = false
     /// What the last chunk handed to ``parse(_:scansKinds:)`` holds (``ByteKinds``); ``ByteKinds/all`` when it was
     /// not scanned.
@@ -289,7 +289,7 @@ final class Tokenizer {
 
     // MARK: - The callbacks tables
 
-    typealias TextCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32
+    private typealias TextCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32
 
     /// For chunks not scanned (a whole document): every string and key checked.
     nonisolated(unsafe) private static let checkingCallbacks = callbacks(
@@ -350,7 +350,7 @@ private func tokenizer(_ context: UnsafeMutableRawPointer?) -> Unmanaged<Tokeniz
 
 @inline(__always)
 private func receiver(_ context: UnsafeMutableRawPointer?) -> Unmanaged<TokenSink> {
-    Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped).withInstance { $0.sink }
+    tokenizer(context).withInstance { $0.sink }
 }
 
 @inline(__always)
