@@ -218,29 +218,24 @@ enum Fuzz {
         _ = FuzzModel.deserialize(from: bytes)
         // Random chunk splits, chosen by the input's first byte.
         let step = Int(bytes.first ?? 1) % 13 + 1
-        if let decoder = try? lenient.incremental(FuzzModel.self) {
+        /// Feeds `bytes` in chunks of `step` until one is refused; whether all were taken.
+        func fedInChunks(_ feed: ([UInt8]) throws -> Void) -> Bool {
             var offset = 0
-            var failed = false
-            while offset < bytes.count && !failed {
+            while offset < bytes.count {
                 let end = min(bytes.count, offset + step)
-                failed = (try? decoder.feed(Array(bytes[offset..<end]))) == nil
+                guard (try? feed(Array(bytes[offset..<end]))) != nil else { return false }
                 offset = end
             }
-            if !failed { _ = try? decoder.finish() }
+            return true
+        }
+        if let decoder = try? lenient.incremental(FuzzModel.self), fedInChunks({ _ = try decoder.feed($0) }) {
+            _ = try? decoder.finish()
         }
         // Streamed in the same chunks (each scanned for the kinds of byte the tokenizer checks), an untyped value
         // decodes exactly when the whole document does, to the same value.
         let whole = try? lenient.decode(JSONValue.self, from: bytes)
         if let decoder = try? lenient.incremental(JSONValue.self) {
-            var offset = 0
-            var streamed: JSONValue?
-            var failed = false
-            while offset < bytes.count && !failed {
-                let end = min(bytes.count, offset + step)
-                failed = (try? decoder.feed(Array(bytes[offset..<end]))) == nil
-                offset = end
-            }
-            if !failed { streamed = try? decoder.finish() }
+            let streamed = fedInChunks({ _ = try decoder.feed($0) }) ? try? decoder.finish() : nil
             if streamed != whole {
                 fatalError(
                     "streamed in chunks of \(step), not the whole document's value: "
@@ -248,12 +243,7 @@ enum Fuzz {
             }
         }
         if let matches = try? lenient.elements(of: JSONValue.self, at: "*[*].a") {
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(bytes.count, offset + step)
-                if (try? matches.feed(Array(bytes[offset..<end]))) == nil { break }
-                offset = end
-            }
+            _ = fedInChunks({ _ = try matches.feed($0) })
             _ = try? matches.finish()
         }
         if let elements = try? lenient.elements(of: FuzzModel.self, at: "[*]") {

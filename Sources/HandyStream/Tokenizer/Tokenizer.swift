@@ -293,29 +293,13 @@ final class Tokenizer {
 
     /// For chunks not scanned (a whole document): every string and key checked.
     nonisolated(unsafe) private static let checkingCallbacks = callbacks(
-        string: { context, bytes, length in
-            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-            guard tokenizer(context).withInstance({ $0.checkUTF8(buffer) }) else { return 0 }
-            return flag(receiver(context).withInstance { $0.tokenString(buffer) })
-        },
-        key: { context, bytes, length in
-            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-            guard tokenizer(context).withInstance({ $0.checkUTF8(buffer) }) else { return 0 }
-            return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
-        })
+        string: { text($0, $1, $2, skipsKnownASCII: false, isKey: false) },
+        key: { text($0, $1, $2, skipsKnownASCII: false, isKey: true) })
 
     /// For scanned chunks (streamed): a string known to be ASCII is not checked.
     nonisolated(unsafe) private static let scanningCallbacks = callbacks(
-        string: { context, bytes, length in
-            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-            guard tokenizer(context).withInstance({ $0.checkUTF8UnlessKnownASCII(buffer) }) else { return 0 }
-            return flag(receiver(context).withInstance { $0.tokenString(buffer) })
-        },
-        key: { context, bytes, length in
-            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-            guard tokenizer(context).withInstance({ $0.checkUTF8UnlessKnownASCII(buffer) }) else { return 0 }
-            return flag(receiver(context).withInstance { $0.tokenKey(buffer) })
-        })
+        string: { text($0, $1, $2, skipsKnownASCII: true, isKey: false) },
+        key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true) })
 
     /// A table of callbacks with these for strings and keys. yajl keeps the pointer for the handle's life, so it must
     /// never move: each table is allocated once, for the process.
@@ -346,6 +330,21 @@ final class Tokenizer {
 @inline(__always)
 private func tokenizer(_ context: UnsafeMutableRawPointer?) -> Unmanaged<Tokenizer> {
     Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped)
+}
+
+/// A string or key event: its bytes checked (``Tokenizer/checkUTF8(_:)``, or, `skipsKnownASCII`,
+/// ``Tokenizer/checkUTF8UnlessKnownASCII(_:)``), then handed on. Inlined into each thunk with its constants.
+@inline(__always)
+private func text(
+    _ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: Int, skipsKnownASCII: Bool,
+    isKey: Bool
+) -> Int32 {
+    let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+    let valid = tokenizer(context).withInstance {
+        skipsKnownASCII ? $0.checkUTF8UnlessKnownASCII(buffer) : $0.checkUTF8(buffer)
+    }
+    guard valid else { return 0 }
+    return flag(receiver(context).withInstance { isKey ? $0.tokenKey(buffer) : $0.tokenString(buffer) })
 }
 
 @inline(__always)
