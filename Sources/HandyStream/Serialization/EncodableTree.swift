@@ -188,6 +188,14 @@ final class EncodableTree {
         return made
     }
 
+    /// Makes `index` an empty object when nothing was encoded there: what `JSONEncoder` makes of a value that asked
+    /// for no container or encoded nothing through a single value container, where the value's encoder has one
+    /// (a single value container's value, a custom date or data strategy's closure; a member, element or super
+    /// encoder that stays pending is written as one).
+    func emptyObjectIfPending(_ index: Int) {
+        if nodes[index].kind == .pending { makeContainer(index, object: true) }
+    }
+
     /// Makes `index` an object (or keeps it one: a second keyed container of the same value shares it).
     func makeContainer(_ index: Int, object: Bool) {
         let wanted: Node.Kind = object ? .object : .array

@@ -214,7 +214,9 @@ final class TreeEncoder: Encoder {
         case .secondsSince1970: try encodeDouble(date.timeIntervalSince1970, into: index, node: node)
         case .millisecondsSince1970: try encodeDouble(date.timeIntervalSince1970 * 1000, into: index, node: node)
         case .iso8601: encodeString(date.formatted(.iso8601), into: index)
-        case .custom(let closure): try nested(index, node) { try closure(date, self) }
+        case .custom(let closure):
+            try nested(index, node) { try closure(date, self) }
+            tree.emptyObjectIfPending(index)
         @unknown default: try nested(index, node) { try date.encode(to: self) }
         }
     }
@@ -223,7 +225,9 @@ final class TreeEncoder: Encoder {
         switch tree.options.dataEncodingStrategy {
         case .deferredToData: try nested(index, node) { try data.encode(to: self) }
         case .base64: encodeString(data.base64EncodedString(), into: index)
-        case .custom(let closure): try nested(index, node) { try closure(data, self) }
+        case .custom(let closure):
+            try nested(index, node) { try closure(data, self) }
+            tree.emptyObjectIfPending(index)
         @unknown default: try nested(index, node) { try data.encode(to: self) }
         }
     }
@@ -542,6 +546,10 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: slot) }
     /// A value whose encoding throws keeps what it wrote before it threw, as in `JSONEncoder`, where a value
-    /// encoded through a single value container writes into the same encoder.
-    mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encode(value, into: slot, node: node) }
+    /// encoded through a single value container writes into the same encoder; one that encodes nothing is an empty
+    /// object, as there (so a top-level value that encodes only such a value encodes `{}`).
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.encode(value, into: slot, node: node)
+        encoder.tree.emptyObjectIfPending(slot)
+    }
 }

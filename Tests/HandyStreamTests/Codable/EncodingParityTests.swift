@@ -33,6 +33,20 @@ struct ParityNothing: Encodable {
     func encode(to encoder: any Encoder) throws {}
 }
 
+/// Asks for a single value container and encodes nothing through it.
+struct ParityOnlySingle: Encodable {
+    func encode(to encoder: any Encoder) throws { _ = encoder.singleValueContainer() }
+}
+
+/// Encodes `value` through a single value container.
+struct ParitySingle<Value: Encodable & Sendable>: Encodable, Sendable {
+    var value: Value
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}
+
 struct ParityMembers: Codable {
     var zeta = 1
     var alpha = "a/b"
@@ -124,6 +138,18 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
         EncodingParityCase("a top-level NaN") { Double.nan },
         EncodingParityCase("infinity in an array") { [1.0, .infinity] },
         EncodingParityCase("a value that encodes nothing") { ParityNothing() },
+        EncodingParityCase("a value that asks for a single value container only") { ParityOnlySingle() },
+        // JSONEncoder makes an empty object of a value encoded through a single value container that encodes
+        // nothing: the top-level value then encodes `{}`.
+        EncodingParityCase("nothing through a single value container") { ParitySingle(value: ParityNothing()) },
+        EncodingParityCase("a single value container only, through one") { ParitySingle(value: ParityOnlySingle()) },
+        EncodingParityCase("nothing through two single value containers") {
+            ParitySingle(value: ParitySingle(value: ParityNothing()))
+        },
+        EncodingParityCase("an optional holding a value that encodes nothing") { ParityNothing?.some(ParityNothing()) },
+        EncodingParityCase("nothing through a single value container, as a member and an element") {
+            ["k": [ParitySingle(value: ParityNothing())]]
+        },
         EncodingParityCase("Decimal NaN") { [Decimal.nan] },
         EncodingParityCase("many keys") { Dictionary(uniqueKeysWithValues: (0..<40).map { ("key\($0)", $0) }) },
         EncodingParityCase("keys equal as Strings") { ParityEqualKeys() },
@@ -197,6 +223,40 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
 }
 
 extension EncodingParityTests {
+    /// A custom date or data strategy whose closure encodes nothing: `JSONEncoder` makes an empty object of the value,
+    /// at the top level too, and of one whose closure only asks for a single value container.
+    @Test func customStrategiesThatEncodeNothing() throws {
+        let closures: [@Sendable (any Encoder) throws -> Void] = [
+            { _ in }, { _ = $0.singleValueContainer() }, { _ = $0.container(keyedBy: AnyCodingKey.self) },
+            {
+                var single = $0.singleValueContainer(); try single.encode(ParityNothing())
+            },
+        ]
+        for (number, closure) in closures.enumerated() {
+            let foundation = JSONEncoder()
+            foundation.outputFormatting = .sortedKeys
+            foundation.dateEncodingStrategy = .custom { _, encoder in try closure(encoder) }
+            foundation.dataEncodingStrategy = .custom { _, encoder in try closure(encoder) }
+            var options = EncodingOptions(sortedKeys: true)
+            options.dateEncodingStrategy = .custom { _, encoder in try closure(encoder) }
+            options.dataEncodingStrategy = .custom { _, encoder in try closure(encoder) }
+            let ours = ModelEncoder(options: options)
+            func same<T: Encodable>(_ value: T, _ label: String) throws {
+                let expected = String(decoding: try foundation.encode(value), as: UTF8.self)
+                #expect(
+                    String(decoding: try ours.encodeToData(value), as: UTF8.self) == expected,
+                    "\(label), closure \(number)")
+            }
+            let date = Date(timeIntervalSince1970: 0)
+            let data = Data([1, 2])
+            try same(date, "a top-level date")
+            try same(data, "top-level data")
+            try same(ParitySingle(value: date), "a date through a single value container")
+            try same(["d": date], "a date as a member")
+            try same([data, data], "data as elements")
+        }
+    }
+
     /// The non-conforming float strategy for top-level numbers, their optionals and arrays of them.
     @Test func nonConformingFloatsAtTheTop() throws {
         let foundation = JSONEncoder()
