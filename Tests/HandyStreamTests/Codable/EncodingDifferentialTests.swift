@@ -447,13 +447,53 @@ func difference(_ ours: String, _ theirs: String) -> String {
     ) -> EncodeOutcome {
         let foundation = EncodeOutcome { try choice.foundation.encode(value) }
         let ours = EncodeOutcome { try choice.ours.encodeToData(value) }
-        let same = choice.sortedKeys ? ours == foundation : ours.sameJSON(as: foundation)
+        var same = choice.sortedKeys ? ours == foundation : ours.sameJSON(as: foundation)
+        if !same, choice.keys != 0, case .error = ours, case .error = foundation {
+            same = jsonEncoderCanReport(ours, for: value, choice)
+        }
         if !same {
             Issue.record(
                 "\(difference(ours.description, foundation.description))\noptions: \(choice)",
                 sourceLocation: sourceLocation)
         }
         return foundation
+    }
+
+    /// Whether `JSONEncoder` reports `error` for `value` on one of some more calls. Under a key strategy it encodes a
+    /// `[String: T]` through a copy of it, whose member order is seeded per instance: which of several failing
+    /// members it names changes from call to call (README, differences kept on purpose). Blocks of every size up to
+    /// 2 KB are taken between calls, so that each copy gets memory at another address.
+    static func jsonEncoderCanReport<T: Encodable>(_ error: EncodeOutcome, for value: T, _ choice: EncodingChoice)
+        -> Bool
+    {
+        var kept: [UnsafeMutableRawPointer] = []
+        defer { kept.forEach { free($0) } }
+        for _ in 0..<30 {
+            if EncodeOutcome({ try choice.foundation.encode(value) }) == error { return true }
+            for size in stride(from: 32, through: 2_048, by: 16) {
+                for _ in 0..<8 { kept.append(malloc(size)!) }
+            }
+        }
+        return false
+    }
+
+    @Test func jsonEncoderNamesAnyFailingMemberUnderAKeyStrategy() throws {
+        // The README's example: under the snake case strategy, each of the three failing members is named on some
+        // call, and never another member.
+        let value: [String: Double] = ["alpha": .nan, "beta": 1, "gamma": .nan, "delta": .infinity, "eps": 2]
+        var values = RandomValues(seed: 1, nonFiniteRate: 0)
+        var choice = EncodingChoice(&values)
+        choice.keys = 1
+        choice.floats = 0
+        for key in ["alpha", "gamma", "delta"] {
+            let message = key == "delta" ? "Double.inf" : "Double.nan"
+            let expected = EncodeOutcome.error(
+                "invalidValue: Unable to encode \(message) directly in JSON.", [key])
+            #expect(Self.jsonEncoderCanReport(expected, for: value, choice), "\(key)")
+        }
+        #expect(
+            !Self.jsonEncoderCanReport(
+                .error("invalidValue: Unable to encode Double.nan directly in JSON.", ["beta"]), for: value, choice))
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
