@@ -27,6 +27,9 @@ final class DecodingRun {
     private var tokenizer: Unmanaged<Tokenizer>?
     /// Why a stage stopped the run, when one did.
     private(set) var failure: BuildFailure?
+    /// The short strings made so far, once ``shortStringsMade`` reaches ``ShortStringCache/madeBeforeTable``.
+    private var shortStrings: ShortStringCache?
+    private var shortStringsMade = 0
 
     init(options: DecodingOptions, seed: Any? = nil) {
         self.options = options
@@ -35,6 +38,8 @@ final class DecodingRun {
         maximumDepth = min(max(1, options.maximumDepth), Int.max - 1)
         depthAllowance = maximumDepth
     }
+
+    deinit { shortStrings?.free() }
 
     /// A value handed on by the path filter starts: it sits at `path` (element `index` of the array there, when
     /// given), inside `outerDepth` containers that count toward the nesting cap.
@@ -85,6 +90,25 @@ final class DecodingRun {
     @inline(__always)
     func isKnownASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         tokenizer?._withUnsafeGuaranteedRef { $0.isVerbatimASCII(bytes) } ?? false
+    }
+
+    /// The string that `bytes` make, 1 to 15 of them, well-formed UTF-8 (``String/init(jsonBytes:knownASCII:)``'s
+    /// precondition): from the run's ``ShortStringCache`` when it was made before.
+    @inline(__always)
+    func shortString(_ bytes: UnsafeRawBufferPointer) -> String {
+        if let shortStrings { return shortStrings.string(bytes) }
+        return shortStringBeforeTable(bytes)
+    }
+
+    /// A short string before the run has a table: counted, and the table made at the
+    /// ``ShortStringCache/madeBeforeTable``-th. Both properties are only ever assigned (never passed `inout`), so
+    /// that every access to them is an instant one and the compiler checks their exclusivity statically; one
+    /// `inout` use put a runtime check on every look-up (3 % more instructions on a stream, measured).
+    @inline(never)
+    private func shortStringBeforeTable(_ bytes: UnsafeRawBufferPointer) -> String {
+        shortStringsMade &+= 1
+        if shortStringsMade == ShortStringCache.madeBeforeTable { shortStrings = ShortStringCache() }
+        return String(jsonBytes: bytes)
     }
 
     /// Stops the run with `failure` (a later one does not replace it); returns `false`, for the stage to return to

@@ -102,11 +102,13 @@ struct StringConversion: ScalarConversion {
 
     static func value(number text: UnsafeRawBufferPointer) -> String? { String(jsonBytes: text) }
     static func value(string bytes: UnsafeRawBufferPointer) -> String? { String(jsonBytes: bytes) }
-    /// A string too long to be stored inline is told it is ASCII without reading it again when it lies, as it is,
-    /// in a chunk the tokenizer's scan found all ASCII (``DecodingRun/isKnownASCII(_:)``).
+    /// A short string comes from the run's ``ShortStringCache`` when it was made before. A string too long to be
+    /// stored inline is told it is ASCII without reading it again when it lies, as it is, in a chunk the tokenizer's
+    /// scan found all ASCII (``DecodingRun/isKnownASCII(_:)``).
     @inline(__always)
     static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> String? {
-        String(jsonBytes: bytes, knownASCII: bytes.count > 15 && run.isKnownASCII(bytes))
+        if bytes.count <= 15 { return bytes.isEmpty ? "" : run.shortString(bytes) }
+        return String(jsonBytes: bytes, knownASCII: run.isKnownASCII(bytes))
     }
     static func value(bool: Bool) -> String? { bool ? "true" : "false" }
     static var expectation: String { "a string" }
