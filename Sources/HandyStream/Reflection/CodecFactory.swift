@@ -71,7 +71,7 @@ final class CodecFactory {
         if let enumType = type as? any HandyJSONEnum.Type { return makeEnum(enumType, context: context) }
         if let modelType = type as? any HandyJSON.Type {
             // An actor's state belongs to its executor: filling it from outside would be a data race.
-            if type is any Actor.Type {
+            if type is AnyClass, type is any Actor.Type {
                 ownProblems[ObjectIdentifier(type), default: []].append(
                     "\(type): an actor can't be filled from JSON (its state may only be touched on its executor); "
                         + "decode a struct and hand it to the actor")
@@ -80,7 +80,7 @@ final class CodecFactory {
             }
             return makeModel(modelType)
         }
-        if let optional = type as? any OptionalMarker.Type {
+        if StoredProperty.isOptional(type), let optional = type as? any OptionalMarker.Type {
             guard let wrapped = codec(for: optional.wrappedType, context: context) else { return nil }
             return optional.makeCodec(wrapped: wrapped)
         }

@@ -56,8 +56,15 @@ extension StoredProperty {
     /// Whether `type` is a function type, or an optional of one.
     static func isFunction(_ type: Any.Type) -> Bool {
         if _MetadataKind(rawValue: _runtimeMetadataKind(type)) == .function { return true }
-        if let optional = type as? any OptionalMarker.Type { return isFunction(optional.wrappedType) }
+        if isOptional(type), let optional = type as? any OptionalMarker.Type { return isFunction(optional.wrappedType) }
         return false
+    }
+
+    /// Whether `type` is an `Optional`, by its metadata's kind: asked before a cast to ``OptionalMarker``, because a
+    /// cast to a protocol that fails looks through every conformance in the process, once per type (about 300,000
+    /// instructions in this binary), and most types a table meets are not optional.
+    static func isOptional(_ type: Any.Type) -> Bool {
+        _MetadataKind(rawValue: _runtimeMetadataKind(type)) == .optional
     }
 }
 
