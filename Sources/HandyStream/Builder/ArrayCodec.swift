@@ -33,13 +33,20 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
     static func moveArray(
         _ elements: UnsafeMutablePointer<Element>, _ count: Int, specialized: Bool
     ) -> [Element] {
-        // Small arrays (a GeoJSON point is [x, y]) are made from array literals, which allocate directly.
+        // Small arrays (a GeoJSON point is [x, y]; a handful of tags or ratings) are made from array literals, which
+        // allocate directly: a literal's allocation is inlined where `Element` is concrete, where reserving capacity
+        // goes through the standard library's `_consumeAndCreateNew` (about 250 instructions more an array).
+        @inline(__always) func move(_ index: Int) -> Element { (elements + index).move() }
         switch count {
         case 0: return []
-        case 1: return [elements.move()]
-        case 2: return [elements.move(), (elements + 1).move()]
-        case 3: return [elements.move(), (elements + 1).move(), (elements + 2).move()]
-        case 4: return [elements.move(), (elements + 1).move(), (elements + 2).move(), (elements + 3).move()]
+        case 1: return [move(0)]
+        case 2: return [move(0), move(1)]
+        case 3: return [move(0), move(1), move(2)]
+        case 4: return [move(0), move(1), move(2), move(3)]
+        case 5: return [move(0), move(1), move(2), move(3), move(4)]
+        case 6: return [move(0), move(1), move(2), move(3), move(4), move(5)]
+        case 7: return [move(0), move(1), move(2), move(3), move(4), move(5), move(6)]
+        case 8: return [move(0), move(1), move(2), move(3), move(4), move(5), move(6), move(7)]
         default: break
         }
         // Up to 16, specialized: reserved and appended to. `reserveCapacity` allocates in code specialized for

@@ -257,7 +257,7 @@ struct PropertyTypeTests {
 
     @Test("Arrays of every length: literal-sized, reserved and appended, moved at once")
     func arraysOfEveryLength() throws {
-        // Arrays are made three ways by length (up to 4, up to 16 for common element types, longer), and differently
+        // Arrays are made three ways by length (up to 8, up to 16 for common element types, longer), and differently
         // for element types the library names (specialized) and the rest: every length on both sides of each bound.
         struct Lists: HandyJSON {
             var ints: [Int] = [-1]
