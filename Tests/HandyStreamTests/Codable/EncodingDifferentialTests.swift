@@ -461,20 +461,12 @@ func difference(_ ours: String, _ theirs: String) -> String {
 
     /// Whether `JSONEncoder` reports `error` for `value` on one of some more calls. Under a key strategy it encodes a
     /// `[String: T]` through a copy of it, whose member order is seeded per instance: which of several failing
-    /// members it names changes from call to call (README, differences kept on purpose). Blocks of every size up to
-    /// 2 KB are taken between calls, so that each copy gets memory at another address.
+    /// members it names changes from call to call (README, differences kept on purpose). Each call's copy gets memory
+    /// at another address (``untilTrueAtFreshAddresses(calls:_:)``).
     static func jsonEncoderCanReport<T: Encodable>(_ error: EncodeOutcome, for value: T, _ choice: EncodingChoice)
         -> Bool
     {
-        var kept: [UnsafeMutableRawPointer] = []
-        defer { kept.forEach { free($0) } }
-        for _ in 0..<30 {
-            if EncodeOutcome({ try choice.foundation.encode(value) }) == error { return true }
-            for size in stride(from: 32, through: 2_048, by: 16) {
-                for _ in 0..<8 { kept.append(malloc(size)!) }
-            }
-        }
-        return false
+        untilTrueAtFreshAddresses(calls: 30) { EncodeOutcome({ try choice.foundation.encode(value) }) == error }
     }
 
     @Test func jsonEncoderNamesAnyFailingMemberUnderAKeyStrategy() throws {
