@@ -3,7 +3,10 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
     /// Set once while the type registry builds this codec, before the codec is published to other threads.
     var table: FieldTable!
 
-    init() { super.init(valueType: Model.self) }
+    init() {
+        super.init(valueType: Model.self)
+        isModel = true
+    }
 
     override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { ModelFrame<Model>(opener: self, table: table) }

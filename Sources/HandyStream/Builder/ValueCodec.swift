@@ -18,6 +18,8 @@ class ValueCodec: @unchecked Sendable {
     let valueType: Any.Type
     /// A ``TransformCodec``: its JSON value is made once per write (a transform is user code, called once).
     final var isTransform = false
+    /// A ``ModelCodec``: the factory attributes a contained model's problems to the model that contains it.
+    final var isModel = false
 
     init(valueType: Any.Type) { self.valueType = valueType }
 

@@ -29,12 +29,12 @@ final class CodecFactory {
     func codec(for type: Any.Type, context: @autoclosure () -> String) -> ValueCodec? {
         let key = ObjectIdentifier(type)
         if let codec = built[key] {
-            noteContained(type, key)
+            noteContained(key, isModel: codec.isModel)
             return codec
         }
         if let codec = TypeRegistry.publishedCodec(TypeRegistry.Key(type: key, strategy: strategy)) {
             built[key] = codec
-            noteContained(type, key)
+            noteContained(key, isModel: codec.isModel)
             return codec
         }
         guard let codec = make(type, context: context()) else { return nil }
@@ -48,8 +48,10 @@ final class CodecFactory {
         return codec
     }
 
-    private func noteContained(_ type: Any.Type, _ key: ObjectIdentifier) {
-        if let current = currentModel, current != key, type is any HandyJSON.Type {
+    /// Asked of the codec, not the type: a cast to `HandyJSON` that fails looks through every conformance in the
+    /// process, once per type.
+    private func noteContained(_ key: ObjectIdentifier, isModel: Bool) {
+        if isModel, let current = currentModel, current != key {
             containedModels[current, default: []].insert(key)
         }
     }
@@ -75,7 +77,7 @@ final class CodecFactory {
                 ownProblems[ObjectIdentifier(type), default: []].append(
                     "\(type): an actor can't be filled from JSON (its state may only be touched on its executor); "
                         + "decode a struct and hand it to the actor")
-                noteContained(type, ObjectIdentifier(type))
+                noteContained(ObjectIdentifier(type), isModel: true)
                 return nil
             }
             return makeModel(modelType)
@@ -207,7 +209,7 @@ final class CodecFactory {
 
     /// Works out, for every model built here, the problems of the model and of all the models it contains.
     func finish() {
-        for key in built.keys where key == root || built[key] is any ModelCodecMarker {
+        for key in built.keys where key == root || built[key]?.isModel == true {
             problemsByModel[key] = problems(reachableFrom: key)
         }
     }

@@ -1,9 +1,4 @@
-// Markers that let the registry open generic containers (Optional, Array, Set, Dictionary) and model codecs from
-// a bare metatype.
-
-/// Marks model codecs without naming their generic parameter.
-protocol ModelCodecMarker {}
-extension ModelCodec: ModelCodecMarker {}
+// Markers that let the registry open generic containers (Optional, Array, Set, Dictionary) from a bare metatype.
 
 // MARK: - Opening generic containers
 
