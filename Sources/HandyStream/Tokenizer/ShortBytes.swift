@@ -3,7 +3,8 @@
 /// `count` bytes: from eight bytes on, the last word overlaps the one before; under eight, two overlapping half-words,
 /// or for one to three bytes the first, middle and last byte.
 ///
-/// The field tables, the tape, the duplicate-key table, the property frames and the reading of short numbers use these.
+/// The field tables, the tape, the duplicate-key table, the property frames, the short-string table and the reading
+/// of short numbers use these.
 enum ShortBytes {
     /// Whether `count` bytes at `a` and at `b` are equal.
     @inline(__always)
