@@ -92,7 +92,7 @@ final class DecodingRun {
         tokenizer?._withUnsafeGuaranteedRef { $0.isVerbatimASCII(bytes) } ?? false
     }
 
-    /// The string that `bytes` make, 1 to 15 of them, well-formed UTF-8 (``String/init(jsonBytes:knownASCII:)``'s
+    /// The string that `bytes` make, 1 to ``String/inlineUTF8Capacity`` of them, well-formed UTF-8 (``String/init(jsonBytes:knownASCII:)``'s
     /// precondition): from the run's ``ShortStringCache`` when it was made before.
     @inline(__always)
     func shortString(_ bytes: UnsafeRawBufferPointer) -> String {

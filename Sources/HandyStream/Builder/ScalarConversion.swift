@@ -107,7 +107,7 @@ struct StringConversion: ScalarConversion {
     /// scan found all ASCII (``DecodingRun/isKnownASCII(_:)``).
     @inline(__always)
     static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> String? {
-        if bytes.count <= 15 { return bytes.isEmpty ? "" : run.shortString(bytes) }
+        if bytes.count <= String.inlineUTF8Capacity { return bytes.isEmpty ? "" : run.shortString(bytes) }
         return String(jsonBytes: bytes, knownASCII: run.isKnownASCII(bytes))
     }
     static func value(bool: Bool) -> String? { bool ? "true" : "false" }

@@ -42,23 +42,14 @@ struct ShortStringCache {
         table.deallocate()
     }
 
-    /// The string that `bytes` (1 to 15 of them, well-formed UTF-8, as ``String/init(jsonBytes:knownASCII:)``
+    /// The string that `bytes` (1 to ``String/inlineUTF8Capacity`` of them, well-formed UTF-8, as ``String/init(jsonBytes:knownASCII:)``
     /// requires) make: kept from before when the same bytes were made into one, else made and kept.
     @inline(__always)
     func string(_ bytes: UnsafeRawBufferPointer) -> String {
         let count = bytes.count
-        assert(count > 0 && count <= 15, "ShortStringCache: \(count) bytes")
-        let base = bytes.baseAddress.unsafelyUnwrapped
-        let first: UInt64
-        let last: UInt64
-        if count >= 8 {
-            // The two words overlap (9 to 15 bytes) or coincide (8): between them they hold every byte.
-            first = base.loadUnaligned(as: UInt64.self)
-            last = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        } else {
-            first = ShortBytes.word(base, count: count)
-            last = 0
-        }
+        assert(count > 0 && count <= String.inlineUTF8Capacity, "ShortStringCache: \(count) bytes")
+        // With the count, the two words determine every byte.
+        let (first, last) = ShortBytes.ends(bytes.baseAddress.unsafelyUnwrapped, count: count)
         let mixed = ((first ^ (last &<< 1)) &+ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
         let index = Int(truncatingIfNeeded: mixed &>> Self.indexShift)
         assert(index >= 0 && index < Self.capacity, "ShortStringCache: entry \(index)")

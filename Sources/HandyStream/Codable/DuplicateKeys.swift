@@ -78,16 +78,13 @@ struct DuplicateKeys {
     }
 
     /// Equal keys have equal fingerprints: the length, and the first and last (up to) eight bytes, read inside the
-    /// key (under eight bytes, ``ShortBytes/word(_:count:)``).
+    /// key (``ShortBytes/ends(_:count:)``).
     @inline(__always)
     private static func fingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let count = bytes.count
         let length = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
         guard let base = bytes.baseAddress else { return length }
-        if count >= 8 {
-            return length ^ base.loadUnaligned(as: UInt64.self)
-                ^ (base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &* 0xFF51_AFD7_ED55_8CCD)
-        }
-        return length ^ ShortBytes.word(base, count: count)
+        let (first, last) = ShortBytes.ends(base, count: count)
+        return length ^ first ^ (last &* 0xFF51_AFD7_ED55_8CCD)
     }
 }

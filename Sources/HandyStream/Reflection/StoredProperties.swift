@@ -55,7 +55,7 @@ struct StoredProperty {
 extension StoredProperty {
     /// Whether `type` is a function type, or an optional of one.
     static func isFunction(_ type: Any.Type) -> Bool {
-        if _MetadataKind(rawValue: _runtimeMetadataKind(type)) == .function { return true }
+        if kind(type) == .function { return true }
         if isOptional(type), let optional = type as? any OptionalMarker.Type { return isFunction(optional.wrappedType) }
         return false
     }
@@ -63,9 +63,10 @@ extension StoredProperty {
     /// Whether `type` is an `Optional`, by its metadata's kind: asked before a cast to ``OptionalMarker``, because a
     /// cast to a protocol that fails looks through every conformance in the process, once per type (150,000 to
     /// 190,000 instructions in this binary), and most types a table meets are not optional.
-    static func isOptional(_ type: Any.Type) -> Bool {
-        _MetadataKind(rawValue: _runtimeMetadataKind(type)) == .optional
-    }
+    static func isOptional(_ type: Any.Type) -> Bool { kind(type) == .optional }
+
+    /// The kind of `type`'s metadata, from the runtime (`nil` for a kind the standard library doesn't name).
+    private static func kind(_ type: Any.Type) -> _MetadataKind? { _MetadataKind(rawValue: _runtimeMetadataKind(type)) }
 }
 
 // The runtime's own reflection entry points, with the declarations the standard library gives them in

@@ -42,6 +42,14 @@ enum ShortBytes {
         return first | (middle &<< 8) | (last &<< 16)
     }
 
+    /// A run's first and last eight bytes, overlapping when it is shorter than sixteen (`count` 8 and more); under
+    /// eight, ``word(_:count:)`` and `0`. With the count, they determine every byte of a run of up to fifteen.
+    @inline(__always)
+    static func ends(_ base: UnsafeRawPointer, count: Int) -> (first: UInt64, last: UInt64) {
+        guard count >= 8 else { return (word(base, count: count), 0) }
+        return (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+    }
+
     /// The bytes of a run shorter than eight (`count` 0...7) in their order, the first in the lowest byte, and zero
     /// bytes above them: for reading the run's bytes by position.
     @inline(__always)

@@ -1,4 +1,8 @@
 extension String {
+    /// The most UTF-8 bytes a string stores inline, without storage of its own (on 64-bit platforms): such a string
+    /// is written there directly (``init(jsonBytes:knownASCII:)``), and kept for reuse (``ShortStringCache``).
+    static let inlineUTF8Capacity = 15
+
     /// A string from the bytes of a string, key or number token, copied without a second validation.
     ///
     /// Precondition: `bytes` is well-formed UTF-8. Every string and key the ``Tokenizer`` reports has passed
@@ -19,7 +23,7 @@ extension String {
         // Up to 15 bytes the string is stored inline: written there directly, then it finds out itself whether it is
         // ASCII (and checks the few bytes, which `String(copying:)` would have copied into it one at a time).
         if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *), let source = bytes.baseAddress, bytes.count > 0,
-            bytes.count <= 15
+            bytes.count <= String.inlineUTF8Capacity
         {
             let count = bytes.count
             self = String(unsafeUninitializedCapacity: count) { buffer in
