@@ -260,11 +260,14 @@ final class ElementBuffer<Element>: SlotBuffer {
 class ArrayElementsFrame: Frame {
     private let elementReference: Unmanaged<ValueCodec>
     private let elements: SlotBuffer
+    /// The element codec's ``ValueCodec/scalarKind``.
+    private let elementKind: ScalarKind
     /// The position in the JSON array, dropped elements included, for error paths.
     private var index = 0
 
     fileprivate init(opener: ValueCodec, element: ValueCodec, elements: SlotBuffer) {
         elementReference = .passUnretained(element)
+        elementKind = element.scalarKind
         self.elements = elements
         super.init(opener: opener, isObject: false)
     }
@@ -281,6 +284,15 @@ class ArrayElementsFrame: Frame {
     /// Where the next element is built.
     @inline(__always)
     private var slot: UnsafeMutableRawPointer { elements.nextSlot() }
+
+    /// Stores an element of a ``ScalarKind`` type, converted by the frame itself.
+    @inline(__always)
+    private func appended<Value>(_ value: consuming Value) -> Bool {
+        ModelStorage.store(value, at: slot, mode: .initialize)
+        elements.commit()
+        index += 1
+        return true
+    }
 
     @inline(__always)
     private func appended(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
@@ -313,12 +325,23 @@ class ArrayElementsFrame: Frame {
             found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        appended(
+        switch elementKind {
+        case .double:
+            if let value = DoubleConversion.value(number: text) { return appended(value) }
+        case .int:
+            if let value = IntegerConversion<Int>.value(number: text) { return appended(value) }
+        default: break
+        }
+        return appended(
             element { $0.storeNumber(text, at: slot, mode: .initialize, builder) }, builder,
             found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        appended(element { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
+        if elementKind == .string, let value = StringConversion.value(string: bytes, in: builder.run) {
+            return appended(value)
+        }
+        return appended(
+            element { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         if let child = element({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }

@@ -73,6 +73,21 @@ class PropertyFrame: Frame {
         return slot
     }
 
+    /// The pending property's slot, or `nil` when the value is not read.
+    @inline(__always)
+    private final func pendingSlot() -> UnsafeMutablePointer<FieldTable.Slot>? {
+        pending >= 0 ? slot(pending) : nil
+    }
+
+    /// Stores a value of the slot's ``ScalarKind``, converted by the frame itself.
+    @inline(__always)
+    private final func store<Value>(_ value: consuming Value, in slot: UnsafeMutablePointer<FieldTable.Slot>) -> Bool {
+        ModelStorage.store(
+            value, at: ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset), mode: .assign)
+        pending = -1
+        return true
+    }
+
     /// Stores a scalar in the pending property; a value that doesn't fit keeps the default.
     @inline(__always)
     private final func scalar(
@@ -105,15 +120,28 @@ class PropertyFrame: Frame {
         return true
     }
     override final func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        scalar(builder, { $0.storeBool(value, at: $1, mode: .assign, builder) }, found: value ? "true" : "false")
+        if let slot = pendingSlot(), slot.pointee.scalarKind == .bool { return store(value, in: slot) }
+        return scalar(builder, { $0.storeBool(value, at: $1, mode: .assign, builder) }, found: value ? "true" : "false")
     }
     override final func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(
+        if let slot = pendingSlot() {
+            switch slot.pointee.scalarKind {
+            case .double: if let value = DoubleConversion.value(number: text) { return store(value, in: slot) }
+            case .int: if let value = IntegerConversion<Int>.value(number: text) { return store(value, in: slot) }
+            default: break
+            }
+        }
+        return scalar(
             builder, { $0.storeNumber(text, at: $1, mode: .assign, builder) },
             found: "the number " + String(jsonBytes: text))
     }
     override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign, builder) }, found: "a string")
+        if let slot = pendingSlot(), slot.pointee.scalarKind == .string,
+            let value = StringConversion.value(string: bytes, in: builder.run)
+        {
+            return store(value, in: slot)
+        }
+        return scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign, builder) }, found: "a string")
     }
 
     override final func ready(_ value: Any, _ builder: Builder) -> Bool? {

@@ -6,6 +6,18 @@ enum StoreMode {
     case initialize
 }
 
+/// The scalar types whose values the frames convert and store themselves, with the conversion's functions called
+/// directly, where other types' values go through their codec's methods (a call through the codec's class table,
+/// then one through a closure): the commonest property and element types, met on most events of most documents.
+/// A value that doesn't convert takes the codec's route, which reports it.
+enum ScalarKind {
+    case int
+    case double
+    case string
+    case bool
+    case other
+}
+
 /// How one Swift type is decoded from JSON events: one instance per type, built with the field tables, immutable
 /// once published and shared by every thread.
 ///
@@ -20,8 +32,13 @@ class ValueCodec: @unchecked Sendable {
     final var isTransform = false
     /// A ``ModelCodec``: the factory attributes a contained model's problems to the model that contains it.
     final var isModel = false
+    /// One of the scalar types frames store themselves, without calling the codec (``ScalarKind``).
+    let scalarKind: ScalarKind
 
-    init(valueType: Any.Type) { self.valueType = valueType }
+    init(valueType: Any.Type, scalarKind: ScalarKind = .other) {
+        self.valueType = valueType
+        self.scalarKind = scalarKind
+    }
 
     func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool { false }
     func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {

@@ -14,6 +14,8 @@ final class FieldTable: @unchecked Sendable {
         /// The property type's codec, called without reference counting: codecs live as long as the process.
         let codecReference: Unmanaged<ValueCodec>
         var codec: ValueCodec { codecReference.takeUnretainedValue() }
+        /// The codec's ``ValueCodec/scalarKind``, beside the offset: the frame stores such values itself.
+        let scalarKind: ScalarKind
 
         /// Whether the property is written under ``key`` at this level (its preferred key or key path leads here).
         var writes: Bool
@@ -32,6 +34,7 @@ final class FieldTable: @unchecked Sendable {
             self.key = key
             self.offset = offset
             self.codecReference = .passUnretained(codec)
+            scalarKind = codec.scalarKind
             self.writes = writes
             self.isMapped = isMapped
             self.candidate = candidate
