@@ -4,9 +4,9 @@
 ///     bytes ─▶ Tokenizer ─▶ PathFilter ─(the designated value starts: the pipeline hands the tokenizer over)─▶ Builder
 ///                               └──────────── (no path, one value: straight to the builder) ──────────────▶ RootFrame
 ///
-/// The stages talk through their own interfaces: the filter tells the pipeline when a value starts and ends
-/// (``PathFilter/Delegate``), the builder when its root value is complete (``Builder/Delegate``), and the pipeline
-/// alone moves the tokenizer's sink and sets where the builder is. Errors are made in one place, ``error(_:)``.
+/// The stages talk through their own interfaces: the filter tells the pipeline when a value starts and ends, and the
+/// builder when its root value is complete (``StageOwner``); the pipeline alone moves the tokenizer's sink and sets
+/// where the builder is. Errors are made in one place, ``error(_:)``.
 ///
 /// Its life is one state machine (``State``), which both push decoders follow:
 ///
@@ -14,7 +14,7 @@
 ///        ├──the value is complete──▶ stopped    later chunks are ignored; finish returns the value
 ///        ├──bad input──▶ failed(error)          every later feed and finish throws the same error
 ///        └──finish────▶ finished                every later feed and finish is misuse (DecoderMisuseError)
-final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
+final class DecodingPipeline<T>: StageOwner {
     /// What the pipeline yields.
     enum Mode {
         /// One value: the document, or the value at the path (reading stops once it is complete), or with wildcards
@@ -52,11 +52,11 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         case finished
     }
     private var state = State.reading
-    /// Values completed since they were last collected (the streaming modes; made when first used, since a decode
-    /// of one value has none).
-    private lazy var completed = ElementBuffer<T>()
-    /// Makes the completed values one array when they are collected (made when first used, as `completed`: its
-    /// two closures are two allocations).
+    /// Values completed since they were last collected: the streaming modes only (`nil` exactly in mode `value`,
+    /// whose one value stays in the root frame).
+    private let completed: ElementBuffer<T>?
+    /// Makes the completed values one array when they are collected (made when first used: its two closures are
+    /// two allocations).
     private lazy var finishing = ArrayFinishing<T>.make()
     /// The values are `Decodable` (see ``Decoding/rootCodec(for:strategy:)``): every error is a `DecodingError`, as
     /// `JSONDecoder`'s are, with this library's error as its underlying error.
@@ -72,6 +72,7 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         throwsDecodingErrors = codec.decodesCodableValues
         textStages = Self.textStages(for: options)
         root = RootFrame<T>(codec: codec)
+        completed = mode == .value ? nil : ElementBuffer<T>()
         run = DecodingRun(options: options, seed: seed)
         builder = Builder(root: root, run: run)
         let filters = mode != .value || !path.isEmpty
@@ -86,8 +87,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
             sink: filter.map { $0 as TokenSink } ?? builder, multipleValues: mode != .value,
             rejectsUnpairedSurrogates: options.strict)
         run.attach(tokenizer)
-        builder.delegate = self
-        filter?.delegate = self
+        super.init()
+        builder.owner = .passUnretained(self)
+        filter?.owner = .passUnretained(self)
     }
 
     private static func textStages(for options: DecodingOptions) -> [any TextStage] {
@@ -103,8 +105,9 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
 
     // MARK: - The stages' hand-offs
 
-    func builderCompletedRoot(_ builder: Builder) -> Bool {
-        guard mode != .value else {
+    override func builderCompletedRoot(_ builder: Builder) -> Bool {
+        guard let completed else {
+            // One value (mode `value`).
             isComplete = true
             return !stopsWhenComplete
         }
@@ -114,11 +117,11 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
         return true
     }
 
-    func pathFilterHandsOver(_ filter: PathFilter) {
+    override func pathFilterHandsOver(_ filter: PathFilter) {
         tokenizer.sink = .passUnretained(builder)
     }
 
-    func pathFilterTakesBack(_ filter: PathFilter) {
+    override func pathFilterTakesBack(_ filter: PathFilter) {
         tokenizer.sink = .passUnretained(filter)
     }
 
@@ -293,10 +296,10 @@ final class DecodingPipeline<T>: Builder.Delegate, PathFilter.Delegate {
     // MARK: - Output
 
     /// The values completed so far (the streaming modes), handed over once.
-    func takeElements() -> [T] { completed.takeAll(finishing) }
+    func takeElements() -> [T] { completed?.takeAll(finishing) ?? [] }
 
     /// The same, each value moved to `body` in turn (``ElementBuffer/takeEach(_:)``).
-    func takeEachElement(_ body: (T) throws -> Void) rethrows { try completed.takeEach(body) }
+    func takeEachElement(_ body: (T) throws -> Void) rethrows { try completed?.takeEach(body) }
 
     /// One value, once complete; a value that doesn't fit `T` is an error located where the value is (in `input`,
     /// when the whole document is in memory).

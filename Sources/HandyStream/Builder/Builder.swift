@@ -6,20 +6,14 @@
 ///
 /// No recursion: nesting is the stack, capped at ``maximumDepth`` levels (every level counts, skipped ones too), so
 /// hostile input meets a clear error instead of a stack overflow. When the root value is complete the builder asks
-/// its ``Delegate`` whether to go on (a whole document: yes, to check the rest is well formed; a designated path: no).
+/// its owner (``StageOwner``) whether to go on (a whole document: yes, to check the rest is well formed; a designated path: no).
 final class Builder: TokenSink {
-    /// What the builder tells the stage that drives it.
-    protocol Delegate: AnyObject {
-        /// The root value is complete (stored, or skipped because it did not fit). Returns whether to keep reading.
-        func builderCompletedRoot(_ builder: Builder) -> Bool
-    }
-
     /// The nesting cap (the run's).
     let maximumDepth: Int
     let options: DecodingOptions
     /// Unretained: the pipeline that sets it owns the builder and drives every event to it, so it is alive whenever
     /// the builder calls it (a `weak` reference cost a look-up and a retain and release per stream element).
-    unowned(unsafe) var delegate: Delegate?
+    var owner: Unmanaged<StageOwner>?
     /// What the pipeline's stages share: the tokenizer's position, the failure slot.
     let run: DecodingRun
     /// The byte offset just past the token being handled (a `Decodable` value records it on its tape).
@@ -263,7 +257,7 @@ final class Builder: TokenSink {
 
     /// Called by the root frame once the root value is complete.
     func rootCompleted() -> Bool {
-        delegate?.builderCompletedRoot(self) ?? true
+        owner?.withInstance { $0.builderCompletedRoot(self) } ?? true
     }
 
     /// A value could not be used as the lenient rules allow (it keeps the default, or an element is dropped).

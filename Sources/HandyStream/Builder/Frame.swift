@@ -9,8 +9,12 @@
 /// the first element.
 class Frame {
     /// The codec whose ``ValueCodec/openObject(_:)`` or ``ValueCodec/openArray(_:)`` made this frame. Codecs live as
-    /// long as the process: they are published in the type registry and never freed.
-    unowned(unsafe) let opener: ValueCodec
+    /// long as the process: they are published in the type registry and never freed. Held unmanaged and called
+    /// through ``withOpener(_:)`` without reference counting (an `unowned(unsafe)` reference is retained and released
+    /// around each call).
+    private let openerReference: Unmanaged<ValueCodec>
+    /// The opener, for cold paths (messages, frame reuse).
+    var opener: ValueCodec { openerReference.takeUnretainedValue() }
     let isObject: Bool
     /// The next frame kept for reuse at the same depth (the builder's per-depth list).
     var nextAtDepth: Unmanaged<Frame>?
@@ -23,9 +27,13 @@ class Frame {
     var recorder: UnsafeMutablePointer<Tape>?
 
     init(opener: ValueCodec, isObject: Bool) {
-        self.opener = opener
+        openerReference = .passUnretained(opener)
         self.isObject = isObject
     }
+
+    /// Calls the opener without reference counting.
+    @inline(__always)
+    final func withOpener<Result>(_ body: (ValueCodec) -> Result) -> Result { openerReference.withInstance(body) }
 
     // The events: every frame implements those it can receive (the base traps, so that a forgotten override can't
     // pass for "go on"); an array frame receives no keys. The rest have defaults that are real answers.
@@ -193,32 +201,34 @@ final class RootFrame<T>: Frame {
     }
 
     override func null(_ builder: Builder) -> Bool {
-        scalar(opener.storeNull(at: target, mode: .initialize, builder), builder, found: "null")
+        scalar(withOpener { $0.storeNull(at: target, mode: .initialize, builder) }, builder, found: "null")
     }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
         scalar(
-            opener.storeBool(value, at: target, mode: .initialize, builder), builder, found: value ? "true" : "false")
+            withOpener { $0.storeBool(value, at: target, mode: .initialize, builder) }, builder,
+            found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(
-            opener.storeNumber(text, at: target, mode: .initialize, builder), builder,
+            withOpener { $0.storeNumber(text, at: target, mode: .initialize, builder) }, builder,
             found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(opener.storeString(bytes, at: target, mode: .initialize, builder), builder, found: "a string")
+        scalar(
+            withOpener { $0.storeString(bytes, at: target, mode: .initialize, builder) }, builder, found: "a string")
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
-        guard opener.storeReady(value, at: target, mode: .initialize, builder) else { return nil }
+        guard withOpener({ $0.storeReady(value, at: target, mode: .initialize, builder) }) else { return nil }
         held.isHeld = true
         return builder.rootCompleted()
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        if let child = isObject ? opener.openObject(builder) : opener.openArray(builder) { return child }
+        if let child = withOpener({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
         _ = didNotFit(builder, found: isObject ? "an object" : "an array")
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        held.isHeld = opener.store(finished: child, at: target, mode: .initialize)
+        held.isHeld = withOpener { $0.store(finished: child, at: target, mode: .initialize) }
         if !held.isHeld && !didNotFit(builder, found: child.found) { return false }
         return builder.rootCompleted()
     }

@@ -5,7 +5,7 @@
 ///
 ///     statuses[*].user     $ (object: key "statuses") ▸ statuses (array: every element) ▸ [3] (object: key "user")
 ///
-/// When a matching value starts, the filter tells its delegate (the pipeline), which hands the tokenizer straight to
+/// When a matching value starts, the filter tells its owner (the pipeline), which hands the tokenizer straight to
 /// the builder, so the value's own events cost nothing extra; the builder says when the value is complete, and the
 /// pipeline gives the tokenizer back (``resume()``). A path without wildcards designates one value (the first
 /// occurrence of each key): the pipeline stops reading once it is complete. With wildcards, in single-value mode, the
@@ -20,15 +20,6 @@ final class PathFilter: TokenSink {
         case single
         /// Each match as a value of its own, in every top-level value of the input (element streaming, JSON Lines).
         case stream
-    }
-
-    /// What the filter tells the stage that owns it: it changes no other stage's fields itself.
-    protocol Delegate: AnyObject {
-        /// A matching value starts (the filter has told the run where it sits): its events go straight to the
-        /// next stage from now on, until it is complete.
-        func pathFilterHandsOver(_ filter: PathFilter)
-        /// The value handed over is complete: events come back to the filter.
-        func pathFilterTakesBack(_ filter: PathFilter)
     }
 
     /// One container on the way to a match.
@@ -51,13 +42,14 @@ final class PathFilter: TokenSink {
     private let path: DesignatedPath
     private let mode: Mode
     /// Where the events of matches go (the builder): the next stage, reached through the events' own interface.
-    /// Unretained: the pipeline owns both stages and keeps the builder for as long as the filter.
-    private unowned(unsafe) let next: TokenSink
+    /// Unretained: the pipeline owns both stages and keeps the builder for as long as the filter. Called through
+    /// ``toNext(_:)`` without reference counting.
+    private let nextReference: Unmanaged<TokenSink>
     /// The nesting cap, the same as the builder's (every container counts, skipped ones too).
     private let maximumDepth: Int
-    /// Unretained, as the builder's (``Builder/delegate``): the pipeline that sets it owns the filter and drives
-    /// every event to it.
-    unowned(unsafe) var delegate: Delegate?
+    /// What the filter tells when a match starts and ends (it changes no other stage's fields itself). Unretained,
+    /// as the builder's (``Builder/owner``): the pipeline that sets it owns the filter and drives every event to it.
+    var owner: Unmanaged<StageOwner>?
     /// The first wildcard segment: matches are collected (single mode), and no more can come once its container
     /// has ended.
     private let firstWildcard: Int?
@@ -98,7 +90,7 @@ final class PathFilter: TokenSink {
 
     init(path: DesignatedPath, next: TokenSink, run: DecodingRun, mode: Mode = .single) {
         self.path = path
-        self.next = next
+        nextReference = .passUnretained(next)
         maximumDepth = run.maximumDepth
         self.run = run
         self.mode = mode
@@ -113,13 +105,17 @@ final class PathFilter: TokenSink {
 
     /// A matched value handed to the builder is complete: events come back here.
     func resume() {
-        delegate?.pathFilterTakesBack(self)
+        owner?.withInstance { $0.pathFilterTakesBack(self) }
         guard state == .passing else { return }
         state = .searching
         // A path without wildcards matches once per top-level value.
         if firstWildcard == nil { exhausted = true }
         valueEnded()
     }
+
+    /// Hands an event to the next stage.
+    @inline(__always)
+    private func toNext(_ event: (TokenSink) -> Bool) -> Bool { nextReference.withInstance(event) }
 
     // MARK: - Events
 
@@ -130,7 +126,7 @@ final class PathFilter: TokenSink {
 
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         switch state {
-        case .passing, .forwarding: return next.tokenKey(bytes)
+        case .passing, .forwarding: return toNext { $0.tokenKey(bytes) }
         case .skipping: return true
         case .searching: break
         }
@@ -153,7 +149,7 @@ final class PathFilter: TokenSink {
     /// Ready values are taken only inside a match; elsewhere their events find the path.
     override func tokenReady(_ value: Any) -> Bool? {
         switch state {
-        case .passing, .forwarding: return next.tokenReady(value)
+        case .passing, .forwarding: return nextReference.withInstance { $0.tokenReady(value) }
         case .searching, .skipping: return nil
         }
     }
@@ -210,7 +206,7 @@ final class PathFilter: TokenSink {
 
     private func scalar(_ forward: (TokenSink) -> Bool) -> Bool {
         switch state {
-        case .passing, .forwarding: return forward(next)
+        case .passing, .forwarding: return toNext(forward)
         case .skipping: return true
         case .searching: break
         }
@@ -221,12 +217,12 @@ final class PathFilter: TokenSink {
         case .match:
             if firstWildcard != nil && mode == .single {
                 // A collected scalar: into the array the builder is filling.
-                guard forward(next) else { return false }
+                guard toNext(forward) else { return false }
                 valueEnded()
                 return true
             }
             handOver()
-            return forward(next)
+            return toNext(forward)
         case .mismatch(let matched):
             if withinWildcard(matched) {
                 valueEnded()
@@ -240,10 +236,10 @@ final class PathFilter: TokenSink {
 
     private func open(isObject: Bool) -> Bool {
         switch state {
-        case .passing: return isObject ? next.tokenStartMap() : next.tokenStartArray()
+        case .passing: return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
         case .forwarding(let open):
             state = .forwarding(depth: open + 1)
-            return isObject ? next.tokenStartMap() : next.tokenStartArray()
+            return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
         case .searching, .skipping: break
         }
         depth += 1
@@ -265,17 +261,17 @@ final class PathFilter: TokenSink {
             depth -= 1
             if firstWildcard != nil && mode == .single {
                 state = .forwarding(depth: 1)
-                return isObject ? next.tokenStartMap() : next.tokenStartArray()
+                return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
             }
             handOver()
-            return isObject ? next.tokenStartMap() : next.tokenStartArray()
+            return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
         case .descend(let segment):
             let childPath = levels.pointee.isEmpty ? "$" : childPath()
             levels.pointee.append(Level(isObject: isObject, segment: segment, path: childPath))
             if segment == firstWildcard && mode == .single {
                 // The matches are collected into an array that this container's end closes.
                 run.handOver(at: path.jsonPath(prefix: path.segments.count), index: nil, outerDepth: depth)
-                return next.tokenStartArray()
+                return toNext { $0.tokenStartArray() }
             }
             return true
         case .mismatch(let matched):
@@ -291,10 +287,10 @@ final class PathFilter: TokenSink {
 
     private func close(isObject: Bool) -> Bool {
         switch state {
-        case .passing: return isObject ? next.tokenEndMap() : next.tokenEndArray()
+        case .passing: return toNext({ isObject ? $0.tokenEndMap() : $0.tokenEndArray() })
         case .forwarding(let open):
             state = open > 1 ? .forwarding(depth: open - 1) : .searching
-            guard isObject ? next.tokenEndMap() : next.tokenEndArray() else { return false }
+            guard toNext({ isObject ? $0.tokenEndMap() : $0.tokenEndArray() }) else { return false }
             if open == 1 { valueEnded() }
             return true
         case .skipping(let open):
@@ -322,7 +318,7 @@ final class PathFilter: TokenSink {
         if level.segment == firstWildcard {
             // Nothing after this container can match, in this top-level value.
             exhausted = true
-            if mode == .single { proceed = next.tokenEndArray() }
+            if mode == .single { proceed = toNext { $0.tokenEndArray() } }
         }
         valueEnded()
         return proceed
@@ -346,7 +342,7 @@ final class PathFilter: TokenSink {
         } else {
             run.handOver(at: childPath(), index: nil, outerDepth: depth)
         }
-        delegate?.pathFilterHandsOver(self)
+        owner?.withInstance { $0.pathFilterHandsOver(self) }
     }
 
     private func expectedContainer(_ segment: Int) -> String {
