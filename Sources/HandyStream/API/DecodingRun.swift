@@ -49,6 +49,12 @@ final class DecodingRun {
         depthAllowance = maximumDepth - outerDepth
     }
 
+    /// The next element of the array the last value handed on sat in starts: only its index is new.
+    func handOverElement(_ index: Int) {
+        assert(valueIndex >= 0, "DecodingRun: an element handed on without its array's path")
+        valueIndex = index
+    }
+
     /// The JSON path of the value being built: `$`, `$.data.items`, `$.data.items[3]`.
     var valuePath: String { valueIndex < 0 ? valuePathBase : valuePathBase + "[\(valueIndex)]" }
 

@@ -27,6 +27,12 @@ final class PathFilter: TokenSink {
         var isObject: Bool
         /// The segment this container's children are matched against.
         var segment: Int
+        /// Arrays: the index that segment wants, or -1 for every element (read here, not from the path, for each
+        /// element judged).
+        var wantedIndex: Int
+        /// Which container this is, among all the filter has entered: the run is told this container's path once
+        /// for all the elements handed on from it (``pathHandedOver``).
+        var serial: Int
         /// Arrays: the elements completed so far, the index of the one being read.
         var index = 0
         /// Whether the value being read (after the current key, or the current element) matches the segment.
@@ -40,6 +46,8 @@ final class PathFilter: TokenSink {
     }
 
     private let path: DesignatedPath
+    /// `path.segments.count`.
+    private let segmentCount: Int
     private let mode: Mode
     /// Where the events of matches go (the builder): the next stage, reached through the events' own interface.
     /// Unretained: the pipeline owns both stages and keeps the builder for as long as the filter. Called through
@@ -59,6 +67,11 @@ final class PathFilter: TokenSink {
     private let levels = UnsafeMutablePointer<[Level]>.allocate(capacity: 1)
     /// Total open containers, to hold the same nesting cap as the builder while skipping.
     private var depth = 0
+    /// The next container's ``Level/serial``.
+    private var nextSerial = 0
+    /// The serial of the array whose path the run was last given with an element's index, or -1: the next element
+    /// of the same array only moves the index (``handOver()``).
+    private var pathHandedOver = -1
 
     /// What the filter does with the events arriving.
     private enum State: Equatable {
@@ -90,6 +103,7 @@ final class PathFilter: TokenSink {
 
     init(path: DesignatedPath, next: TokenSink, run: DecodingRun, mode: Mode = .single) {
         self.path = path
+        segmentCount = path.segments.count
         nextReference = .passUnretained(next)
         maximumDepth = run.maximumDepth
         self.run = run
@@ -176,12 +190,12 @@ final class PathFilter: TokenSink {
         let matched: Int
         if let last = levels.pointee.indices.last {
             if !levels.pointee[last].isObject {
-                switch path.segments[levels.pointee[last].segment] {
-                case .index(let wanted):
+                let wanted = levels.pointee[last].wantedIndex
+                if wanted < 0 {
+                    levels.pointee[last].childMatches = true
+                } else {
                     levels.pointee[last].childMatches = levels.pointee[last].index == wanted
                     if levels.pointee[last].childMatches { levels.pointee[last].found = true }
-                default:
-                    levels.pointee[last].childMatches = true
                 }
             }
             guard levels.pointee[last].childMatches else { return .skip }
@@ -189,7 +203,7 @@ final class PathFilter: TokenSink {
         } else {
             matched = 0
         }
-        if matched == path.segments.count { return .match }
+        if matched == segmentCount { return .match }
         let wantsObject: Bool
         switch path.segments[matched] {
         case .key, .everyMember: wantsObject = true
@@ -267,10 +281,16 @@ final class PathFilter: TokenSink {
             return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
         case .descend(let segment):
             let childPath = levels.pointee.isEmpty ? "$" : childPath()
-            levels.pointee.append(Level(isObject: isObject, segment: segment, path: childPath))
+            var wantedIndex = -1
+            if case .index(let wanted) = path.segments[segment] { wantedIndex = wanted }
+            levels.pointee.append(
+                Level(
+                    isObject: isObject, segment: segment, wantedIndex: wantedIndex, serial: nextSerial, path: childPath)
+            )
+            nextSerial += 1
             if segment == firstWildcard && mode == .single {
                 // The matches are collected into an array that this container's end closes.
-                run.handOver(at: path.jsonPath(prefix: path.segments.count), index: nil, outerDepth: depth)
+                handOverPath(path.jsonPath(prefix: path.segments.count), index: nil)
                 return toNext { $0.tokenStartArray() }
             }
             return true
@@ -338,11 +358,23 @@ final class PathFilter: TokenSink {
     private func handOver() {
         state = .passing
         if let last = levels.pointee.indices.last, !levels.pointee[last].isObject {
-            run.handOver(at: levels.pointee[last].path ?? "$", index: levels.pointee[last].index, outerDepth: depth)
+            if levels.pointee[last].serial == pathHandedOver {
+                // The next element of the array whose path the run has: no string is copied or replaced.
+                run.handOverElement(levels.pointee[last].index)
+            } else {
+                handOverPath(levels.pointee[last].path ?? "$", index: levels.pointee[last].index)
+                pathHandedOver = levels.pointee[last].serial
+            }
         } else {
-            run.handOver(at: childPath(), index: nil, outerDepth: depth)
+            handOverPath(childPath(), index: nil)
         }
         owner?.withInstance { $0.pathFilterHandsOver(self) }
+    }
+
+    /// Tells the run where the value handed on sits (``DecodingRun/handOver(at:index:outerDepth:)``).
+    private func handOverPath(_ valuePath: String, index: Int?) {
+        run.handOver(at: valuePath, index: index, outerDepth: depth)
+        pathHandedOver = -1
     }
 
     private func expectedContainer(_ segment: Int) -> String {

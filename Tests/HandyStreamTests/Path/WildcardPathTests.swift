@@ -93,6 +93,48 @@ struct WildcardPathTests {
                 at: "a[*].b") == [1])
     }
 
+    @Test("A streamed match's path names its own array and index, however many arrays the matches come from")
+    func pathsOfMatchesInSeveralArrays() throws {
+        // Two levels of arrays: each element of `items` is handed on from the array it is in, and the next array,
+        // at the same depth, has another path. Every element here has an `n` that doesn't fit.
+        let json = #"""
+            {"data": [{"items": [{"n": "a"}, {"n": "b"}]}, {"items": []}, {"items": [{"n": "c"}]},
+                      {"other": [{"n": "x"}]}, {"items": [{"n": "d"}, {"n": "e"}, {"n": "f"}]}]}
+            """#
+        let heard = DiagnosticsHeard()
+        var options = DecodingOptions()
+        options.diagnostics = { heard.append($0.path) }
+        let bytes = Array(json.utf8)
+        for size in [1, 5, bytes.count] {
+            heard.removeAll()
+            let stream = try ModelDecoder(options: options).elements(of: WildcardNumbered.self, at: "data[*].items[*]")
+            var count = 0
+            for chunk in chunks(bytes, size: size) { count += try stream.feed(chunk).count }
+            count += try stream.finish().count
+            #expect(count == 6)
+            #expect(
+                heard.all == [
+                    "$.data[0].items[0].n", "$.data[0].items[1].n", "$.data[2].items[0].n", "$.data[4].items[0].n",
+                    "$.data[4].items[1].n", "$.data[4].items[2].n",
+                ], "chunks of \(size)")
+        }
+        // Strict mode: the first element that doesn't fit, in the second array, stops the stream with its path,
+        // after the elements completed before it.
+        let strict = try ModelDecoder(options: DecodingOptions(strict: true)).elements(
+            of: WildcardNumbered.self, at: "data[*].items[*]")
+        let input = #"{"data": [{"items": [{"n": 1}, {"n": 2}]}, {"items": [{"n": 3}, {"n": "x"}]}]}"#
+        var delivered: [Int] = []
+        var thrown: JSONDecodingError?
+        do {
+            delivered += try strict.feed(Array(input.utf8)).map(\.n)
+            delivered += try strict.finish().map(\.n)
+        } catch let error as JSONDecodingError {
+            thrown = error
+        }
+        #expect(delivered == [1, 2, 3])
+        #expect(thrown?.path == "$.data[1].items[1].n", "\(String(describing: thrown))")
+    }
+
     @Test("Collecting stops reading once nothing more can match")
     func collectingStopsEarly() throws {
         let head = #"{"list": [{"v": 1}, {"v": 2}], "rest": ["#
@@ -103,6 +145,19 @@ struct WildcardPathTests {
         let listEnd = head.utf8.count - #", "rest": ["#.utf8.count
         #expect(decoder.bytesRead == listEnd, "read up to the ']' that closes the list")
     }
+}
+
+struct WildcardNumbered: HandyJSON {
+    var n = 0
+}
+
+/// The paths of the diagnostics heard (the handler is `@Sendable`).
+final class DiagnosticsHeard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [String] = []
+    func append(_ path: String) { lock.withLock { paths.append(path) } }
+    func removeAll() { lock.withLock { paths.removeAll() } }
+    var all: [String] { lock.withLock { paths } }
 }
 
 struct TwitterUserName: HandyJSON {
