@@ -118,11 +118,11 @@ final class DecodingPipeline<T>: StageOwner {
     }
 
     override func pathFilterHandsOver(_ filter: PathFilter) {
-        tokenizer.sink = .passUnretained(builder)
+        tokenizer.sink = .builder(.passUnretained(builder))
     }
 
     override func pathFilterTakesBack(_ filter: PathFilter) {
-        tokenizer.sink = .passUnretained(filter)
+        tokenizer.sink = .other(.passUnretained(filter))
     }
 
     // MARK: - Input
