@@ -55,6 +55,9 @@ final class DecodingPipeline<T>: StageOwner {
     /// Values completed since they were last collected: the streaming modes only (`nil` exactly in mode `value`,
     /// whose one value stays in the root frame).
     private let completed: ElementBuffer<T>?
+    /// `completed`, for the hand-off of each element: called without reference counting (a strong reference taken
+    /// out of the optional was retained and released around the calls that follow it).
+    private let completedReference: Unmanaged<ElementBuffer<T>>?
     /// Makes the completed values one array when they are collected (made when first used: its two closures are
     /// two allocations).
     private lazy var finishing = ArrayFinishing<T>.make()
@@ -73,6 +76,7 @@ final class DecodingPipeline<T>: StageOwner {
         textStages = Self.textStages(for: options)
         root = RootFrame<T>(codec: codec)
         completed = mode == .value ? nil : ElementBuffer<T>()
+        completedReference = completed.map { .passUnretained($0) }
         run = DecodingRun(options: options, seed: seed)
         builder = Builder(root: root, run: run)
         let filters = mode != .value || !path.isEmpty
@@ -106,12 +110,12 @@ final class DecodingPipeline<T>: StageOwner {
     // MARK: - The stages' hand-offs
 
     override func builderCompletedRoot(_ builder: Builder) -> Bool {
-        guard let completed else {
+        guard let completedReference else {
             // One value (mode `value`).
             isComplete = true
             return !stopsWhenComplete
         }
-        root.take(appendingTo: completed)
+        completedReference.withInstance { root.take(appendingTo: $0) }
         root.reset()
         filter?.resume()
         return true
