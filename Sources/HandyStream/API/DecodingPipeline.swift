@@ -55,9 +55,6 @@ final class DecodingPipeline<T>: StageOwner {
     /// Values completed since they were last collected: the streaming modes only (`nil` exactly in mode `value`,
     /// whose one value stays in the root frame).
     private let completed: ElementBuffer<T>?
-    /// `completed`, for the hand-off of each element: called without reference counting (a strong reference taken
-    /// out of the optional was retained and released around the calls that follow it).
-    private let completedReference: Unmanaged<ElementBuffer<T>>?
     /// Makes the completed values one array when they are collected (made when first used: its two closures are
     /// two allocations).
     private lazy var finishing = ArrayFinishing<T>.make()
@@ -74,9 +71,9 @@ final class DecodingPipeline<T>: StageOwner {
         self.mode = mode
         throwsDecodingErrors = codec.decodesCodableValues
         textStages = Self.textStages(for: options)
-        root = RootFrame<T>(codec: codec)
         completed = mode == .value ? nil : ElementBuffer<T>()
-        completedReference = completed.map { .passUnretained($0) }
+        // The root frame stores each completed element straight into the buffer.
+        root = RootFrame<T>(codec: codec, collecting: completed)
         run = DecodingRun(options: options, seed: seed)
         builder = Builder(root: root, run: run)
         let filters = mode != .value || !path.isEmpty
@@ -110,12 +107,11 @@ final class DecodingPipeline<T>: StageOwner {
     // MARK: - The stages' hand-offs
 
     override func builderCompletedRoot(_ builder: Builder) -> Bool {
-        guard let completedReference else {
-            // One value (mode `value`).
+        guard mode != .value else {
             isComplete = true
             return !stopsWhenComplete
         }
-        completedReference.withInstance { root.take(appendingTo: $0) }
+        // The element is in `completed` already (the root frame collects into it).
         root.reset()
         filter?.resume()
         return true

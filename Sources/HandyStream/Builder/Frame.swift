@@ -128,15 +128,6 @@ struct HeldValue {
         return true
     }
 
-    /// Moves the value to the end of `values`. In generic code `take()` and then `Array.append` would copy the value
-    /// once and destroy the original, and look up `[T]`'s metadata each time.
-    func move<T>(appendingTo values: ElementBuffer<T>) {
-        guard isHeld else { return }
-        isHeld = false
-        values.nextSlot().assumingMemoryBound(to: T.self).moveInitialize(from: storage(T.self), count: 1)
-        values.commit()
-    }
-
     /// Destroys the value if there is one.
     func discard<T>(_: T.Type) {
         guard isHeld else { return }
@@ -160,30 +151,52 @@ final class RootFrame<T>: Frame {
     /// Where it did not fit: the offset just past its first token.
     private(set) var mismatchOffset = 0
 
-    init(codec: ValueCodec) { super.init(opener: codec, isObject: false) }
+    /// Element streaming: the buffer each value is stored straight into, at its next slot, instead of being held here
+    /// and moved there (unretained: the pipeline owns the buffer and this frame). `nil`: one value, held here.
+    private let collected: Unmanaged<SlotBuffer>?
+
+    /// `collecting`: the buffer element streaming stores each value into (``ElementBuffer``, owned by the caller).
+    init(codec: ValueCodec, collecting: ElementBuffer<T>? = nil) {
+        collected = collecting.map { .passUnretained($0) }
+        super.init(opener: codec, isObject: false)
+    }
 
     deinit {
         held.discard(T.self)
         held.deallocate()
     }
 
-    /// Hands the value over, once.
+    /// Hands the value over, once (one value, not collected).
     func take() -> T? { held.take(T.self) }
 
-    /// Moves the value over to the end of `values` (element streaming).
-    func take(appendingTo values: ElementBuffer<T>) { held.move(appendingTo: values) }
-
-    /// Gets ready for the next value (element streaming), after ``take()``.
+    /// Gets ready for the next value (element streaming), the last one collected.
     func reset() {
         held.discard(T.self)
         mismatch = nil
     }
 
-    private var target: UnsafeMutableRawPointer { held.target }
+    /// Where the value is stored: the collecting buffer's next slot, or the value held here.
+    private var target: UnsafeMutableRawPointer {
+        if let collected { return collected.withInstance { $0.nextSlot() } }
+        return held.target
+    }
+
+    /// A value was stored at ``target``: counted by the collecting buffer, or held.
+    @inline(__always)
+    private func stored() {
+        if let collected {
+            collected.withInstance { $0.commit() }
+        } else {
+            held.isHeld = true
+        }
+    }
 
     private func scalar(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
-        held.isHeld = stored
-        if !stored && !didNotFit(builder, found: found()) { return false }
+        if stored {
+            self.stored()
+        } else if !didNotFit(builder, found: found()) {
+            return false
+        }
         return builder.rootCompleted()
     }
 
@@ -194,7 +207,7 @@ final class RootFrame<T>: Frame {
         mismatchOffset = builder.currentOffset
         guard builder.fallback(mismatch! + (opener.isOptional ? "; the value became nil" : "")) else { return false }
         if opener.isOptional && opener.storeNull(at: target, mode: .initialize, builder) {
-            held.isHeld = true
+            stored()
             mismatch = nil
         }
         return true
@@ -219,7 +232,7 @@ final class RootFrame<T>: Frame {
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard withOpener({ $0.storeReady(value, at: target, mode: .initialize, builder) }) else { return nil }
-        held.isHeld = true
+        stored()
         return builder.rootCompleted()
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
@@ -228,8 +241,11 @@ final class RootFrame<T>: Frame {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        held.isHeld = withOpener { $0.store(finished: child, at: target, mode: .initialize) }
-        if !held.isHeld && !didNotFit(builder, found: child.found) { return false }
+        if withOpener({ $0.store(finished: child, at: target, mode: .initialize) }) {
+            stored()
+        } else if !didNotFit(builder, found: child.found) {
+            return false
+        }
         return builder.rootCompleted()
     }
     override func skipped() {}

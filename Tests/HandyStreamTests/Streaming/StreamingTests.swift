@@ -105,6 +105,45 @@ struct StreamingTests {
         #expect(throws: JSONDecodingError.self) { try strict.finish() }
     }
 
+    @Test("Streamed elements of every kind: scalars, optionals, models, and those that don't fit, at every chunk size")
+    func elementsOfEveryKind() throws {
+        let json = #"[1, "2", null, 4.5, {"id": 5}, [6], true, "", -7, 123456789012]"#
+        let bytes = Array(json.utf8)
+        for size in 1...bytes.count {
+            // `Int`: a string holding an integer and `true` adapt; the rest don't fit and are dropped.
+            #expect(try Self.streamed(Int.self, bytes, size: size) == [1, 2, 1, -7, 123_456_789_012], "\(size)")
+            // `Int?`: what doesn't fit becomes nil, and `null` is nil.
+            #expect(
+                try Self.streamed(Int?.self, bytes, size: size)
+                    == [1, 2, nil, nil, nil, nil, 1, nil, -7, 123_456_789_012], "\(size)")
+            #expect(
+                try Self.streamed(String.self, bytes, size: size) == [
+                    "1", "2", "4.5", "true", "", "-7", "123456789012",
+                ])
+            #expect(try Self.streamed(Item.self, bytes, size: size).map(\.id) == [5])
+            #expect(
+                try Self.streamed(Item?.self, bytes, size: size).map { $0?.id ?? -1 } == [
+                    -1, -1, -1, -1, 5, -1, -1, -1, -1, -1,
+                ])
+            #expect(try Self.streamed([Int].self, bytes, size: size) == [[6]])
+        }
+        // Each element that doesn't fit is heard once, with its index.
+        let heard = DiagnosticsHeard()
+        var options = DecodingOptions()
+        options.diagnostics = { heard.append($0.path) }
+        let decoder = try ModelDecoder(options: options).elements(of: Int.self, at: "[*]")
+        _ = try decoder.feed(bytes)
+        _ = try decoder.finish()
+        #expect(heard.all == ["$[2]", "$[3]", "$[4]", "$[5]", "$[7]"])
+    }
+
+    private static func streamed<T>(_: T.Type, _ bytes: [UInt8], size: Int) throws -> [T] {
+        let decoder = try ModelDecoder().elements(of: T.self, at: "[*]")
+        var values: [T] = []
+        for chunk in chunks(bytes, size: size) { values += try decoder.feed(chunk) }
+        return values + (try decoder.finish())
+    }
+
     @Test("JSON Lines: the empty path yields each top-level value; a path applies to each line")
     func jsonLines() throws {
         let lines = "{\"id\": 1}\n{\"id\": 2, \"name\": \"b\"}\n\n{\"id\": 3}\n"
