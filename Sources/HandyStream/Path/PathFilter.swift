@@ -61,10 +61,14 @@ final class PathFilter: TokenSink {
     /// The first wildcard segment: matches are collected (single mode), and no more can come once its container
     /// has ended.
     private let firstWildcard: Int?
-    /// The open containers, outermost first: in memory of its own (allocated by `init`, freed by `deinit`), as the
-    /// builder's stack is, so that changing the innermost level (for every value the filter judges) pays no
-    /// exclusivity check of a class property.
-    private let levels = UnsafeMutablePointer<[Level]>.allocate(capacity: 1)
+    /// The open containers, outermost first: `levelCount` initialized levels in memory of the filter's own, of
+    /// `levelCapacity` (allocated by `init`, grown by ``push(_:)``, freed by `deinit`), as the builder's stack is, so
+    /// that changing the innermost level (for every value the filter judges) pays neither an exclusivity check of a
+    /// class property nor an array's uniqueness check. Reached only through ``innermost`` and ``push(_:)`` /
+    /// ``pop()``, whose index is checked in debug builds.
+    private var levelBase: UnsafeMutablePointer<Level>
+    private var levelCount = 0
+    private var levelCapacity = 8
     /// Total open containers, to hold the same nesting cap as the builder while skipping.
     private var depth = 0
     /// The next container's ``Level/serial``.
@@ -109,12 +113,41 @@ final class PathFilter: TokenSink {
         self.run = run
         self.mode = mode
         firstWildcard = path.firstWildcard
-        levels.initialize(to: [])
+        levelBase = .allocate(capacity: levelCapacity)
     }
 
     deinit {
-        levels.deinitialize(count: 1)
-        levels.deallocate()
+        levelBase.deinitialize(count: levelCount)
+        levelBase.deallocate()
+    }
+
+    // MARK: - Levels
+
+    /// The innermost open container, or `nil` at the top level.
+    @inline(__always)
+    private var innermost: UnsafeMutablePointer<Level>? {
+        guard levelCount > 0 else { return nil }
+        assert(levelCount <= levelCapacity, "PathFilter: level index out of range")
+        return levelBase + (levelCount &- 1)
+    }
+
+    private func push(_ level: Level) {
+        if levelCount == levelCapacity {
+            let larger = UnsafeMutablePointer<Level>.allocate(capacity: levelCapacity * 2)
+            larger.moveInitialize(from: levelBase, count: levelCount)
+            levelBase.deallocate()
+            levelBase = larger
+            levelCapacity *= 2
+        }
+        assert(levelCount < levelCapacity, "PathFilter: level index out of range")
+        (levelBase + levelCount).initialize(to: level)
+        levelCount += 1
+    }
+
+    private func pop() -> Level? {
+        guard levelCount > 0 else { return nil }
+        levelCount -= 1
+        return (levelBase + levelCount).move()
     }
 
     /// A matched value handed to the builder is complete: events come back here.
@@ -144,16 +177,16 @@ final class PathFilter: TokenSink {
         case .skipping: return true
         case .searching: break
         }
-        guard let last = levels.pointee.indices.last, levels.pointee[last].isObject else {
+        guard let level = innermost, level.pointee.isObject else {
             fatalError("PathFilter: a key arrived outside an object")
         }
-        switch path.segments[levels.pointee[last].segment] {
+        switch path.segments[level.pointee.segment] {
         case .key(let wanted):
-            levels.pointee[last].childMatches = wanted.elementsEqual(bytes)
-            if levels.pointee[last].childMatches { levels.pointee[last].found = true }
+            level.pointee.childMatches = wanted.elementsEqual(bytes)
+            if level.pointee.childMatches { level.pointee.found = true }
         case .everyMember:
-            levels.pointee[last].childMatches = true
-            levels.pointee[last].key = Array(bytes)
+            level.pointee.childMatches = true
+            level.pointee.key = Array(bytes)
         case .index, .everyElement:
             fatalError("PathFilter: an object where an array segment applies")
         }
@@ -188,18 +221,18 @@ final class PathFilter: TokenSink {
     private func verdict(isContainer: Bool, isObject: Bool) -> Verdict {
         if exhausted { return .skip }
         let matched: Int
-        if let last = levels.pointee.indices.last {
-            if !levels.pointee[last].isObject {
-                let wanted = levels.pointee[last].wantedIndex
+        if let level = innermost {
+            if !level.pointee.isObject {
+                let wanted = level.pointee.wantedIndex
                 if wanted < 0 {
-                    levels.pointee[last].childMatches = true
+                    level.pointee.childMatches = true
                 } else {
-                    levels.pointee[last].childMatches = levels.pointee[last].index == wanted
-                    if levels.pointee[last].childMatches { levels.pointee[last].found = true }
+                    level.pointee.childMatches = level.pointee.index == wanted
+                    if level.pointee.childMatches { level.pointee.found = true }
                 }
             }
-            guard levels.pointee[last].childMatches else { return .skip }
-            matched = levels.pointee[last].segment + 1
+            guard level.pointee.childMatches else { return .skip }
+            matched = level.pointee.segment + 1
         } else {
             matched = 0
         }
@@ -280,10 +313,10 @@ final class PathFilter: TokenSink {
             handOver()
             return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
         case .descend(let segment):
-            let childPath = levels.pointee.isEmpty ? "$" : childPath()
+            let childPath = levelCount == 0 ? "$" : childPath()
             var wantedIndex = -1
             if case .index(let wanted) = path.segments[segment] { wantedIndex = wanted }
-            levels.pointee.append(
+            push(
                 Level(
                     isObject: isObject, segment: segment, wantedIndex: wantedIndex, serial: nextSerial, path: childPath)
             )
@@ -321,7 +354,7 @@ final class PathFilter: TokenSink {
         case .searching:
             depth -= 1
         }
-        guard let level = levels.pointee.popLast() else {
+        guard let level = pop() else {
             fatalError("PathFilter: a container closed that never opened")
         }
         if !level.found && !withinWildcard(level.segment) {
@@ -346,9 +379,9 @@ final class PathFilter: TokenSink {
 
     /// The value at the current position has ended: the next element of an array, or the next top-level value.
     private func valueEnded() {
-        if let last = levels.pointee.indices.last {
-            if !levels.pointee[last].isObject { levels.pointee[last].index += 1 }
-            levels.pointee[last].childMatches = false
+        if let level = innermost {
+            if !level.pointee.isObject { level.pointee.index += 1 }
+            level.pointee.childMatches = false
         } else if mode == .stream {
             // With several values in the input, the path applies to the next one afresh.
             exhausted = false
@@ -357,13 +390,13 @@ final class PathFilter: TokenSink {
 
     private func handOver() {
         state = .passing
-        if let last = levels.pointee.indices.last, !levels.pointee[last].isObject {
-            if levels.pointee[last].serial == pathHandedOver {
+        if let level = innermost, !level.pointee.isObject {
+            if level.pointee.serial == pathHandedOver {
                 // The next element of the array whose path the run has: no string is copied or replaced.
-                run.handOverElement(levels.pointee[last].index)
+                run.handOverElement(level.pointee.index)
             } else {
-                handOverPath(levels.pointee[last].path ?? "$", index: levels.pointee[last].index)
-                pathHandedOver = levels.pointee[last].serial
+                handOverPath(level.pointee.path ?? "$", index: level.pointee.index)
+                pathHandedOver = level.pointee.serial
             }
         } else {
             handOverPath(childPath(), index: nil)
@@ -386,7 +419,7 @@ final class PathFilter: TokenSink {
 
     /// The JSON path of the value at the current position (the current key or element of the innermost container).
     private func childPath() -> String {
-        guard let level = levels.pointee.last else { return "$" }
+        guard let level = innermost?.pointee else { return "$" }
         let base = level.path ?? "$"
         if !level.isObject { return base + "[\(level.index)]" }
         switch path.segments[level.segment] {
