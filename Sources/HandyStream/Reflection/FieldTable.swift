@@ -51,6 +51,9 @@ final class FieldTable: @unchecked Sendable {
 
     private struct Entry {
         var hash: UInt64
+        /// A key of under eight bytes as one word (``ShortBytes/word(_:count:)``), so that comparing a key with the
+        /// one predicted reads only the key's bytes; 0 for longer keys, compared byte by byte.
+        var shortWord: UInt64 = 0
         var keyStart: Int
         /// -1 for the placeholder of a slot that has no key of its own at this level (read through a path).
         var keyLength: Int
@@ -159,8 +162,12 @@ final class FieldTable: @unchecked Sendable {
             let packed =
                 slots[key.slot].candidate < 0
                 ? key.slot : key.slot | (key.priority << Self.priorityShift) | Self.candidateFlag
+            let shortWord =
+                key.bytes.count < 8
+                ? key.bytes.withUnsafeBytes { ShortBytes.word($0.baseAddress!, count: $0.count) } : 0
             entries.baseAddress!.advanced(by: number).initialize(
-                to: Entry(hash: hash, keyStart: cursor, keyLength: key.bytes.count, packed: packed))
+                to: Entry(
+                    hash: hash, shortWord: shortWord, keyStart: cursor, keyLength: key.bytes.count, packed: packed))
             cursor += key.bytes.count
             lengths |= Self.lengthBit(key.bytes.count)
             var bucket = Int(truncatingIfNeeded: hash) & mask
@@ -197,8 +204,15 @@ final class FieldTable: @unchecked Sendable {
         if caseInsensitive { return _slowpath_caseInsensitiveLookup(key) }
         if predicted < slotCount {
             let entry = entries[predicted]
-            if entry.keyLength == key.count && Self.equal(storedKey(entry), key) {
-                return entry.packed
+            if entry.keyLength == key.count {
+                let count = key.count
+                if count < 8 {
+                    if count == 0 || ShortBytes.word(key.baseAddress!, count: count) == entry.shortWord {
+                        return entry.packed
+                    }
+                } else if Self.equal(storedKey(entry), key) {
+                    return entry.packed
+                }
             }
         }
         return _slowpath_hashedLookup(key)
