@@ -51,6 +51,7 @@ struct DecimalText {
                 let result = Double(significand) / Self.exactPowersOfTen[fractionDigits]
                 return negative ? -result : result
             }
+            if let result = shortExponentToken(base, text.count) { return result }
         } else if let base = text.baseAddress,
             let (significand, fractionDigits, negative) = pointToken(base, text.count)
         {
@@ -117,6 +118,52 @@ struct DecimalText {
         // No leading zero unless alone.
         guard integerDigits == 1 || word & 0xFF != UInt64(ASCII.zero) else { return nil }
         return (Digits.firstDigits(word, digits), fractionDigits, negative)
+    }
+
+    /// The `Double` of a number token of one to seven bytes with an exponent (`1e2`, `-2.5E-3`), read a byte at a
+    /// time: its significand has at most five digits, so with a power of ten within Clinger's exact ones (±22) one
+    /// IEEE operation rounds it correctly; `nil` for any other, which the general reading reads.
+    @inline(never)
+    private static func shortExponentToken(_ base: UnsafeRawPointer, _ count: Int) -> Double? {
+        let negative = base.load(as: UInt8.self) == ASCII.minus
+        var index = negative ? 1 : 0
+        var significand = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while index < count {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            let digit = byte &- ASCII.zero
+            if digit <= 9 {
+                significand = significand &* 10 &+ Int(digit)
+                if inFraction { fractionDigits &+= 1 }
+            } else if byte == ASCII.period && !inFraction {
+                inFraction = true
+            } else {
+                break
+            }
+            index &+= 1
+        }
+        guard index < count, base.load(fromByteOffset: index, as: UInt8.self) | 0x20 == ASCII.lowerE else {
+            return nil
+        }
+        index &+= 1
+        guard index < count else { return nil }
+        let sign = base.load(fromByteOffset: index, as: UInt8.self)
+        let negativeExponent = sign == ASCII.minus
+        if negativeExponent || sign == ASCII.plus { index &+= 1 }
+        guard index < count else { return nil }
+        var exponent = 0
+        while index < count {
+            let digit = base.load(fromByteOffset: index, as: UInt8.self) &- ASCII.zero
+            guard digit <= 9 else { return nil }
+            exponent = exponent &* 10 &+ Int(digit)
+            index &+= 1
+        }
+        let power = (negativeExponent ? -exponent : exponent) &- fractionDigits
+        guard power >= -22 && power <= 22 else { return nil }
+        let value = Double(significand)
+        let result = power >= 0 ? value * Self.exactPowersOfTen[power] : value / Self.exactPowersOfTen[-power]
+        return negative ? -result : result
     }
 
     /// The significand and the number of fraction digits of a number token of the commonest shape, read in a

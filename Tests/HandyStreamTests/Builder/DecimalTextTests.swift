@@ -309,6 +309,43 @@ struct DecimalTextTests {
         }
     }
 
+    @Test("Number tokens of one to seven bytes with an exponent give Swift's correctly rounded value, every shape")
+    func shortExponentTokens() {
+        func double(_ text: String) -> Double? {
+            let padded = Array(("98765432" + text + "98765432").utf8)
+            return padded.withUnsafeBytes { buffer in
+                DecimalText.double(token: UnsafeRawBufferPointer(rebasing: buffer[8..<(8 + text.utf8.count)]))
+            }
+        }
+        // Mantissas of every shape (a point or none, leading zero only alone), exponents of every sign and spelling
+        // (leading zeros, `E`), from inside Clinger's exact powers to well outside them.
+        let mantissas = [
+            "0", "1", "9", "12", "0.5", "1.5", "2.25", "99", "123", "1.25", "0.125", "9999", "1234", "12345", "0.0",
+        ]
+        var checked = 0
+        for mantissa in mantissas {
+            for exponent in -40...40 {
+                for marker in ["e", "E"] {
+                    var spellings = [marker + String(exponent)]
+                    if exponent >= 0 {
+                        spellings += [marker + "+" + String(exponent), marker + "0" + String(exponent)]
+                    }
+                    if exponent < 0 { spellings.append(marker + "-0" + String(-exponent)) }
+                    for spelling in spellings {
+                        for text in [mantissa + spelling, "-" + mantissa + spelling] where text.utf8.count <= 7 {
+                            #expect(double(text)?.bitPattern == Double(text)!.bitPattern, "\(text)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 2_000)
+        for text in ["1e99999", "-1e-9999", "9e308", "1e-400"] {
+            #expect(double(text)?.bitPattern == Double(text).flatMap { $0.isFinite ? $0.bitPattern : nil }, "\(text)")
+        }
+    }
+
     @Test("Text of the common shape's length that is not a JSON number is no number, by the straight reading too")
     func notQuiteDecimalTokens() {
         // Eight bytes or more after the sign, a point within the first eight: the shape read in a straight line.
