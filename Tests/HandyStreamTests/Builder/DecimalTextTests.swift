@@ -258,15 +258,18 @@ struct DecimalTextTests {
         }
     }
 
+    /// `DecimalText.double(token:)` of `text`, with digits right before and after the token: reading one of them
+    /// would change the value.
+    static func paddedTokenDouble(_ text: String) -> Double? {
+        let padded = Array(("98765432" + text + "98765432").utf8)
+        return padded.withUnsafeBytes { buffer in
+            DecimalText.double(token: UnsafeRawBufferPointer(rebasing: buffer[8..<(8 + text.utf8.count)]))
+        }
+    }
+
     @Test("Number tokens of one to seven bytes, read from one word, give Swift's correctly rounded value")
     func shortTokens() {
-        // Digits right before and after the token: reading one of them would change the value.
-        func double(_ text: String) -> Double? {
-            let padded = Array(("98765432" + text + "98765432").utf8)
-            return padded.withUnsafeBytes { buffer in
-                DecimalText.double(token: UnsafeRawBufferPointer(rebasing: buffer[8..<(8 + text.utf8.count)]))
-            }
-        }
+        let double = Self.paddedTokenDouble
         // Every integer below 10^4 with every placement of a point and a sign, then random digits at every length.
         for value in 0..<10_000 {
             let digits = String(value)
@@ -311,12 +314,7 @@ struct DecimalTextTests {
 
     @Test("Number tokens of one to seven bytes with an exponent give Swift's correctly rounded value, every shape")
     func shortExponentTokens() {
-        func double(_ text: String) -> Double? {
-            let padded = Array(("98765432" + text + "98765432").utf8)
-            return padded.withUnsafeBytes { buffer in
-                DecimalText.double(token: UnsafeRawBufferPointer(rebasing: buffer[8..<(8 + text.utf8.count)]))
-            }
-        }
+        let double = Self.paddedTokenDouble
         // Mantissas of every shape (a point or none, leading zero only alone), exponents of every sign and spelling
         // (leading zeros, `E`), from inside Clinger's exact powers to well outside them.
         let mantissas = [
