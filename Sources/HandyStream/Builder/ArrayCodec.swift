@@ -285,10 +285,9 @@ class ArrayElementsFrame: Frame {
     @inline(__always)
     private var slot: UnsafeMutableRawPointer { elements.nextSlot() }
 
-    /// Stores an element of a ``ScalarKind`` type, converted by the frame itself.
+    /// Counts an element the frame stored itself (a ``ScalarKind``'s).
     @inline(__always)
-    private func appended<Value>(_ value: consuming Value) -> Bool {
-        ModelStorage.store(value, at: slot, mode: .initialize)
+    private func appendedDirectly() -> Bool {
         elements.commit()
         index += 1
         return true
@@ -319,27 +318,22 @@ class ArrayElementsFrame: Frame {
     override func null(_ builder: Builder) -> Bool {
         appended(element { $0.storeNull(at: slot, mode: .initialize, builder) }, builder, found: "null")
     }
+    // Elements of a ``ScalarKind`` are converted and stored by the frame itself; through the codec otherwise, and
+    // when they don't convert (the codec's route reports it).
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        appended(
+        if elementKind.storeBool(value, at: slot, mode: .initialize) { return appendedDirectly() }
+        return appended(
             element { $0.storeBool(value, at: slot, mode: .initialize, builder) }, builder,
             found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        switch elementKind {
-        case .double:
-            if let value = DoubleConversion.value(number: text) { return appended(value) }
-        case .int:
-            if let value = IntegerConversion<Int>.value(number: text) { return appended(value) }
-        default: break
-        }
+        if elementKind.storeNumber(text, at: slot, mode: .initialize) { return appendedDirectly() }
         return appended(
             element { $0.storeNumber(text, at: slot, mode: .initialize, builder) }, builder,
             found: "the number " + String(jsonBytes: text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        if elementKind == .string, let value = StringConversion.value(string: bytes, in: builder.run) {
-            return appended(value)
-        }
+        if elementKind.storeString(bytes, in: builder.run, at: slot, mode: .initialize) { return appendedDirectly() }
         return appended(
             element { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }

@@ -73,17 +73,16 @@ class PropertyFrame: Frame {
         return slot
     }
 
-    /// The pending property's slot, or `nil` when the value is not read.
+    /// Stores a scalar in the pending property by the frame itself, when the property is of a ``ScalarKind`` and the
+    /// value converts (`store`, given the kind and the property's address); `false` otherwise, and when no property
+    /// is pending, for ``scalar(_:_:found:)`` to decide.
     @inline(__always)
-    private final func pendingSlot() -> UnsafeMutablePointer<FieldTable.Slot>? {
-        pending >= 0 ? slot(pending) : nil
-    }
-
-    /// Stores a value of the slot's ``ScalarKind``, converted by the frame itself.
-    @inline(__always)
-    private final func store<Value>(_ value: consuming Value, in slot: UnsafeMutablePointer<FieldTable.Slot>) -> Bool {
-        ModelStorage.store(
-            value, at: ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset), mode: .assign)
+    private final func storedDirectly(_ store: (ScalarKind, UnsafeMutableRawPointer) -> Bool) -> Bool {
+        let index = pending
+        guard index >= 0 else { return false }
+        let slot = slot(index)
+        let target = ModelStorage.field(propertyBase.unsafelyUnwrapped, offset: slot.pointee.offset)
+        guard store(slot.pointee.scalarKind, target) else { return false }
         pending = -1
         return true
     }
@@ -120,28 +119,18 @@ class PropertyFrame: Frame {
         return true
     }
     override final func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        if let slot = pendingSlot(), slot.pointee.scalarKind == .bool { return store(value, in: slot) }
-        return scalar(builder, { $0.storeBool(value, at: $1, mode: .assign, builder) }, found: value ? "true" : "false")
+        storedDirectly { $0.storeBool(value, at: $1, mode: .assign) }
+            || scalar(builder, { $0.storeBool(value, at: $1, mode: .assign, builder) }, found: value ? "true" : "false")
     }
     override final func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        if let slot = pendingSlot() {
-            switch slot.pointee.scalarKind {
-            case .double: if let value = DoubleConversion.value(number: text) { return store(value, in: slot) }
-            case .int: if let value = IntegerConversion<Int>.value(number: text) { return store(value, in: slot) }
-            default: break
-            }
-        }
-        return scalar(
-            builder, { $0.storeNumber(text, at: $1, mode: .assign, builder) },
-            found: "the number " + String(jsonBytes: text))
+        storedDirectly { $0.storeNumber(text, at: $1, mode: .assign) }
+            || scalar(
+                builder, { $0.storeNumber(text, at: $1, mode: .assign, builder) },
+                found: "the number " + String(jsonBytes: text))
     }
     override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        if let slot = pendingSlot(), slot.pointee.scalarKind == .string,
-            let value = StringConversion.value(string: bytes, in: builder.run)
-        {
-            return store(value, in: slot)
-        }
-        return scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign, builder) }, found: "a string")
+        storedDirectly { $0.storeString(bytes, in: builder.run, at: $1, mode: .assign) }
+            || scalar(builder, { $0.storeString(bytes, at: $1, mode: .assign, builder) }, found: "a string")
     }
 
     override final func ready(_ value: Any, _ builder: Builder) -> Bool? {

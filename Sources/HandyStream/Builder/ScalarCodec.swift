@@ -44,11 +44,11 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
 
     override func isNil(_ source: UnsafeRawPointer) -> Bool { nilTest?(source) ?? false }
 
-    /// The codec for `Conversion.Value`; `kind` says whether frames store its values themselves (the conversion's
-    /// own functions, called directly).
-    static func make<Conversion: ScalarConversion>(_: Conversion.Type, kind: ScalarKind = .other) -> ScalarCodec {
+    /// The codec for `Conversion.Value` (of the conversion's ``ScalarConversion/kind``: frames may store its values
+    /// themselves).
+    static func make<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
         ScalarCodec(
-            type: Conversion.Value.self, kind: kind, expected: Conversion.expectation,
+            type: Conversion.Value.self, kind: Conversion.kind, expected: Conversion.expectation,
             number: { text, target, mode in
                 guard let value = Conversion.value(number: text) else { return false }
                 ModelStorage.store(value, at: target, mode: mode)
@@ -140,7 +140,7 @@ enum ScalarCodecs {
     /// The codec for a scalar type the library knows, or for an `Optional` of one; `nil` for any other type.
     static func codec(for type: Any.Type) -> ValueCodec? {
         switch ObjectIdentifier(type) {
-        case ObjectIdentifier(Int.self): ScalarCodec.make(IntegerConversion<Int>.self, kind: .int)
+        case ObjectIdentifier(Int.self): ScalarCodec.make(IntegerConversion<Int>.self)
         case ObjectIdentifier(Int8.self): ScalarCodec.make(IntegerConversion<Int8>.self)
         case ObjectIdentifier(Int16.self): ScalarCodec.make(IntegerConversion<Int16>.self)
         case ObjectIdentifier(Int32.self): ScalarCodec.make(IntegerConversion<Int32>.self)
@@ -152,10 +152,10 @@ enum ScalarCodecs {
         case ObjectIdentifier(UInt64.self): ScalarCodec.make(IntegerConversion<UInt64>.self)
         case ObjectIdentifier(Int128.self): ScalarCodec.make(IntegerConversion<Int128>.self)
         case ObjectIdentifier(UInt128.self): ScalarCodec.make(IntegerConversion<UInt128>.self)
-        case ObjectIdentifier(Double.self): ScalarCodec.make(DoubleConversion.self, kind: .double)
+        case ObjectIdentifier(Double.self): ScalarCodec.make(DoubleConversion.self)
         case ObjectIdentifier(Float.self): ScalarCodec.make(FloatConversion.self)
-        case ObjectIdentifier(Bool.self): ScalarCodec.make(BoolConversion.self, kind: .bool)
-        case ObjectIdentifier(String.self): ScalarCodec.make(StringConversion.self, kind: .string)
+        case ObjectIdentifier(Bool.self): ScalarCodec.make(BoolConversion.self)
+        case ObjectIdentifier(String.self): ScalarCodec.make(StringConversion.self)
         case ObjectIdentifier(NSString.self): ScalarCodec.make(NSStringConversion.self)
         case ObjectIdentifier(NSNumber.self): ScalarCodec.make(NSNumberConversion.self)
         case ObjectIdentifier(Decimal.self): ScalarCodec.make(DecimalConversion.self)

@@ -19,11 +19,14 @@ protocol ScalarConversion {
     static func value(bool: Bool) -> Value?
     static var expectation: String { get }
     static func write(_ value: Value, to writer: inout JSONWriter) throws
+    /// Whether the frames convert and store values of `Value` themselves, with this conversion (``ScalarKind``).
+    static var kind: ScalarKind { get }
 }
 
 extension ScalarConversion {
     @inline(__always)
     static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> Value? { value(string: bytes) }
+    static var kind: ScalarKind { .other }
 }
 
 // MARK: - Numbers
@@ -44,6 +47,7 @@ struct IntegerConversion<Value: FixedWidthInteger>: ScalarConversion {
     static func wide(_ text: UnsafeRawBufferPointer) -> Value? { Value(String(decoding: text, as: UTF8.self)) }
     static func value(bool: Bool) -> Value? { bool ? 1 : 0 }
     static var expectation: String { "an integer that fits \(Value.self)" }
+    static var kind: ScalarKind { Value.self == Int.self ? .int : .other }
 }
 
 struct DoubleConversion: ScalarConversion {
@@ -53,6 +57,7 @@ struct DoubleConversion: ScalarConversion {
     static func value(string bytes: UnsafeRawBufferPointer) -> Double? { DecimalText.double(string: bytes) }
     static func value(bool: Bool) -> Double? { bool ? 1 : 0 }
     static var expectation: String { "a number within Double's range" }
+    static var kind: ScalarKind { .double }
 }
 
 struct FloatConversion: ScalarConversion {
@@ -86,6 +91,7 @@ struct BoolConversion: ScalarConversion {
     }
     static func value(bool: Bool) -> Bool? { bool }
     static var expectation: String { "a Boolean" }
+    static var kind: ScalarKind { .bool }
 
     /// Case-insensitive comparison with a lowercase ASCII word.
     private static func matches(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
@@ -112,6 +118,7 @@ struct StringConversion: ScalarConversion {
     }
     static func value(bool: Bool) -> String? { bool ? "true" : "false" }
     static var expectation: String { "a string" }
+    static var kind: ScalarKind { .string }
 }
 
 // MARK: - Foundation types

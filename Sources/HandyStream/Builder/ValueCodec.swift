@@ -9,13 +9,52 @@ enum StoreMode {
 /// The scalar types whose values the frames convert and store themselves, with the conversion's functions called
 /// directly, where other types' values go through their codec's methods (a call through the codec's class table,
 /// then one through a closure): the commonest property and element types, met on most events of most documents.
-/// A value that doesn't convert takes the codec's route, which reports it.
+/// A value that doesn't convert takes the codec's route, which reports it. A codec's kind is its conversion's
+/// (``ScalarConversion/kind``), and only a codec of the type itself has one (an `Optional`'s stores another layout).
 enum ScalarKind {
     case int
     case double
     case string
     case bool
     case other
+
+    /// Stores the value a number token makes at `target`, a value of this kind's type, as its codec would; `false`
+    /// when it doesn't convert, or when this kind leaves numbers to the codec. `target` is asked only once the value
+    /// is made (an element's slot, found after the conversion, keeps the conversion's registers free).
+    @inline(__always)
+    func storeNumber(
+        _ text: UnsafeRawBufferPointer, at target: @autoclosure () -> UnsafeMutableRawPointer, mode: StoreMode
+    ) -> Bool {
+        switch self {
+        case .double: Self.store(DoubleConversion.value(number: text), at: target, mode: mode)
+        case .int: Self.store(IntegerConversion<Int>.value(number: text), at: target, mode: mode)
+        default: false
+        }
+    }
+
+    /// ``storeNumber(_:at:mode:)`` for a string event (whose bytes `run` may know to be ASCII).
+    @inline(__always)
+    func storeString(
+        _ bytes: UnsafeRawBufferPointer, in run: DecodingRun, at target: @autoclosure () -> UnsafeMutableRawPointer,
+        mode: StoreMode
+    ) -> Bool {
+        self == .string && Self.store(StringConversion.value(string: bytes, in: run), at: target, mode: mode)
+    }
+
+    /// ``storeNumber(_:at:mode:)`` for a Boolean.
+    @inline(__always)
+    func storeBool(_ value: Bool, at target: @autoclosure () -> UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        self == .bool && Self.store(value, at: target, mode: mode)
+    }
+
+    @inline(__always)
+    private static func store<Value>(
+        _ value: consuming Value?, at target: () -> UnsafeMutableRawPointer, mode: StoreMode
+    ) -> Bool {
+        guard let value else { return false }
+        ModelStorage.store(value, at: target(), mode: mode)
+        return true
+    }
 }
 
 /// How one Swift type is decoded from JSON events: one instance per type, built with the field tables, immutable

@@ -46,8 +46,6 @@ final class PathFilter: TokenSink {
     }
 
     private let path: DesignatedPath
-    /// `path.segments.count`.
-    private let segmentCount: Int
     private let mode: Mode
     /// Where the events of matches go (the builder): the next stage, reached through the events' own interface.
     /// Unretained: the pipeline owns both stages and keeps the builder for as long as the filter. Called through
@@ -107,7 +105,6 @@ final class PathFilter: TokenSink {
 
     init(path: DesignatedPath, next: TokenSink, run: DecodingRun, mode: Mode = .single) {
         self.path = path
-        segmentCount = path.segments.count
         nextReference = .passUnretained(next)
         maximumDepth = run.maximumDepth
         self.run = run
@@ -236,7 +233,7 @@ final class PathFilter: TokenSink {
         } else {
             matched = 0
         }
-        if matched == segmentCount { return .match }
+        if matched == path.segments.count { return .match }
         let wantsObject: Bool
         switch path.segments[matched] {
         case .key, .everyMember: wantsObject = true
