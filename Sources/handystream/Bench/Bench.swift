@@ -26,7 +26,7 @@ struct Bench: ParsableCommand {
         help: """
             Run only this contender (HandyStream, Foundation, yajl, or encode: HandyStream writing the decoded models \
             back to JSON; partial: the partial model; path: the path at the end; inline: canada.json's points as \
-            InlineArray<2, Double>; codable, codable-strict, codable-foundation, codable-encode, \
+            InlineArray<2, Double>; arrays: canada.json's arrays made and freed, without JSON; codable, codable-strict, codable-foundation, codable-encode, \
             codable-jsonencoder: the plain Codable types; events-callbacks, events-batched: the batching prototype, \
             yajl's events delivered by callbacks or in batches), without the table: for profilers.
             """)
@@ -62,6 +62,16 @@ struct Bench: ParsableCommand {
                         }
                     }
                     print("\(document.file): \(events) events")
+                    continue
+                }
+                if only.lowercased() == "arrays" {
+                    // What making and freeing canada.json's arrays costs without reading any JSON: the floor under
+                    // any decoder that makes `[[[Double]]]` coordinates. Decoded once; each round copies every array
+                    // of the result anew (each `[x, y]` from an array literal, as the decoder makes it) and drops it.
+                    let collection = try ModelDecoder().decode(FeatureCollection.self, from: data)
+                    var points = 0
+                    for _ in 0..<rounds { points = Self.copyArrays(collection) }
+                    print("\(document.file): \(points) points copied per round")
                     continue
                 }
                 if only.lowercased() == "inline" {
@@ -224,6 +234,20 @@ struct Bench: ParsableCommand {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         print("Peak resident memory of this process: \(usage.ru_maxrss / 1024) MB")
+    }
+
+    /// A copy of every array of `collection` (features, rings, points), made anew and then dropped; returns the number
+    /// of points, so that the copy is made. Not inlined, so that the optimizer sees nothing to fold across rounds.
+    @inline(never)
+    static func copyArrays(_ collection: FeatureCollection) -> Int {
+        let features = collection.features.map { feature in
+            var copy = feature
+            copy.geometry.coordinates = feature.geometry.coordinates.map { ring in
+                ring.map { point in [point[0], point[1]] }
+            }
+            return copy
+        }
+        return features.reduce(0) { $0 + $1.geometry.coordinates.reduce(0) { $0 + $1.count } }
     }
 
     private static func bareTokenizer(_ file: String) throws -> Int {
