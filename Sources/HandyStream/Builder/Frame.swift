@@ -12,7 +12,7 @@ class Frame {
     /// long as the process: they are published in the type registry and never freed. Held unmanaged and called
     /// through ``withOpener(_:)`` without reference counting (an `unowned(unsafe)` reference is retained and released
     /// around each call).
-    private let openerReference: Unmanaged<ValueCodec>
+    let openerReference: Unmanaged<ValueCodec>
     /// The opener, for cold paths (messages, frame reuse).
     var opener: ValueCodec { openerReference.takeUnretainedValue() }
     let isObject: Bool
@@ -76,6 +76,51 @@ class Frame {
     func appendPosition(to path: inout String) {}
     /// What the finished container was, for the message when its value does not fit where it goes.
     var found: String { isObject ? "an object" : "an array" }
+}
+
+/// The child frames a frame has opened, one entry per codec it opens children with (an array's element codec, each
+/// of a model's properties' codecs). A codec's ``ValueCodec/openObject(_:)`` and ``ValueCodec/openArray(_:)`` hand
+/// out the builder's frame for the codec at the depth, begun afresh, and do nothing else; a frame stays at one depth
+/// for its life, so its children are always at the next one, where the same codec gets the same frame. So the next
+/// child of a codec is the frame kept here, begun afresh, without the codec's call and the builder's search of the
+/// depth's frames (``Builder/frame(openedBy:isObject:make:)``); a child is never open when its parent opens another.
+/// Unretained: the builder owns every frame for its life. In raw memory, allocated by `init` and freed by
+/// ``deallocate()`` in the frame's `deinit`.
+struct ChildFrames {
+    private let frames: UnsafeMutablePointer<Unmanaged<Frame>?>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = max(count, 1)
+        frames = .allocate(capacity: self.count)
+        frames.initialize(repeating: nil, count: self.count)
+    }
+
+    func deallocate() { frames.deallocate() }
+
+    /// The frame for a container starting now, opened with `codec` (the frame's codec number `index`): the one kept
+    /// there when it is for the same kind of container, otherwise the codec's, then kept. `nil` when the codec takes
+    /// no such container.
+    @inline(__always)
+    func open(
+        _ index: Int, with codec: Unmanaged<ValueCodec>, isObject: Bool, _ builder: Builder
+    ) -> Unmanaged<Frame>? {
+        assert(index >= 0 && index < count, "ChildFrames: index out of range")
+        if let kept = frames[index], kept.withInstance({ $0.isObject == isObject }) {
+            kept.withInstance { $0.begin(builder) }
+            return kept
+        }
+        return _slowpath_open(index, with: codec, isObject: isObject, builder)
+    }
+
+    @inline(never)
+    private func _slowpath_open(
+        _ index: Int, with codec: Unmanaged<ValueCodec>, isObject: Bool, _ builder: Builder
+    ) -> Unmanaged<Frame>? {
+        let child = codec.withInstance { isObject ? $0.openObject(builder) : $0.openArray(builder) }
+        if let child { frames[index] = child }
+        return child
+    }
 }
 
 /// One value in memory of its own, and whether it is there: a frame's finished value waiting to be handed over
@@ -155,6 +200,9 @@ final class RootFrame<T>: Frame {
     /// and moved there (unretained: the pipeline owns the buffer and this frame). `nil`: one value, held here.
     private let collected: Unmanaged<SlotBuffer>?
 
+    /// The frame the value's container was built in last (element streaming opens one per element).
+    private let children = ChildFrames(count: 1)
+
     /// `collecting`: the buffer element streaming stores each value into (``ElementBuffer``, owned by the caller).
     init(codec: ValueCodec, collecting: ElementBuffer<T>? = nil) {
         collected = collecting.map { .passUnretained($0) }
@@ -164,6 +212,7 @@ final class RootFrame<T>: Frame {
     deinit {
         held.discard(T.self)
         held.deallocate()
+        children.deallocate()
     }
 
     /// Hands the value over, once (one value, not collected).
@@ -236,7 +285,7 @@ final class RootFrame<T>: Frame {
         return builder.rootCompleted()
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        if let child = withOpener({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) { return child }
+        if let child = children.open(0, with: openerReference, isObject: isObject, builder) { return child }
         _ = didNotFit(builder, found: isObject ? "an object" : "an array")
         return nil
     }

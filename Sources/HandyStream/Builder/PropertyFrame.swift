@@ -23,12 +23,19 @@ class PropertyFrame: Frame {
     private final var inUnknownKey = false
     private static let unknownKeyCapacity = 64
 
+    /// The frames the properties' containers are built in, one per slot.
+    private final let children: ChildFrames
+
     init(opener: ValueCodec, table: FieldTable) {
         tableReference = .passUnretained(table)
+        children = ChildFrames(count: table.slots.count)
         super.init(opener: opener, isObject: true)
     }
 
-    deinit { unknownKey.deallocate() }
+    deinit {
+        unknownKey.deallocate()
+        children.deallocate()
+    }
 
     /// For the model's properties with candidate keys, the best priority seen so far in this object: owned by the
     /// ``ModelFrame``, shared with the frames of its nested key paths (``PathFrame``), since a property's candidates
@@ -145,9 +152,7 @@ class PropertyFrame: Frame {
     override final func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         guard pending >= 0 else { return nil }
         let codec = slot(pending).pointee.codecReference
-        if let child = codec.withInstance({ isObject ? $0.openObject(builder) : $0.openArray(builder) }) {
-            return child
-        }
+        if let child = children.open(pending, with: codec, isObject: isObject, builder) { return child }
         _ = builder.fallback(
             "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array"); "
                 + "the default was kept")

@@ -101,8 +101,14 @@ class ValueCodec: @unchecked Sendable {
     }
 
     /// A frame that builds a value from the object starting now, or `nil` when an object does not fit the type.
+    ///
+    /// The frame is the builder's for this codec (or the codec it wraps) at the current depth
+    /// (``Builder/frame(openedBy:isObject:make:)``), begun afresh, and nothing else happens: so a frame that opened a
+    /// child with a codec hands the same child frame out again itself the next time (``ChildFrames``). A codec that
+    /// must do more when a container opens can't be opened through ``ChildFrames``.
     func openObject(_ builder: Builder) -> Unmanaged<Frame>? { nil }
-    /// A frame that builds a value from the array starting now, or `nil` when an array does not fit the type.
+    /// A frame that builds a value from the array starting now, or `nil` when an array does not fit the type (as
+    /// ``openObject(_:)``).
     func openArray(_ builder: Builder) -> Unmanaged<Frame>? { nil }
 
     /// Moves the value built by `frame` (opened by this codec) to `target`; `false` when the frame has no value

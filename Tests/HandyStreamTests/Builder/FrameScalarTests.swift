@@ -126,11 +126,3 @@ struct FrameScalarTests {
         #expect(try strict.decode(Direct.self, from: #"{"int": 3, "doubles": [2]}"#).doubles == [2])
     }
 }
-
-/// Diagnostics collected from the handler, which is `@Sendable`.
-private final class Heard: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
-}
