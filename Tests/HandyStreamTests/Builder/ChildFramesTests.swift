@@ -46,15 +46,6 @@ private struct TreeNode: HandyJSON {
 
 @Suite("Child frames kept by their parents")
 struct ChildFramesTests {
-    /// Decodes `json` into `T`, leniently, with the diagnostics heard.
-    static func decode<T>(_: T.Type, _ json: String) throws -> (value: T, heard: [String]) {
-        let heard = Heard()
-        var options = DecodingOptions()
-        options.diagnostics = { heard.append("\($0)") }
-        let value = try ModelDecoder(options: options).decode(T.self, from: json)
-        return (value, heard.all)
-    }
-
     @Test("A property or element that meets another kind of value between two containers")
     func kindChanges() throws {
         let json = #"""
@@ -64,7 +55,7 @@ struct ChildFramesTests {
              {"list": "x", "leaf": 7, "maybe": {"id": 4}},
              {"list": [4, 5, 6], "leaf": {"id": 5, "values": [6], "names": {"n": 2}}, "maybe": [1]}]
             """#
-        let (holders, heard) = try Self.decode([Holder].self, json)
+        let (holders, heard) = try decodeHearing([Holder].self, json)
         #expect(holders.map(\.list) == [[1, 2], [9], [3], [9], [4, 5, 6]])
         #expect(holders.map(\.leaf.id) == [1, 0, 3, 0, 5])
         #expect(holders.map(\.leaf.values) == [[3], [9], [9], [9], [6]])
@@ -82,7 +73,7 @@ struct ChildFramesTests {
                 "$[4].maybe: expected an object, found an array; the default was kept",
             ])
         // The same in an array of arrays, whose elements are arrays, objects and scalars in turn.
-        let (nested, nestedHeard) = try Self.decode([[Int]].self, #"[[1], {"a": [2]}, [2, 3], 4, [], [5]]"#)
+        let (nested, nestedHeard) = try decodeHearing([[Int]].self, #"[[1], {"a": [2]}, [2, 3], 4, [], [5]]"#)
         #expect(nested == [[1], [2, 3], [], [5]])
         #expect(nestedHeard.count == 2)
     }
@@ -96,7 +87,7 @@ struct ChildFramesTests {
              {"leaf": {}},
              {"list": [5, 6], "leaf": {"values": [7]}}]
             """#
-        let (holders, heard) = try Self.decode([Holder].self, json)
+        let (holders, heard) = try decodeHearing([Holder].self, json)
         #expect(heard.isEmpty)
         #expect(holders.map(\.list) == [[1, 2, 3], [], [4], [9], [5, 6]])
         #expect(holders.map(\.leaf.id) == [1, 0, 3, 0, 0])
@@ -112,7 +103,7 @@ struct ChildFramesTests {
              {"other": {"leaf": {"id": 2}, "values": [5, 6]}, "list": [7], "maybe": {"values": [8]}},
              {"other": {"values": []}, "leaf": {"id": 3, "values": [9, 10]}}]
             """#
-        let (holders, heard) = try Self.decode([Holder].self, json)
+        let (holders, heard) = try decodeHearing([Holder].self, json)
         #expect(heard.isEmpty)
         #expect(holders.map(\.list) == [[1], [7], [9]])
         #expect(holders.map(\.other.values) == [[2], [5, 6], []])
@@ -128,7 +119,7 @@ struct ChildFramesTests {
               {"name": "e", "tags": [], "children": [{"name": "f", "children": [{"name": "g", "tags": ["w"]}]}]},
               {"name": "h", "children": []}]}
             """#
-        let (root, treeHeard) = try Self.decode(TreeNode.self, tree)
+        let (root, treeHeard) = try decodeHearing(TreeNode.self, tree)
         #expect(treeHeard.isEmpty)
         func names(_ node: TreeNode) -> String {
             node.name + node.tags.joined()
@@ -145,7 +136,7 @@ struct ChildFramesTests {
              {"point": {"x": 5}, "extra": {}, "stamp": "x"},
              {"point": {"x": 6, "y": 7}, "extra": {"e": [[]]}, "stamp": 60}]
             """#
-        let (holders, heard) = try Self.decode([Holder].self, json)
+        let (holders, heard) = try decodeHearing([Holder].self, json)
         #expect(holders.map(\.point) == [Point(x: 1, y: 2), Point(x: 3, y: 4), Point(x: 5, y: 0), Point(x: 6, y: 7)])
         #expect(holders.map { $0.extra.keys.sorted() } == [["a"], ["c"], [], ["e"]])
         #expect((holders[0].extra["a"] as? [Any])?.count == 2)

@@ -61,21 +61,12 @@ struct FrameScalarTests {
         return "{" + members.joined(separator: ", ") + "}"
     }
 
-    /// Decodes `json` into `T`, leniently, with the diagnostics heard.
-    static func decode<T: HandyJSON>(_: T.Type, _ json: String) throws -> (value: T, heard: [String]) {
-        let heard = Heard()
-        var options = DecodingOptions()
-        options.diagnostics = { heard.append("\($0)") }
-        let value = try ModelDecoder(options: options).decode(T.self, from: json)
-        return (value, heard.all)
-    }
-
     @Test("Each property and element is what the codec gives its Optional, with the same diagnostics")
     func sameAsThroughCodecs() throws {
         for index in Self.values.indices {
             let json = Self.document(index)
-            let (direct, directHeard) = try Self.decode(Direct.self, json)
-            let (coded, codedHeard) = try Self.decode(ThroughCodecs.self, json)
+            let (direct, directHeard) = try decodeHearing(Direct.self, json)
+            let (coded, codedHeard) = try decodeHearing(ThroughCodecs.self, json)
             // A property that doesn't fit keeps its default on both routes; an element that doesn't fit is dropped
             // from `[T]` and becomes `nil` in `[T?]`.
             #expect(direct.int == coded.int, "\(json)")
@@ -93,7 +84,7 @@ struct FrameScalarTests {
                 .filter { !$0.hasSuffix("found null; the element was dropped") }
                 .map { $0.replacingOccurrences(of: "was dropped", with: "became nil") }
             #expect(directFallbacks == codedHeard, "\(json)")
-            let (object, _) = try Self.decode(DirectClass.self, json)
+            let (object, _) = try decodeHearing(DirectClass.self, json)
             #expect(object.int == direct.int && object.double.bitPattern == direct.double.bitPattern, "\(json)")
             #expect(object.string == direct.string && object.bool == direct.bool, "\(json)")
         }
@@ -106,7 +97,7 @@ struct FrameScalarTests {
              "ints": [1, 2.5, "3", -4, null, 1e2, true], "doubles": [1, "2.5", 1e400, -0.5, false],
              "strings": ["tag-1", "tag-1", 3, true, null, "日本"], "bools": [true, 0, "1", "no", null]}
             """#
-        let (value, heard) = try Self.decode(Direct.self, json)
+        let (value, heard) = try decodeHearing(Direct.self, json)
         #expect(value.int == 12)
         #expect(value.double == -65.613616999999977)
         #expect(value.string == "1.50")
