@@ -3,7 +3,7 @@ import Foundation
 /// `Any`, filled with Foundation-style values as `JSONSerialization` makes them: `Int` (or `Double` when written with
 /// a fraction or an exponent, or too large for `Int`), `String`, `Bool`, `[Any]`, `[String: Any]`, `NSNull`.
 final class AnyCodec: ValueCodec, @unchecked Sendable {
-    init() { super.init(valueType: Any.self) }
+    init() { super.init(valueType: Any.self, storesFinishedFrames: true) }
 
     override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         ModelStorage.storeAny(NSNull(), at: target, mode: mode)

@@ -106,7 +106,7 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
 
     init(element: ValueCodec) {
         self.element = element
-        super.init(valueType: Set<Element>.self)
+        super.init(valueType: Set<Element>.self, storesFinishedFrames: true)
     }
 
     override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
@@ -348,7 +348,7 @@ class ArrayElementsFrame: Frame {
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         appended(
-            element { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
+            element { $0.storeValue(finishedIn: child, at: slot, mode: .initialize) }, builder,
             found: child.found)
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {

@@ -121,7 +121,7 @@ class DictionaryEntriesFrame: Frame {
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         inserted(
-            value { $0.store(finished: child, at: slot, mode: .initialize) }, builder,
+            value { $0.storeValue(finishedIn: child, at: slot, mode: .initialize) }, builder,
             found: child.found)
     }
     override func ready(_ ready: Any, _ builder: Builder) -> Bool? {

@@ -11,7 +11,7 @@ final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecke
         self.anyCodec = anyCodec
         self.isArray = isArray
         self.make = make
-        super.init(valueType: Container.self)
+        super.init(valueType: Container.self, storesFinishedFrames: true)
     }
 
     override func openObject(_ builder: Builder) -> Unmanaged<Frame>? { isArray ? nil : anyCodec.openObject(builder) }

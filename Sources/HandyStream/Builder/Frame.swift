@@ -290,7 +290,7 @@ final class RootFrame<T>: Frame {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        if withOpener({ $0.store(finished: child, at: target, mode: .initialize) }) {
+        if withOpener({ $0.storeValue(finishedIn: child, at: target, mode: .initialize) }) {
             stored()
         } else if !didNotFit(builder, found: child.found) {
             return false

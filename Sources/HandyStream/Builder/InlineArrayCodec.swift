@@ -28,7 +28,7 @@ final class InlineArrayCodec: ValueCodec, @unchecked Sendable {
         isTrivial = type.isTrivial
         valueSize = type.valueSize
         valueAlignment = type.valueAlignment
-        super.init(valueType: type)
+        super.init(valueType: type, storesFinishedFrames: true)
     }
 
     override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
@@ -148,7 +148,7 @@ final class InlineArrayFrame: Frame {
         build({ $0.storeString(bytes, at: $1, mode: .initialize, builder) }, found: "a string")
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        build({ $0.store(finished: child, at: $1, mode: .initialize) }, found: child.found)
+        build({ $0.storeValue(finishedIn: child, at: $1, mode: .initialize) }, found: child.found)
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard let slot, element.withInstance({ $0.storeReady(value, at: slot, mode: .initialize, builder) }) else {

@@ -39,9 +39,6 @@ final class ValidationCodec: ValueCodec, @unchecked Sendable {
             JSONTextFrame(opener: self, isObject: false, keepsText: false)
         }
     }
-    override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        store(target, mode)
-    }
     private func store(_ target: UnsafeMutableRawPointer, _ mode: StoreMode) -> Bool {
         ModelStorage.store(Validation(), at: target, mode: mode)
         return true
@@ -194,10 +191,12 @@ final class JSONTextFrame: Frame {
     }
     /// An inner container of this same frame has closed: nothing to move.
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
+    /// The container's text, or for validation (``ValidationCodec``, nothing kept) a `Validation`.
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
+        guard keepsText else { return ModelStorage.store(Validation(), at: target, mode: mode) }
         ModelStorage.store(JSONText(bytes: state.pointee.writer.bytes), at: target, mode: mode)
     }
-    override func takeAny() -> Any { JSONText(bytes: state.pointee.writer.bytes) }
+    override func takeAny() -> Any { keepsText ? JSONText(bytes: state.pointee.writer.bytes) : Validation() }
     override func appendPosition(to path: inout String) {
         for level in state.pointee.levels {
             if level.isObject {

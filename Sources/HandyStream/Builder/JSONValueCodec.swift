@@ -3,7 +3,7 @@ import Foundation
 // The codec and frames of JSONValue: a value without a model, built by the one builder.
 
 final class JSONValueCodec: ValueCodec, @unchecked Sendable {
-    init() { super.init(valueType: JSONValue.self) }
+    init() { super.init(valueType: JSONValue.self, storesFinishedFrames: true) }
 
     override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         ModelStorage.store(JSONValue.null, at: target, mode: mode)
@@ -101,7 +101,7 @@ final class JSONObjectFrame: Frame {
         isObject ? codec.openObject(builder) : codec.openArray(builder)
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        add(codec.store(finished: child, at: valueSlot, mode: .initialize))
+        add(codec.storeValue(finishedIn: child, at: valueSlot, mode: .initialize))
     }
     func take() -> [JSONValue.Member] {
         defer { members.removeAll(keepingCapacity: true) }

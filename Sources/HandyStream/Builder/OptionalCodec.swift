@@ -8,7 +8,7 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
 
     init(wrapped: ValueCodec) {
         self.wrapped = wrapped
-        super.init(valueType: Wrapped?.self)
+        super.init(valueType: Wrapped?.self, storesFinishedFrames: true)
     }
 
     /// Runs `store` into a temporary `Wrapped`, then wraps what it stored.
@@ -64,7 +64,7 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
         try wrapped.write(ModelStorage.payload(ofOptionalAt: source, Wrapped.self), to: &run)
     }
     override func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
-        wrapping(target, mode) { scratch in wrapped.store(finished: frame, at: scratch, mode: .initialize) }
+        wrapping(target, mode) { scratch in wrapped.storeValue(finishedIn: frame, at: scratch, mode: .initialize) }
     }
     override var expectation: String { wrapped.expectation }
 }

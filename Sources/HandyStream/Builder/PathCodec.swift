@@ -4,7 +4,7 @@
 final class PathCodec: ValueCodec, @unchecked Sendable {
     var table: FieldTable!
 
-    init() { super.init(valueType: Void.self) }
+    init() { super.init(valueType: Void.self, storesFinishedFrames: true) }
 
     override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: true) { PathFrame(opener: self, table: table) }

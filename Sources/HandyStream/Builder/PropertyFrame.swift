@@ -165,7 +165,7 @@ class PropertyFrame: Frame {
         let codec = slot.pointee.codecReference
         // Still pending while a fallback is reported, so that its path names the property.
         defer { pending = -1 }
-        guard codec.withInstance({ $0.store(finished: child, at: target, mode: .assign) }) else {
+        guard codec.withInstance({ $0.storeValue(finishedIn: child, at: target, mode: .assign) }) else {
             return builder.fallback(
                 "expected \(codec.withInstance { $0.expectation }), found \(child.found); "
                     + "the default was kept")

@@ -23,7 +23,7 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
         self.subtreeCodec = adapter.readsText ? textCodec : anyCodec
         self.name = name
         lock = adapter.callsSharedObject ? NSRecursiveLock() : nil
-        super.init(valueType: valueType)
+        super.init(valueType: valueType, storesFinishedFrames: true)
         isTransform = true
     }
 

@@ -61,8 +61,8 @@ enum ScalarKind {
 /// once published and shared by every thread.
 ///
 /// Scalar events are stored directly at a target address. An object or array opens a ``Frame`` that builds a
-/// value of the codec's type (or, for optionals and enums, of the type they wrap); when it ends, the codec moves that
-/// value to where it belongs with ``store(finished:at:mode:)``. Each method returns `false` when the event does not
+/// value of the codec's type (or, for optionals and enums, of the type they wrap); when it ends, that value goes where
+/// it belongs through ``storeValue(finishedIn:at:mode:)``. Each method returns `false` when the event does not
 /// fit the type; the target is then left as it was (for optionals too: the frame decides whether that means `nil`).
 class ValueCodec: @unchecked Sendable {
     /// The decoded type, for messages and frame reuse.
@@ -73,10 +73,16 @@ class ValueCodec: @unchecked Sendable {
     final var isModel = false
     /// One of the scalar types frames store themselves, without calling the codec (``ScalarKind``).
     let scalarKind: ScalarKind
+    /// Whether the class overrides ``store(finished:at:mode:)``: only then is it called, and otherwise the finished
+    /// frame's value is moved to its target directly (what the method does here), without a call through the codec's
+    /// class table at the end of every container.
+    let storesFinishedFrames: Bool
 
-    init(valueType: Any.Type, scalarKind: ScalarKind = .other) {
+    /// `storesFinishedFrames`: the class overrides ``store(finished:at:mode:)``.
+    init(valueType: Any.Type, scalarKind: ScalarKind = .other, storesFinishedFrames: Bool = false) {
         self.valueType = valueType
         self.scalarKind = scalarKind
+        self.storesFinishedFrames = storesFinishedFrames
     }
 
     func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool { false }
@@ -112,7 +118,20 @@ class ValueCodec: @unchecked Sendable {
     func openArray(_ builder: Builder) -> Unmanaged<Frame>? { nil }
 
     /// Moves the value built by `frame` (opened by this codec) to `target`; `false` when the frame has no value
-    /// because it did not fit (a `Decodable` value whose `init(from:)` failed), `target` then left as it was.
+    /// because it did not fit (a `Decodable` value whose `init(from:)` failed), `target` then left as it was. The way
+    /// every frame takes a child's value: the frame's value moved, or the codec's ``store(finished:at:mode:)`` when
+    /// its class has one of its own (``storesFinishedFrames``).
+    @inline(__always)
+    final func storeValue(finishedIn frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
+        guard storesFinishedFrames else {
+            frame.moveValue(to: target, mode: mode)
+            return true
+        }
+        return store(finished: frame, at: target, mode: mode)
+    }
+
+    /// What ``storeValue(finishedIn:at:mode:)`` does for a class that overrides this (and says so at `init`, with
+    /// `storesFinishedFrames`): a wrapped value, a set made of the array, a transform's result.
     func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         frame.moveValue(to: target, mode: mode)
         return true

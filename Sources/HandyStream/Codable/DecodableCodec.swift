@@ -8,7 +8,7 @@ import Foundation
 /// levels, as ``JSONTextFrame`` does). A scalar is a one-token tape, decoded at once with the decoder of the run
 /// (the builder's, which every store call is given).
 final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
-    init() { super.init(valueType: T.self) }
+    init() { super.init(valueType: T.self, storesFinishedFrames: true) }
 
     override var decodesCodableValues: Bool { true }
 
