@@ -264,8 +264,6 @@ class ArrayElementsFrame: Frame {
     private let elementKind: ScalarKind
     /// The position in the JSON array, dropped elements included, for error paths.
     private var index = 0
-    /// The frames the elements' containers are built in.
-    private let children = ChildFrames(count: 1)
 
     fileprivate init(opener: ValueCodec, element: ValueCodec, elements: SlotBuffer) {
         elementReference = .passUnretained(element)
@@ -273,8 +271,6 @@ class ArrayElementsFrame: Frame {
         self.elements = elements
         super.init(opener: opener, isObject: false)
     }
-
-    deinit { children.deallocate() }
 
     /// Calls the element codec without reference counting: codecs live as long as the process.
     @inline(__always)
@@ -342,7 +338,7 @@ class ArrayElementsFrame: Frame {
             element { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        if let child = children.open(0, with: elementReference, isObject: isObject, builder) { return child }
+        if let child = openChild(0, with: elementReference, isObject: isObject, builder) { return child }
         _ = elementDidNotFit(builder, found: { isObject ? "an object" : "an array" })
         return nil
     }

@@ -26,9 +26,27 @@ class Frame {
     /// events of a `Codable` document); containers still open and close through the frame.
     var recorder: UnsafeMutablePointer<Tape>?
 
-    init(opener: ValueCodec, isObject: Bool) {
+    /// The child frames this frame opened, one entry per codec it opens children with: the frame opens every child
+    /// container through ``openChild(_:with:isObject:_:)``.
+    private let children: ChildFrames
+
+    /// `childCodecs`: how many codecs the frame opens children with (a model's properties; one for an array's
+    /// elements or a dictionary's values).
+    init(opener: ValueCodec, isObject: Bool, childCodecs: Int = 1) {
         openerReference = .passUnretained(opener)
         self.isObject = isObject
+        children = ChildFrames(count: childCodecs)
+    }
+
+    deinit { children.deallocate() }
+
+    /// The frame for a child container starting now, opened with `codec`, the frame's codec number `index`
+    /// (``ChildFrames/open(_:with:isObject:_:)``); `nil` when the codec takes no such container.
+    @inline(__always)
+    final func openChild(
+        _ index: Int, with codec: Unmanaged<ValueCodec>, isObject: Bool, _ builder: Builder
+    ) -> Unmanaged<Frame>? {
+        children.open(index, with: codec, isObject: isObject, builder)
     }
 
     /// Calls the opener without reference counting.
@@ -85,7 +103,7 @@ class Frame {
 /// child of a codec is the frame kept here, begun afresh, without the codec's call and the builder's search of the
 /// depth's frames (``Builder/frame(openedBy:isObject:make:)``); a child is never open when its parent opens another.
 /// Unretained: the builder owns every frame for its life. In raw memory, allocated by `init` and freed by
-/// ``deallocate()`` in the frame's `deinit`.
+/// ``deallocate()`` in ``Frame``'s `deinit`.
 struct ChildFrames {
     private let frames: UnsafeMutablePointer<Unmanaged<Frame>?>
     private let count: Int
@@ -200,9 +218,6 @@ final class RootFrame<T>: Frame {
     /// and moved there (unretained: the pipeline owns the buffer and this frame). `nil`: one value, held here.
     private let collected: Unmanaged<SlotBuffer>?
 
-    /// The frame the value's container was built in last (element streaming opens one per element).
-    private let children = ChildFrames(count: 1)
-
     /// `collecting`: the buffer element streaming stores each value into (``ElementBuffer``, owned by the caller).
     init(codec: ValueCodec, collecting: ElementBuffer<T>? = nil) {
         collected = collecting.map { .passUnretained($0) }
@@ -212,7 +227,6 @@ final class RootFrame<T>: Frame {
     deinit {
         held.discard(T.self)
         held.deallocate()
-        children.deallocate()
     }
 
     /// Hands the value over, once (one value, not collected).
@@ -285,7 +299,7 @@ final class RootFrame<T>: Frame {
         return builder.rootCompleted()
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        if let child = children.open(0, with: openerReference, isObject: isObject, builder) { return child }
+        if let child = openChild(0, with: openerReference, isObject: isObject, builder) { return child }
         _ = didNotFit(builder, found: isObject ? "an object" : "an array")
         return nil
     }

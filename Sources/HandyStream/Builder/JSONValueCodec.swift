@@ -98,7 +98,7 @@ final class JSONObjectFrame: Frame {
         add(codec.storeString(bytes, at: valueSlot, mode: .initialize, builder))
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        isObject ? codec.openObject(builder) : codec.openArray(builder)
+        openChild(0, with: openerReference, isObject: isObject, builder)
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         add(codec.storeValue(finishedIn: child, at: valueSlot, mode: .initialize))

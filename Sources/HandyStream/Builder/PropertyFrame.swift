@@ -23,19 +23,13 @@ class PropertyFrame: Frame {
     private final var inUnknownKey = false
     private static let unknownKeyCapacity = 64
 
-    /// The frames the properties' containers are built in, one per slot.
-    private final let children: ChildFrames
-
+    /// Opens children with each property's codec (the frame's codec number `i` is slot `i`'s).
     init(opener: ValueCodec, table: FieldTable) {
         tableReference = .passUnretained(table)
-        children = ChildFrames(count: table.slots.count)
-        super.init(opener: opener, isObject: true)
+        super.init(opener: opener, isObject: true, childCodecs: table.slots.count)
     }
 
-    deinit {
-        unknownKey.deallocate()
-        children.deallocate()
-    }
+    deinit { unknownKey.deallocate() }
 
     /// For the model's properties with candidate keys, the best priority seen so far in this object: owned by the
     /// ``ModelFrame``, shared with the frames of its nested key paths (``PathFrame``), since a property's candidates
@@ -152,7 +146,7 @@ class PropertyFrame: Frame {
     override final func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         guard pending >= 0 else { return nil }
         let codec = slot(pending).pointee.codecReference
-        if let child = children.open(pending, with: codec, isObject: isObject, builder) { return child }
+        if let child = openChild(pending, with: codec, isObject: isObject, builder) { return child }
         _ = builder.fallback(
             "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array"); "
                 + "the default was kept")

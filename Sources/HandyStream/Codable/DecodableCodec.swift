@@ -100,7 +100,7 @@ final class DecodableFrame<T: Decodable>: Frame {
 
     private var tape: UnsafeMutablePointer<Tape> { storage.tape }
 
-    override init(opener: ValueCodec, isObject: Bool) {
+    init(opener: ValueCodec, isObject: Bool) {
         super.init(opener: opener, isObject: isObject)
         recorder = storage.tape
     }

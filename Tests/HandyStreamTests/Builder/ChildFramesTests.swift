@@ -44,6 +44,12 @@ private struct TreeNode: HandyJSON {
     var tags: [String] = []
 }
 
+private struct KeptContainers: HandyJSON {
+    var byName: [String: [Int]] = [:]
+    var models: [String: Leaf] = [:]
+    var pairs: InlineArray<2, [Int]> = [[], []]
+}
+
 @Suite("Child frames kept by their parents")
 struct ChildFramesTests {
     @Test("A property or element that meets another kind of value between two containers")
@@ -148,6 +154,38 @@ struct ChildFramesTests {
                     + "the default was used",
                 "$[2].stamp: expected a value the transform of Holder.stamp accepts, found a string; the default was kept",
             ])
+    }
+
+    @Test("Dictionaries, inline arrays and JSONValue open their children as arrays and models do")
+    func otherContainers() throws {
+        let json = #"""
+            [{"byName": {"a": [1, 2], "b": {"x": 1}, "c": [], "d": [3]},
+              "models": {"m": {"id": 1, "values": [4]}, "n": [5], "o": {"id": 2}},
+              "pairs": [[6, 7], [8]]},
+             {"byName": {"e": [9]}, "models": {"p": {"values": []}}, "pairs": [[], [10, 11, 12]]}]
+            """#
+        let (values, heard) = try decodeHearing([KeptContainers].self, json)
+        #expect(values.map(\.byName) == [["a": [1, 2], "c": [], "d": [3]], ["e": [9]]])
+        #expect(values.map { $0.models.mapValues(\.id) } == [["m": 1, "o": 2], ["p": 0]])
+        #expect(values.map { $0.models.mapValues(\.values) } == [["m": [4], "o": [9]], ["p": []]])
+        #expect(values.map { [$0.pairs[0], $0.pairs[1]] } == [[[6, 7], [8]], [[], [10, 11, 12]]])
+        #expect(
+            heard == [
+                "$[0].byName.b: expected an array, found an object; the entry was left out",
+                "$[0].models.n: expected an object, found an array; the entry was left out",
+            ])
+
+        let value = try ModelDecoder().decode(
+            JSONValue.self, from: #"{"a": [1, {"b": [2]}], "c": {"d": []}, "e": [[3], {}], "f": {"g": {"h": [4]}}}"#)
+        func member(_ key: String, _ value: JSONValue) -> JSONValue.Member { JSONValue.Member(key: key, value: value) }
+        #expect(
+            value
+                == .object([
+                    member("a", .array([.number("1"), .object([member("b", .array([.number("2")]))])])),
+                    member("c", .object([member("d", .array([]))])),
+                    member("e", .array([.array([.number("3")]), .object([])])),
+                    member("f", .object([member("g", .object([member("h", .array([.number("4")]))]))])),
+                ]))
     }
 
     @Test("Streamed elements, at every chunk size, are what a whole decode gives")
