@@ -9,6 +9,7 @@
 #include <locale.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 /// Accept several top-level values one after another (JSON Lines, concatenated values).
 static inline int cyajl_set_allow_multiple_values(yajl_handle handle, int enabled) {
@@ -170,6 +171,73 @@ static inline unsigned cyajl_scan(const unsigned char *bytes, size_t count, int 
     (void)use_avx2;
     return CYAJL_SCAN_ALL;
 #endif
+}
+
+// MARK: - Where a string is cut
+
+/// The bits of a 64-byte block's bytes equal to `value`, bit i for byte i (SSE2 on x86-64, a byte at a time
+/// elsewhere).
+static inline unsigned long long cyajl_block_mask(const unsigned char *block, unsigned char value) {
+    unsigned long long mask = 0;
+#if defined(__x86_64__)
+    typedef unsigned char vector __attribute__((vector_size(16), aligned(1)));
+    typedef char signed_vector __attribute__((vector_size(16)));
+    for (int part = 0; part < 4; part++) {
+        vector equal = (vector)(*(const vector *)(block + 16 * part) == value);
+        mask |= (unsigned long long)(unsigned)__builtin_ia32_pmovmskb128((signed_vector)equal) << (16 * part);
+    }
+#else
+    for (int index = 0; index < 64; index++) mask |= (unsigned long long)(block[index] == value) << index;
+#endif
+    return mask;
+}
+
+/// Where a string left open by the end of the `count` bytes at `bytes` begins (the offset of its opening quote), for
+/// text that begins outside any string; `count` when every string in it is closed. Sixty-four bytes a step, as
+/// simdjson's first stage: the quotes that no odd run of backslashes escapes, then which bytes lie inside a string by
+/// the running parity of those quotes. A backslash escapes the next byte wherever it stands: in valid JSON there is
+/// none outside a string.
+static inline size_t cyajl_open_string(const unsigned char *bytes, size_t count) {
+    const unsigned long long even_bits = 0x5555555555555555ULL;
+    unsigned long long escape_carry = 0;  // 1: the block's first byte is escaped
+    unsigned long long inside_carry = 0;  // all ones: the block begins inside a string
+    size_t last_quote = count;            // the last quote not escaped
+    unsigned char padded[64];
+    for (size_t index = 0; index < count; index += 64) {
+        const unsigned char *block = bytes + index;
+        size_t length = count - index < 64 ? count - index : 64;
+        if (length < 64) {
+            memset(padded, ' ', sizeof padded);
+            memcpy(padded, block, length);
+            block = padded;
+        }
+        unsigned long long quote = cyajl_block_mask(block, '"'), backslash = cyajl_block_mask(block, '\\');
+        unsigned long long escaped = escape_carry;
+        if (backslash) {
+            // Runs of backslashes that start on an odd bit are turned into runs that start on an even one by an
+            // addition; the escaped bytes are then every other bit after each run (simdjson's find_escaped).
+            backslash &= ~escape_carry;
+            unsigned long long follows_escape = backslash << 1 | escape_carry;
+            unsigned long long odd_starts = backslash & ~even_bits & ~follows_escape;
+            unsigned long long even_runs;
+            escape_carry = __builtin_add_overflow(odd_starts, backslash, &even_runs);
+            escaped = (even_bits ^ (even_runs << 1)) & follows_escape;
+        } else {
+            escape_carry = 0;
+        }
+        quote &= ~escaped;
+        if (quote) last_quote = index + 63 - (size_t)__builtin_clzll(quote);
+        unsigned long long inside = quote;
+        inside ^= inside << 1;
+        inside ^= inside << 2;
+        inside ^= inside << 4;
+        inside ^= inside << 8;
+        inside ^= inside << 16;
+        inside ^= inside << 32;
+        inside ^= inside_carry;
+        inside_carry = (unsigned long long)((long long)inside >> 63);
+    }
+    return inside_carry ? last_quote : count;
 }
 
 #endif

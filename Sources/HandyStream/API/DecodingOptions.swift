@@ -32,6 +32,15 @@ public struct DecodingOptions: Sendable {
     /// document may end with a comma; this option also accepts trailing commas inside it.
     public var assumesTopLevelDictionary = false
 
+    /// The longest string, key or number accepted, in bytes (of a string's or key's text as decoded, of a number's
+    /// as written); a longer one is an error (kind `tokenTooLong`) where it starts, found before more of it is read.
+    /// `nil`, the default: no limit. A server that reads bodies from clients it doesn't trust sets one: the Vapor and
+    /// Hummingbird coders start with ``serverMaximumTokenLength``.
+    public var maximumTokenLength: Int? = nil
+
+    /// The token length the Vapor and Hummingbird coders accept unless told otherwise: 8 MiB.
+    public static let serverMaximumTokenLength = 8 << 20
+
     /// The cap on nesting that decoders and encoders start with.
     public static let defaultMaximumDepth = 512
 

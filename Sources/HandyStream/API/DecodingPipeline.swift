@@ -86,7 +86,7 @@ final class DecodingPipeline<T>: StageOwner {
         stopsWhenComplete = mode == .value && !path.isEmpty
         tokenizer = Tokenizer(
             sink: filter.map { $0 as TokenSink } ?? builder, multipleValues: mode != .value,
-            rejectsUnpairedSurrogates: options.strict)
+            rejectsUnpairedSurrogates: options.strict, maximumTokenLength: options.maximumTokenLength ?? .max)
         run.attach(tokenizer)
         super.init()
         builder.owner = .passUnretained(self)
@@ -266,6 +266,12 @@ final class DecodingPipeline<T>: StageOwner {
             throw asThrown(error)
         case .malformed(let syntax):
             let (kind, message) = JSONDecodingError.translate(syntax)
+            if syntax.offset < chunkStart, let before = tokenizer.bytes(from: syntax.offset, upTo: chunkStart) {
+                throw asThrown(
+                    JSONDecodingError(
+                        kind: kind, message: message, offset: syntax.offset, path: currentPath, before: before,
+                        chunk: chunk, chunkStart: chunkStart, lines: lines))
+            }
             throw asThrown(
                 JSONDecodingError(
                     kind: kind, message: message, offset: syntax.offset, path: currentPath, chunk: chunk,
@@ -357,6 +363,8 @@ final class DecodingPipeline<T>: StageOwner {
 
     /// Bytes fed so far.
     var bytesFed: Int { tokenizer.bytesFed }
+    /// Calls of yajl's parser so far (``Tokenizer/parserCalls``).
+    var parserCalls: Int { tokenizer.parserCalls }
     /// Bytes the tokenizer read: less than was fed when a designated value ended early.
     var bytesRead: Int { tokenizer.offset }
 }

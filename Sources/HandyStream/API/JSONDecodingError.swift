@@ -38,6 +38,8 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
         public static let pathNotFound = Kind("pathNotFound")
         /// Containers nest deeper than the decoder's cap.
         public static let tooDeep = Kind("tooDeep")
+        /// A string, key or number is longer than ``DecodingOptions/maximumTokenLength``.
+        public static let tokenTooLong = Kind("tokenTooLong")
         /// Strict mode: a value does not fit its property or element (the lenient rules would have kept the default,
         /// or dropped the element); also the root value's own mismatch, in every mode.
         public static let typeMismatch = Kind("typeMismatch")
@@ -89,6 +91,25 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
         }
         line += lines.newlines
         (self.line, self.column, self.snippet) = (line, column, snippet)
+    }
+
+    /// An error in a token that began before the chunk being read: `before` holds the stream's bytes from `offset` up
+    /// to `chunkStart` (a token held back across chunks has no line feed unless it is malformed there).
+    init(
+        kind: Kind, message: String, offset: Int, path: String, before: [UInt8], chunk: UnsafeRawBufferPointer,
+        chunkStart: Int, lines: LineTracker
+    ) {
+        var joined = before
+        joined.append(contentsOf: chunk.prefix(Self.snippetRadius))
+        self = joined.withUnsafeBytes {
+            JSONDecodingError(
+                kind: kind, message: message, offset: offset, path: path, chunk: $0, chunkStart: offset,
+                lines: lines)
+        }
+        if !before.contains(UInt8(ascii: "\n")) {
+            // `lines` counted up to the chunk: step back over `before`'s characters.
+            column -= before.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
+        }
     }
 
     private static let snippetRadius = 30
@@ -215,6 +236,12 @@ extension JSONDecodingError {
                 .malformed,
                 "an unpaired UTF-16 surrogate escape (\(message.dropFirst(Tokenizer.unpairedSurrogatePrefix.count))) "
                     + "in a string; lenient decoding reads it as U+FFFD"
+            )
+        case let message where message.hasPrefix(Tokenizer.tokenTooLongPrefix):
+            (
+                .tokenTooLong,
+                "a string, key or number longer than \(message.dropFirst(Tokenizer.tokenTooLongPrefix.count)) bytes "
+                    + "(the decoder's maximumTokenLength)"
             )
         case Tokenizer.controlCharacterMessage:
             (

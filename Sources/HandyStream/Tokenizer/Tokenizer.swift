@@ -66,6 +66,14 @@ final class Tokenizer {
     private var bytesParsed = 0
     /// The end of a chunk whose escapes the next chunk decides (see ``SurrogateEscapes``), held back from yajl.
     private var held: [UInt8] = []
+    /// The token a streamed chunk's end cut, held back from yajl until the chunk that ends it (``PartialToken``).
+    private var partial = PartialToken()
+    /// The longest string, key or number accepted, in bytes (``DecodingOptions/maximumTokenLength``).
+    let maximumTokenLength: Int
+    /// The token held last, once handed to yajl, until the next chunk: an error inside it is located in its bytes.
+    private var lastToken: (start: Int, bytes: [UInt8]) = (0, [])
+    /// Calls of yajl's parser: a token cut by chunks is handed over once, whole, however many chunks it spans.
+    private(set) var parserCalls = 0
     /// Unpaired surrogate escapes are an error (strict decoding) rather than U+FFFD.
     private let rejectsUnpairedSurrogates: Bool
     /// Malformed input found by the tokenizer's own checks, which stopped yajl.
@@ -85,10 +93,15 @@ final class Tokenizer {
     ///   - multipleValues: accept a stream of top-level values (JSON Lines, concatenated documents).
     ///   - rejectsUnpairedSurrogates: an escaped UTF-16 surrogate without its partner (`"\uD800"`) is an error;
     ///     otherwise it reads as U+FFFD.
-    init(sink: TokenSink, multipleValues: Bool = false, rejectsUnpairedSurrogates: Bool = false) {
+    ///   - maximumTokenLength: a longer string, key or number is an error (``tokenTooLongPrefix``).
+    init(
+        sink: TokenSink, multipleValues: Bool = false, rejectsUnpairedSurrogates: Bool = false,
+        maximumTokenLength: Int = .max
+    ) {
         self.sink = Sink(sink)
         self.multipleValues = multipleValues
         self.rejectsUnpairedSurrogates = rejectsUnpairedSurrogates
+        self.maximumTokenLength = maximumTokenLength
     }
 
     deinit { if let handle { yajl_free(handle) } }
@@ -118,8 +131,9 @@ final class Tokenizer {
     /// stream that yajl has consumed.
     var offset: Int { chunkStart + yajl_get_bytes_consumed(handle) }  // (yajl answers 0 for no handle)
 
-    /// Parses one chunk. Chunks may split a token anywhere; yajl keeps the partial token, and the tokenizer holds
-    /// back the few bytes of an escape that the next chunk completes.
+    /// Parses one chunk. Chunks may split a token anywhere: a streamed chunk's cut token is held back until the
+    /// chunk that ends it (``PartialToken``), and the tokenizer holds back the few bytes of an escape that the next
+    /// chunk completes.
     ///
     /// `scansKinds`: find the chunk's ``ByteKinds`` first, in one pass, so that the checks of the kinds it lacks are
     /// not made (``lastChunkKinds`` then says what it holds). Streamed chunks are scanned: their line count needs a pass
@@ -129,6 +143,7 @@ final class Tokenizer {
     func parse(_ chunk: UnsafeRawBufferPointer, scansKinds: Bool = false) -> Outcome {
         lastChunkKinds = .all
         if let failure = ownFailure { return .malformed(failure) }
+        lastToken = (0, [])
         guard !chunk.isEmpty else { return .needsMore }
         if bytesFed == 0 && chunk.count >= 3 && chunk[0] == 0xEF && chunk[1] == 0xBB && chunk[2] == 0xBF {
             ownFailure = SyntaxFailure(message: Self.byteOrderMarkMessage, isLexical: true, offset: 0)
@@ -138,6 +153,57 @@ final class Tokenizer {
         if handle == nil { _ = makeHandle(scansKinds: scansKinds) }
         let kinds = scansKinds ? ByteKinds(chunk, avx2: scansWithAVX2) : .all
         lastChunkKinds = kinds
+        // A whole document is parsed at once: only streamed chunks cut tokens.
+        guard scansKinds else { return parseEscapes(chunk, kinds) }
+        var rest = chunk
+        if !partial.isEmpty {
+            guard let end = partial.end(in: rest) else {
+                partial.append(rest)
+                return refuseIfTooLong(partial.bytes.count)
+            }
+            partial.append(UnsafeRawBufferPointer(rebasing: rest[..<end]))
+            rest = UnsafeRawBufferPointer(rebasing: rest[end...])
+            let refused = refuseIfTooLong(partial.bytes.count)
+            guard refused == .needsMore else { return refused }
+            lastToken = (partial.start, partial.take())
+            let outcome = lastToken.bytes.withUnsafeMutableBytes {
+                let token = UnsafeRawBufferPointer($0)
+                return parseEscapes(token, ByteKinds(token, avx2: scansWithAVX2))
+            }
+            guard outcome == .needsMore else { return outcome }
+        }
+        let (cut, kind) = PartialToken.cut(rest)
+        if cut < rest.count {
+            partial.begin(kind, UnsafeRawBufferPointer(rebasing: rest[cut...]), at: bytesFed - rest.count + cut)
+            rest = UnsafeRawBufferPointer(rebasing: rest[..<cut])
+        }
+        let outcome = parseEscapes(rest, kinds)
+        guard outcome == .needsMore, !partial.isEmpty else { return outcome }
+        return refuseIfTooLong(partial.bytes.count)
+    }
+
+    /// The bytes of the stream from `offset` up to `end`, when a token held back (or just handed over) still has them:
+    /// an error in a token that began in an earlier chunk is located with them.
+    func bytes(from offset: Int, upTo end: Int) -> [UInt8]? {
+        for (start, bytes) in [(partial.start, partial.bytes), lastToken]
+        where start <= offset && offset <= end && end <= start + bytes.count {
+            return Array(bytes[(offset - start)..<(end - start)])
+        }
+        return nil
+    }
+
+    /// A token held that grew past ``maximumTokenLength`` is refused where it starts.
+    private func refuseIfTooLong(_ length: Int) -> Outcome {
+        guard length > maximumTokenLength else { return .needsMore }
+        ownFailure = SyntaxFailure(message: tokenTooLongMessage, isLexical: true, offset: partial.start)
+        return .malformed(ownFailure!)
+    }
+
+    /// The failure's text for a token past ``maximumTokenLength``.
+    private var tokenTooLongMessage: String { Self.tokenTooLongPrefix + "\(maximumTokenLength)" }
+
+    /// Parses `chunk`, after the bytes held back for their escapes.
+    private func parseEscapes(_ chunk: UnsafeRawBufferPointer, _ kinds: ByteKinds) -> Outcome {
         var rest = chunk
         // Bytes held back are joined with the start of this chunk, enough to decide their escape.
         while !held.isEmpty {
@@ -148,7 +214,7 @@ final class Tokenizer {
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
             let outcome = joined.withUnsafeMutableBytes {
                 let joined = UnsafeRawBufferPointer($0)
-                return parseDecided(joined, scansKinds ? ByteKinds(joined, avx2: scansWithAVX2) : .all)
+                return parseDecided(joined, kinds == .all ? .all : ByteKinds(joined, avx2: scansWithAVX2))
             }
             guard outcome == .needsMore else { return outcome }
         }
@@ -201,6 +267,7 @@ final class Tokenizer {
         bytesParsed += buffer.count
         parsing = buffer
         parsingIsASCII = !kinds.contains(.nonASCII)
+        parserCalls += 1
         let status = yajl_parse(handle.unsafelyUnwrapped, base.assumingMemoryBound(to: UInt8.self), buffer.count)
         parsing = UnsafeRawBufferPointer(start: nil, count: 0)
         parsingIsASCII = false
@@ -225,6 +292,7 @@ final class Tokenizer {
     static let invalidUTF8Message = "invalid bytes in UTF8 string."
     static let byteOrderMarkMessage = "byte order mark"
     static let unpairedSurrogatePrefix = "unpaired surrogate "
+    static let tokenTooLongPrefix = "token longer than "
 
     private static func firstNonJSONWhitespace(_ chunk: UnsafeRawBufferPointer) -> Int? {
         let base = chunk.baseAddress!
@@ -242,6 +310,20 @@ final class Tokenizer {
     @inline(__always)
     fileprivate func checkUTF8UnlessKnownASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         isVerbatimASCII(bytes) || checkUTF8(bytes)
+    }
+
+    /// Called for strings, keys and numbers: refuses one longer than ``maximumTokenLength``.
+    @inline(__always)
+    fileprivate func checkLength(_ length: Int, quoted: Bool) -> Bool {
+        length <= maximumTokenLength || _slowpath_tooLong(length, quoted: quoted)
+    }
+
+    @inline(never)
+    private func _slowpath_tooLong(_ length: Int, quoted: Bool) -> Bool {
+        // The token ends at `offset`: point at its start (exactly, unless a string's escapes changed its length).
+        ownFailure = SyntaxFailure(
+            message: tokenTooLongMessage, isLexical: true, offset: max(offset - length - (quoted ? 2 : 0), chunkStart))
+        return false
     }
 
     /// Called for strings and keys: refuses what yajl's lax UTF-8 check lets through.
@@ -264,6 +346,12 @@ final class Tokenizer {
     /// Tells yajl the input has ended: a document cut short is reported here.
     func complete() -> Outcome {
         if let failure = ownFailure { return .malformed(failure) }
+        if !partial.isEmpty {
+            // A token the input's end completes (a number), or leaves cut: yajl says which.
+            var token = partial.take()
+            let outcome = token.withUnsafeMutableBytes { parseEscapes(UnsafeRawBufferPointer($0), .all) }
+            guard outcome == .needsMore else { return outcome }
+        }
         if !held.isEmpty {
             // An escape cut off by the end of the input: yajl says what is wrong with it.
             let rest = held
@@ -329,6 +417,7 @@ final class Tokenizer {
                 yajl_integer: nil,
                 yajl_double: nil,
                 yajl_number: { context, text, length in
+                    guard tokenizer(context).withInstance({ $0.checkLength(length, quoted: false) }) else { return 0 }
                     let buffer = UnsafeRawBufferPointer(start: text, count: length)
                     return send(context) { $0.tokenNumber(buffer) }
                 },
@@ -348,7 +437,7 @@ private func tokenizer(_ context: UnsafeMutableRawPointer?) -> Unmanaged<Tokeniz
     Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped)
 }
 
-/// A string or key event: its bytes checked (``Tokenizer/checkUTF8(_:)``, or, `skipsKnownASCII`,
+/// A string or key event: its length and bytes checked (``Tokenizer/checkUTF8(_:)``, or, `skipsKnownASCII`,
 /// ``Tokenizer/checkUTF8UnlessKnownASCII(_:)``), then handed on. Inlined into each thunk with its constants.
 @inline(__always)
 private func text(
@@ -357,7 +446,8 @@ private func text(
 ) -> Int32 {
     let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
     let valid = tokenizer(context).withInstance {
-        skipsKnownASCII ? $0.checkUTF8UnlessKnownASCII(buffer) : $0.checkUTF8(buffer)
+        $0.checkLength(length, quoted: true)
+            && (skipsKnownASCII ? $0.checkUTF8UnlessKnownASCII(buffer) : $0.checkUTF8(buffer))
     }
     guard valid else { return 0 }
     return send(context) { isKey ? $0.tokenKey(buffer) : $0.tokenString(buffer) }

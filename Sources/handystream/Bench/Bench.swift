@@ -35,8 +35,16 @@ struct Bench: ParsableCommand {
     @Option(help: "Stream the elements at data.items of this file (see `handystream generate`) instead.")
     var streamFile: String?
 
+    @Option(
+        help: """
+            Decode one string of this many megabytes whole and pushed in 4 KiB chunks, interleaved, instead: the \
+            time a long token costs at a small chunk size.
+            """)
+    var longString: Int?
+
     func run() throws {
         if let streamFile { return try runStream(streamFile) }
+        if let longString { return try runLongString(megabytes: longString) }
         let selected = BenchDocument.all.filter { document.map($0.file.contains) ?? true }
         let documents = try selected.map { document in
             (document, try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent(document.file)))
@@ -144,6 +152,38 @@ struct Bench: ParsableCommand {
             are renamed through mapping(mapper:), and a designated path at the end of the document; the \
             serialization rows write the decoded models back to JSON (MB/s of the source document).
             """)
+    }
+
+    /// One string of `megabytes` MB decoded as a `String` whole, and pushed through an incremental decoder in 4 KiB
+    /// chunks as a server hands a body over: time linear in the token's length makes the two take about as long.
+    private func runLongString(megabytes: Int) throws {
+        guard megabytes > 0 else { throw ValidationError("--long-string takes a positive number of megabytes") }
+        let json = Data(("\"" + String(repeating: "abcdefgh", count: megabytes * 1_000_000 / 8) + "\"").utf8)
+        let chunkSize = 4096
+        let contenders = [
+            Contender(name: "whole") { data in try ModelDecoder().decode(String.self, from: data).utf8.count },
+            Contender(name: "4 KiB chunks") { data in
+                let decoder = try ModelDecoder().incremental(String.self)
+                for start in stride(from: 0, to: data.count, by: chunkSize) {
+                    _ = try decoder.feed(data[start..<min(data.count, start + chunkSize)])
+                }
+                return try decoder.finish().utf8.count
+            },
+        ]
+        var seconds = Array(repeating: [Double](), count: contenders.count)
+        for _ in 0..<max(1, rounds) {
+            for (index, contender) in contenders.enumerated() {
+                seconds[index].append(try self.seconds(contender, json))
+            }
+        }
+        let medians = seconds.map(median)
+        print("A string of \(json.count.formatted()) bytes, \(max(1, rounds)) interleaved rounds (medians):")
+        printTable(
+            header: ["contender", "seconds", "throughput"],
+            rows: zip(contenders, medians).map { contender, median in
+                [contender.name, String(format: "%.3f", median), format(Double(json.count) / median / 1e6)]
+            })
+        print(String(format: "4 KiB chunks take %.2f× the time of one chunk.", medians[1] / medians[0]))
     }
 
     /// The same documents as plain `Codable` types: HandyStream lenient and strict against `JSONDecoder`, and

@@ -32,21 +32,37 @@ final class TraceSink: TokenSink {
     override func tokenEndArray() -> Bool { record("]") }
 }
 
-/// Parses `json` in chunks of `chunkSize` bytes and returns the trace and the final outcome.
-func tokenize(_ json: String, chunkSize: Int = .max, multipleValues: Bool = false)
+/// Parses `json` in chunks of `chunkSize` bytes and returns the trace and the final outcome. `streamed`: the chunks
+/// are scanned, as a stream's are (``Tokenizer/parse(_:scansKinds:)``), so a token the end of a chunk cuts is held
+/// back until the chunk that ends it.
+func tokenize(_ json: String, chunkSize: Int = .max, multipleValues: Bool = false, streamed: Bool = false)
     -> (trace: [String], outcome: Tokenizer.Outcome)
 {
+    let result = tokenize(Array(json.utf8), chunkSizes: [chunkSize], multipleValues: multipleValues, streamed: streamed)
+    return (result.trace, result.outcome)
+}
+
+/// Parses `bytes` in chunks of the sizes given in turn (the last repeated), and returns the trace, the offset at
+/// each event, the final outcome and yajl's parser calls.
+func tokenize(
+    _ bytes: [UInt8], chunkSizes: [Int], multipleValues: Bool = false, streamed: Bool = true,
+    maximumTokenLength: Int = .max
+) -> (trace: [String], offsets: [Int], outcome: Tokenizer.Outcome, parserCalls: Int) {
     let sink = TraceSink()
-    let tokenizer = Tokenizer(sink: sink, multipleValues: multipleValues)
-    let bytes = Array(json.utf8)
+    let tokenizer = Tokenizer(sink: sink, multipleValues: multipleValues, maximumTokenLength: maximumTokenLength)
+    sink.tokenizer = tokenizer
     var start = 0
+    var chunk = 0
     while start < bytes.count {
-        let end = min(bytes.count, start + max(1, min(chunkSize, bytes.count)))
-        let outcome = bytes[start..<end].withUnsafeBytes { tokenizer.parse($0) }
-        if outcome != .needsMore { return (sink.trace, outcome) }
+        let size = chunkSizes[min(chunk, chunkSizes.count - 1)]
+        chunk += 1
+        let end = min(bytes.count, start + max(1, min(size, bytes.count)))
+        let outcome = bytes[start..<end].withUnsafeBytes { tokenizer.parse($0, scansKinds: streamed) }
+        if outcome != .needsMore { return (sink.trace, sink.offsetsAtEvents, outcome, tokenizer.parserCalls) }
         start = end
     }
-    return (sink.trace, tokenizer.complete())
+    let outcome = tokenizer.complete()
+    return (sink.trace, sink.offsetsAtEvents, outcome, tokenizer.parserCalls)
 }
 
 @Suite("Tokenizer")
@@ -77,9 +93,13 @@ struct TokenizerTests {
     @Test("Every chunk size gives the same trace", arguments: [1, 2, 3, 5, 7, 64])
     func chunkSplitsAnywhere(chunkSize: Int) {
         for (json, expected) in Self.golden {
-            let split = tokenize(json, chunkSize: chunkSize)
-            #expect(split.outcome == .complete, "\(json)")
-            #expect(split.trace.joined(separator: " ") == expected, "chunk size \(chunkSize): \(json)")
+            for streamed in [false, true] {
+                let split = tokenize(json, chunkSize: chunkSize, streamed: streamed)
+                #expect(split.outcome == .complete, "\(json)")
+                #expect(
+                    split.trace.joined(separator: " ") == expected,
+                    "chunk size \(chunkSize), streamed \(streamed): \(json)")
+            }
         }
     }
 

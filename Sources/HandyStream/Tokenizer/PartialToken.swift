@@ -1,0 +1,129 @@
+internal import CYajl
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The token that the end of a streamed chunk cuts, kept until the chunk that ends it arrives.
+///
+/// yajl keeps a cut token itself, but reads it again from its start at every chunk: a string of n bytes arriving in
+/// chunks of c bytes would cost n²/2c steps. So the tokenizer hands yajl only whole tokens of a streamed input: the
+/// end of each chunk is cut before a string that is still open there (``cut(_:)``) or before a number or a literal
+/// that may go on, and the bytes after the cut wait here, appended chunk after chunk, until the chunk that holds the
+/// token's end (``end(in:)``). Each byte is then read once by the tokenizer's scans and once by yajl.
+///
+///     chunk 1: [1, "abc…        ──▶ yajl: [1,        held: "abc…
+///     chunk 2: …def…            ──▶ yajl: nothing     held: "abc…def…
+///     chunk 3: …xyz", 2]        ──▶ yajl: "abc…xyz"   then , 2]
+struct PartialToken {
+    /// What ends the token held.
+    enum Kind {
+        /// Nothing is held.
+        case none
+        /// A string: its first unescaped quote after the opening one.
+        case string
+        /// A number: the first byte that can't be part of one.
+        case number
+        /// A prefix of `true`, `false` or `null`: the first byte that can't be part of one, or its fifth byte.
+        case literal
+    }
+
+    private(set) var kind = Kind.none
+    /// The token's bytes so far.
+    private(set) var bytes: [UInt8] = []
+    /// The stream offset of the token's first byte.
+    private(set) var start = 0
+    /// Backslashes at the end of ``bytes``, for a string: an odd count escapes the next chunk's first byte.
+    private var trailingBackslashes = 0
+
+    var isEmpty: Bool { kind == .none }
+
+    /// Where the token that `text`'s end cuts begins, and its kind; `(text.count, .none)` when `text` ends between
+    /// tokens. `text` must begin outside any token (at a chunk's start, or after a token held before).
+    static func cut(_ text: UnsafeRawBufferPointer) -> (Int, Kind) {
+        guard let base = text.baseAddress, !text.isEmpty else { return (0, .none) }
+        let open = cyajl_open_string(base.assumingMemoryBound(to: UInt8.self), text.count)
+        if open < text.count { return (open, .string) }
+        var start = text.count
+        while start > 0 && isBare(text[start - 1]) { start -= 1 }
+        guard start < text.count else { return (text.count, .none) }
+        let first = text[start]
+        if first == ASCII.minus || (ASCII.zero...ASCII.nine).contains(first) { return (start, .number) }
+        // A whole literal is complete (yajl reports `true` at its `e`); anything else is for yajl to refuse now.
+        let length = text.count - start
+        for literal in ["true", "false", "null"] where length < literal.utf8.count {
+            if literal.utf8.starts(with: UnsafeRawBufferPointer(rebasing: text[start...])) { return (start, .literal) }
+        }
+        return (text.count, .none)
+    }
+
+    /// Starts holding `bytes`, a token of `kind` that begins at stream offset `start`.
+    mutating func begin(_ kind: Kind, _ bytes: UnsafeRawBufferPointer, at start: Int) {
+        precondition(self.kind == .none, "PartialToken.begin: a token is held already")
+        self.kind = kind
+        self.start = start
+        self.bytes = Array(bytes)
+        trailingBackslashes = 0
+        noteBackslashes(bytes)
+    }
+
+    /// Where in `text`, the next bytes of the stream, the token held ends (the offset just past it), or `nil` when it
+    /// goes on past `text`.
+    func end(in text: UnsafeRawBufferPointer) -> Int? {
+        switch kind {
+        case .none:
+            return 0
+        case .string:
+            guard let base = text.baseAddress else { return nil }
+            var from = 0
+            while from < text.count, let found = memchr(base + from, Int32(ASCII.quote), text.count - from) {
+                let quote = base.distance(to: UnsafeRawPointer(found))
+                var run = 0
+                while run < quote && text[quote - 1 - run] == ASCII.backslash { run += 1 }
+                if run == quote { run += trailingBackslashes }
+                if run % 2 == 0 { return quote + 1 }
+                from = quote + 1
+            }
+            return nil
+        case .number, .literal:
+            // A literal is at most five bytes: past that, yajl refuses what is held.
+            let limit = kind == .literal ? max(0, min(text.count, 5 - bytes.count)) : text.count
+            var index = 0
+            while index < limit && Self.isBare(text[index]) { index += 1 }
+            return index < text.count ? index : nil
+        }
+    }
+
+    /// Appends `text`, which goes on with the token.
+    mutating func append(_ text: UnsafeRawBufferPointer) {
+        precondition(kind != .none, "PartialToken.append: no token is held")
+        bytes.append(contentsOf: text)
+        if kind == .string { noteBackslashes(text) }
+    }
+
+    /// Hands the token's bytes over and holds nothing.
+    mutating func take() -> [UInt8] {
+        kind = .none
+        trailingBackslashes = 0
+        defer { bytes = [] }
+        return bytes
+    }
+
+    private mutating func noteBackslashes(_ text: UnsafeRawBufferPointer) {
+        var run = 0
+        while run < text.count && text[text.count - 1 - run] == ASCII.backslash { run += 1 }
+        trailingBackslashes = run == text.count ? trailingBackslashes + run : run
+    }
+
+    /// A byte that may stand inside a number or a literal: a digit, a letter, `.`, `+` or `-`.
+    @inline(__always)
+    private static func isBare(_ byte: UInt8) -> Bool {
+        switch byte {
+        case ASCII.zero...ASCII.nine, UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "."), UInt8(ascii: "+"), ASCII.minus:
+            true
+        default: false
+        }
+    }
+}
