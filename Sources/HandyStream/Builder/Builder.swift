@@ -52,8 +52,8 @@ final class Builder: TokenSink {
         return decoder
     }
 
-    /// Lets go of the scalar decoder when a value's `init(from:)` kept it (or one of its containers): the next
-    /// scalar gets a new one, and the kept one keeps reading its own tape.
+    /// Lets go of the scalar decoder when a value's `init(from:)` kept it (or one of its containers, or a decoder
+    /// detached from it, which holds it): the next scalar gets a new one, and the kept one keeps reading its own tape.
     func releaseScalarDecoderIfKept() {
         if scalarDecoder != nil, !isKnownUniquelyReferenced(&scalarDecoder!) { scalarDecoder = nil }
     }

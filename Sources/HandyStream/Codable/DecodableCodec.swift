@@ -180,8 +180,9 @@ final class DecodableFrame<T: Decodable>: Frame {
         }
     }
 
-    /// A value's `init(from:)` may keep its `Decoder` (or a container) and read it later: then the next value gets
-    /// a new tape and decoder, and the kept one keeps its own.
+    /// A value's `init(from:)` may keep its `Decoder` (or a container, or a decoder from `superDecoder()`, which
+    /// holds the decoder it came from) and read it later: then the next value gets a new tape and decoder, and the
+    /// kept one keeps its own.
     private func releaseDecoderIfKept() {
         guard decoder != nil, !isKnownUniquelyReferenced(&decoder!) else { return }
         decoder = nil

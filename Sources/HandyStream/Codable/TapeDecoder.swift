@@ -98,9 +98,17 @@ final class TapeDecoder: Decoder {
     private var fromNothingDepth = 0
     static let fromNothingLimit = 32
 
-    init(storage: TapeStorage, context: CodableContext) {
+    /// The decoder this one was detached from (``detached(at:node:rescue:step:)``: `superDecoder()`, a strategy's
+    /// decoder), held for as long as this one lives. Never read: holding it is what matters. A value's `init(from:)`
+    /// may keep a detached decoder (or a container of its) and read it after the value is done, as with
+    /// `JSONDecoder`; the decoder the value was decoded by is then held elsewhere, so its owner (``DecodableFrame``,
+    /// the builder's scalar decoder) gives the next value a new tape instead of resetting the one this decoder reads.
+    private let source: TapeDecoder?
+
+    init(storage: TapeStorage, context: CodableContext, source: TapeDecoder? = nil) {
         self.storage = storage
         self.context = context
+        self.source = source
         node = storage.paths.root
         keyedMakers.initialize(to: Self.spareMakers.withLock { $0.take() } ?? KeyedContainerMakers())
     }
@@ -752,7 +760,7 @@ extension TapeDecoder {
     func detached(
         at index: Int, node: CodingPathNode, rescue: ContainerRescue? = nil, step: RescueStep? = nil
     ) -> TapeDecoder {
-        let decoder = TapeDecoder(storage: storage, context: context)
+        let decoder = TapeDecoder(storage: storage, context: context, source: self)
         decoder.current = index
         decoder.node = node
         decoder.builder = builder
