@@ -5,6 +5,10 @@ import Foundation
 final class JSONValueCodec: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: JSONValue.self, storesFinishedFrames: true) }
 
+    /// `JSONValue` is `Decodable`: at the root (where it keeps this codec, see ``Decoding/rootCodec(for:strategy:)``)
+    /// its errors are `DecodingError`s, as for `[JSONValue]` and as `JSONDecoder` throws them.
+    override var decodesCodableValues: Bool { true }
+
     override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         ModelStorage.store(JSONValue.null, at: target, mode: mode)
         return true

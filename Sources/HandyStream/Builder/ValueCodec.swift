@@ -143,7 +143,8 @@ class ValueCodec: @unchecked Sendable {
 
     /// What the codec expects, for messages: "an integer", "a string", "an object".
     var expectation: String { "a value of type \(valueType)" }
-    /// The codec of `Decodable` values (``DecodableCodec``): a pipeline decoding them throws `DecodingError`s.
+    /// The codec of `Decodable` values (``DecodableCodec``, and ``JSONValueCodec``, which `JSONValue` keeps at the
+    /// root): a pipeline decoding them throws `DecodingError`s.
     /// (A property rather than a protocol to test for: asking the runtime whether an instance's class conforms to a
     /// protocol took about 140,000 instructions per decode.)
     var decodesCodableValues: Bool { false }

@@ -645,17 +645,18 @@ extension TapeDecoder {
 
     // Strict mode reads numbers as Foundation's JSONDecoder does, which differs from the exact rules in two corners:
     // an integer written with a fraction or an exponent is read through `Double` (`1e-400` is 0, and
-    // `1.0000000000000000001` is 1), and a floating-point zero is refused when the digits before the exponent are not
-    // all zeros (`1e-400` underflows; `0e5` and `-0.0e-7` are zeros).
+    // `1.0000000000000000001` is 1; `9223372036854775807.0` is 2^63, which no `Int` holds), and a floating-point zero
+    // is refused when the digits before the exponent are not all zeros (`1e-400` underflows; `0e5` and `-0.0e-7` are
+    // zeros).
 
     static func foundationInteger<I: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, _: I.Type) -> I? {
         if I.bitWidth > 64, let wide = IntegerConversion<I>.wide(bytes) { return wide }
         if let plain = DecimalText.plainInteger(token: bytes, as: I.self) { return plain }
         guard let text = DecimalText(token: bytes) else { return nil }
-        if let exact = text.integer(I.self) { return exact }
-        guard text.hasFractionOrExponent, let double = text.double(text: bytes), let exact = I(exactly: double) else {
-            return nil
-        }
+        // Digits alone are read exactly; with a fraction or an exponent, JSONDecoder reads the `Double` first and
+        // refuses the number unless that `Double` fits `I` exactly, whatever the text's own value.
+        guard text.hasFractionOrExponent else { return text.integer(I.self) }
+        guard let double = text.double(text: bytes), let exact = I(exactly: double) else { return nil }
         // Past 2^53 a `Double` may have rounded the text: JSONDecoder then reads it as a `Decimal` and takes the
         // integer from its significand and exponent, truncated toward zero (`12345678901234567.5` is
         // 12345678901234567); a significand past `UInt64` — all the digits written, the fraction's included

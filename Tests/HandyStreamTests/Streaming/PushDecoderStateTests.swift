@@ -7,6 +7,9 @@ func thrown(_ body: () throws -> Void) -> String {
     do {
         try body()
         return "no error"
+    } catch let error as DecodingError {
+        // A `Decodable` value's (a `JSONValue`'s) error: the location it carries.
+        return (error.context?.underlyingError as? JSONDecodingError).map { "\($0)" } ?? "\(error)"
     } catch {
         return "\(error)"
     }

@@ -91,6 +91,10 @@ struct ByteKindsTests {
             return "\(try ModelDecoder().decode(JSONValue.self, from: bytes))"
         } catch let error as JSONDecodingError {
             return "error: \(error.kind) \(error.message) at \(error.path)"
+        } catch let error as DecodingError {
+            // A `JSONValue`'s error: the location it carries.
+            guard let location = error.context?.underlyingError as? JSONDecodingError else { return "error: \(error)" }
+            return "error: \(location.kind) \(location.message) at \(location.path)"
         } catch {
             return "error: \(error)"
         }
