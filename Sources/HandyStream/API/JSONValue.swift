@@ -9,7 +9,8 @@ public enum JSONValue: Equatable, Sendable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// The number's text as the document wrote it.
+    /// The number's text as the document wrote it (JSON5's numbers in JSON's grammar, `0x10` as `16`, and its `NaN`,
+    /// `Infinity` and `-Infinity` as those words).
     case number(String)
     /// A string, its escapes decoded.
     case string(String)

@@ -330,7 +330,7 @@ class ArrayElementsFrame: Frame {
         if elementKind.storeNumber(text, at: slot, mode: .initialize) { return appendedDirectly() }
         return appended(
             element { $0.storeNumber(text, at: slot, mode: .initialize, builder) }, builder,
-            found: "the number " + String(jsonBytes: text))
+            found: "the number " + builder.options.numberText(text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         if elementKind.storeString(bytes, in: builder.run, at: slot, mode: .initialize) { return appendedDirectly() }

@@ -109,7 +109,7 @@ class DictionaryEntriesFrame: Frame {
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         inserted(
             value { $0.storeNumber(text, at: slot, mode: .initialize, builder) }, builder,
-            found: "the number " + String(jsonBytes: text))
+            found: "the number " + builder.options.numberText(text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         inserted(value { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")

@@ -287,7 +287,7 @@ final class RootFrame<T>: Frame {
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(
             withOpener { $0.storeNumber(text, at: target, mode: .initialize, builder) }, builder,
-            found: "the number " + String(jsonBytes: text))
+            found: "the number " + builder.options.numberText(text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         scalar(

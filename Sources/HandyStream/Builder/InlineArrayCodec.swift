@@ -141,8 +141,8 @@ final class InlineArrayFrame: Frame {
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         build(
-            { $0.storeNumber(text, at: $1, mode: .initialize, builder) }, found: "the number " + String(jsonBytes: text)
-        )
+            { $0.storeNumber(text, at: $1, mode: .initialize, builder) },
+            found: "the number " + builder.options.numberText(text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         build({ $0.storeString(bytes, at: $1, mode: .initialize, builder) }, found: "a string")

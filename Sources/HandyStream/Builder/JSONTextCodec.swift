@@ -72,7 +72,10 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
     )
         -> Bool
     {
-        text({ $0.numberText(bytes: value) }, target, mode)
+        if builder.options.allowsJSON5, let spelling = JSON5Text.spelling(value) {
+            return text({ $0.numberText(spelling) }, target, mode)
+        }
+        return text({ $0.numberText(bytes: value) }, target, mode)
     }
     override func storeString(
         _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
@@ -171,7 +174,11 @@ final class JSONTextFrame: Frame {
     override func null(_ builder: Builder) -> Bool { value { $0.null() } }
     override func bool(_ flag: Bool, _ builder: Builder) -> Bool { value { $0.bool(flag) } }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        value { $0.numberText(bytes: text) }
+        // JSON5's `NaN` and `Infinity` as the document spells them, which the same decoder reads back.
+        if builder.options.allowsJSON5, let spelling = JSON5Text.spelling(text) {
+            return value { $0.numberText(spelling) }
+        }
+        return value { $0.numberText(bytes: text) }
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         let verbatim = builder.run.isVerbatim(bytes)

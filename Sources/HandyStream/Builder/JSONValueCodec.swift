@@ -24,7 +24,7 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
     )
         -> Bool
     {
-        ModelStorage.store(JSONValue.number(String(jsonBytes: text)), at: target, mode: mode)
+        ModelStorage.store(JSONValue.number(builder.options.numberText(text)), at: target, mode: mode)
         return true
     }
     override func storeString(
@@ -57,7 +57,13 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         switch ModelStorage.load(JSONValue.self, from: source) {
         case .null: run.writer.null()
         case .bool(let flag): run.writer.bool(flag)
-        case .number(let text): run.writer.numberText(text)
+        case .number(let text):
+            switch text {
+            // JSON5's non-finite numbers are no JSON numbers: written as a `Double` is, under the options' rule (as
+            // the `Codable` route writes them, through `encode(to:)`).
+            case "NaN", "Infinity", "-Infinity": try run.writer.double(Double(text)!)
+            default: run.writer.numberText(text)
+            }
         case .string(let text): run.writer.string(text)
         case .array(let elements): try openElements(elements, self, owner: self, on: &run)
         case .object(let members):

@@ -127,7 +127,7 @@ class PropertyFrame: Frame {
         storedDirectly { $0.storeNumber(text, at: $1, mode: .assign) }
             || scalar(
                 builder, { $0.storeNumber(text, at: $1, mode: .assign, builder) },
-                found: "the number " + String(jsonBytes: text))
+                found: "the number " + builder.options.numberText(text))
     }
     override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         storedDirectly { $0.storeString(bytes, in: builder.run, at: $1, mode: .assign) }

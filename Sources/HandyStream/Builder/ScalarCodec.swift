@@ -6,7 +6,8 @@ import Foundation
 /// compiler specializes for each conversion because they are called with concrete types (see ``ScalarCodecs``).
 /// Generic code would run unspecialized here and ask the runtime for type metadata on every value.
 final class ScalarCodec: ValueCodec, @unchecked Sendable {
-    typealias Store = (UnsafeRawBufferPointer, UnsafeMutableRawPointer, StoreMode) -> Bool
+    /// A number's store is also told whether the input is JSON5 (see ``ScalarConversion/value(number:json5:)``).
+    typealias Store = (UnsafeRawBufferPointer, UnsafeMutableRawPointer, StoreMode, Bool) -> Bool
     /// A string's store is also given the run, which can say the bytes are known to be ASCII.
     typealias StringStore = (UnsafeRawBufferPointer, UnsafeMutableRawPointer, StoreMode, DecodingRun) -> Bool
 
@@ -49,8 +50,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
     static func make<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
         ScalarCodec(
             type: Conversion.Value.self, kind: Conversion.kind, expected: Conversion.expectation,
-            number: { text, target, mode in
-                guard let value = Conversion.value(number: text) else { return false }
+            number: { text, target, mode, json5 in
+                guard let value = Conversion.value(number: text, json5: json5) else { return false }
                 ModelStorage.store(value, at: target, mode: mode)
                 return true
             },
@@ -75,8 +76,8 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
     static func makeOptional<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
         ScalarCodec(
             type: Conversion.Value?.self, expected: Conversion.expectation,
-            number: { text, target, mode in
-                store(Conversion.value(number: text), at: target, mode: mode)
+            number: { text, target, mode, json5 in
+                store(Conversion.value(number: text, json5: json5), at: target, mode: mode)
             },
             string: { bytes, target, mode, run in
                 store(Conversion.value(string: bytes, in: run), at: target, mode: mode)
@@ -110,7 +111,7 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
     )
         -> Bool
     {
-        number(text, target, mode)
+        number(text, target, mode, builder.options.allowsJSON5)
     }
 
     override func storeString(

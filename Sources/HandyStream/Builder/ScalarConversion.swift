@@ -12,6 +12,10 @@ protocol ScalarConversion {
     associatedtype Value
     /// `text` is a number token's (see ``DecimalText/init(token:)``).
     static func value(number text: UnsafeRawBufferPointer) -> Value?
+    /// A number event's value when the input may be JSON5 (`json5`): the conversions that keep a number's text give
+    /// JSON5's `NaN`, `Infinity` and `-Infinity` as such (``DecodingOptions/numberText(_:)``); the others read the
+    /// text alone.
+    static func value(number text: UnsafeRawBufferPointer, json5: Bool) -> Value?
     static func value(string bytes: UnsafeRawBufferPointer) -> Value?
     /// A string event's value, where `run` can say whether its bytes are known to be ASCII (``String``'s conversion
     /// asks); the others read the bytes alone.
@@ -24,6 +28,8 @@ protocol ScalarConversion {
 }
 
 extension ScalarConversion {
+    @inline(__always)
+    static func value(number text: UnsafeRawBufferPointer, json5: Bool) -> Value? { value(number: text) }
     @inline(__always)
     static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> Value? { value(string: bytes) }
     static var kind: ScalarKind { .other }
@@ -107,6 +113,9 @@ struct StringConversion: ScalarConversion {
     static func write(_ value: String, to writer: inout JSONWriter) { writer.string(value) }
 
     static func value(number text: UnsafeRawBufferPointer) -> String? { String(jsonBytes: text) }
+    static func value(number text: UnsafeRawBufferPointer, json5: Bool) -> String? {
+        json5 ? JSON5Text.spelling(text) ?? String(jsonBytes: text) : String(jsonBytes: text)
+    }
     static func value(string bytes: UnsafeRawBufferPointer) -> String? { String(jsonBytes: bytes) }
     /// A short string comes from the run's ``ShortStringCache`` when it was made before. A string too long to be
     /// stored inline is told it is ASCII without reading it again when it lies, as it is, in a chunk the tokenizer's
@@ -128,6 +137,9 @@ struct NSStringConversion: ScalarConversion {
 
     static func value(number text: UnsafeRawBufferPointer) -> NSString? {
         NSString(string: String(jsonBytes: text))
+    }
+    static func value(number text: UnsafeRawBufferPointer, json5: Bool) -> NSString? {
+        StringConversion.value(number: text, json5: json5).map { NSString(string: $0) }
     }
     static func value(string bytes: UnsafeRawBufferPointer) -> NSString? {
         NSString(string: String(jsonBytes: bytes))

@@ -54,7 +54,7 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
     )
         -> Bool
     {
-        if adapter.readsText { return store(String(jsonBytes: text), target, mode) }
+        if adapter.readsText { return store(builder.options.numberText(text), target, mode) }
         guard let number = AnyCodec.foundationNumber(text) else { return false }
         return store(number, target, mode)
     }

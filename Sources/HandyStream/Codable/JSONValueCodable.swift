@@ -87,7 +87,7 @@ extension TapeDecoder {
         case .null: return .null
         case .true: return .bool(true)
         case .false: return .bool(false)
-        case .number: return .number(string(at: index))
+        case .number: return .number(context.options.numberText(tape.pointee.bytes(of: index)))
         case .string, .key: return .string(string(at: index))
         case .array, .object:
             guard hasStackRoom(depth: depth) else {

@@ -582,23 +582,25 @@ extension TapeDecoder {
         // The bytes read in place (a method with a closure on `pointee` would copy the tape's struct per value).
         let bytes = tape.pointee.bytes(of: index)
         if let value = strictRead(kind, bytes) { return value }
-        if convert, let value = Self.converted(Conversion.self, kind, bytes) ?? lenientExtra(kind, bytes) {
+        let json5 = context.options.allowsJSON5
+        if convert, let value = Self.converted(Conversion.self, kind, bytes, json5) ?? lenientExtra(kind, bytes) {
             return value
         }
         if numberMayNotFit && kind == .number {
             errorToken = index
-            throw NumberNotRepresentable(codingPath: node().path, text: string(at: index))
+            throw NumberNotRepresentable(codingPath: node().path, text: context.options.numberText(bytes))
         }
         throw mismatch(type, at: index, node: node(), found: kind)
     }
 
-    /// Lenient mode's reading of a scalar token: the conversion table of models, by the token's kind.
+    /// Lenient mode's reading of a scalar token: the conversion table of models, by the token's kind (`json5`: the
+    /// input is JSON5, see ``ScalarConversion/value(number:json5:)``).
     @inline(__always)
     private static func converted<Conversion: ScalarConversion>(
-        _: Conversion.Type, _ kind: Tape.Kind, _ bytes: UnsafeRawBufferPointer
+        _: Conversion.Type, _ kind: Tape.Kind, _ bytes: UnsafeRawBufferPointer, _ json5: Bool
     ) -> Conversion.Value? {
         switch kind {
-        case .number: Conversion.value(number: bytes)
+        case .number: Conversion.value(number: bytes, json5: json5)
         case .string: Conversion.value(string: bytes)
         case .true: Conversion.value(bool: true)
         case .false: Conversion.value(bool: false)

@@ -14,7 +14,9 @@
 ///
 /// Every number is written back in JSON's grammar with a lower-case exponent, so that the three special values can be
 /// written as numbers no input produces: `1E999999` (infinity), `-1E999999` and `2E999999` (NaN), which
-/// ``JSON5Text/special(_:)`` reads back for `Double` and `Float`. A hexadecimal number past `UInt64` is written as
+/// ``JSON5Text/special(_:)`` reads back for `Double` and `Float`. Those texts are internal: wherever a number's text
+/// reaches a user (a `JSONValue`, a `String`, extracted text, an error) it is spelled `NaN`, `Infinity` or
+/// `-Infinity` (``DecodingOptions/numberText(_:)``). A hexadecimal number past `UInt64` is written as
 /// `1e999999`, which no type can hold (Foundation refuses it too, when it is decoded).
 ///
 /// With `impliedObject` (``DecodingOptions/assumesTopLevelDictionary``) a document that doesn't start with `{` is the
@@ -488,5 +490,23 @@ final class JSON5Text: TextStage {
         case "2E999999": return .nan
         default: return nil
         }
+    }
+
+    /// JSON5's spelling of a number this stage wrote for `Infinity`, `-Infinity` or `NaN` (`+Infinity` is
+    /// `Infinity`, `+NaN` and `-NaN` are `NaN`); `nil` for any other number text.
+    static func spelling(_ text: UnsafeRawBufferPointer) -> String? {
+        guard let value = special(text) else { return nil }
+        return value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity"
+    }
+}
+
+extension DecodingOptions {
+    /// A number token's text as a user sees it: as the document wrote it, and with ``allowsJSON5`` JSON5's `NaN`,
+    /// `Infinity` and `-Infinity` rather than the texts ``JSON5Text`` writes for the tokenizer (which only `Double`
+    /// and `Float` read, through ``JSON5Text/special(_:)``).
+    @inline(__always)
+    func numberText(_ text: UnsafeRawBufferPointer) -> String {
+        if allowsJSON5, let spelling = JSON5Text.spelling(text) { return spelling }
+        return String(jsonBytes: text)
     }
 }
