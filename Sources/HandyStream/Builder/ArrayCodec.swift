@@ -183,7 +183,7 @@ class SlotBuffer {
         _ codec: ValueCodec, found: String, kept: String, leftOut: String, _ builder: Builder
     ) -> (proceed: Bool, kept: Bool) {
         let optional = codec.isOptional
-        let proceed = builder.fallback("expected \(codec.expectation), found \(found)" + (optional ? kept : leftOut))
+        let proceed = builder.fallback("expected \(codec.expectation), found \(found)", optional ? kept : leftOut)
         guard optional && codec.storeNull(at: nextSlot(), mode: .initialize, builder) else { return (proceed, false) }
         commit()
         return (proceed, true)

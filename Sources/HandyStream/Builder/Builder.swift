@@ -261,13 +261,14 @@ final class Builder: TokenSink {
         owner?.withInstance { $0.builderCompletedRoot(self) } ?? true
     }
 
-    /// A value could not be used as the lenient rules allow (it keeps the default, or an element is dropped).
-    /// In strict mode this becomes the error that stops decoding; otherwise the diagnostics handler hears of it.
-    /// Returns whether to go on.
+    /// A value could not be used as the lenient rules allow: `problem` says what was expected and found, and
+    /// `consequence` what lenient mode does about it (`"; the default was kept"`, `"; the element was dropped"`).
+    /// In strict mode this becomes the error that stops decoding, whose message is the problem alone (nothing was
+    /// kept or dropped: the decode failed); otherwise the diagnostics handler hears of both. Returns whether to go on.
     @inline(never)
-    func fallback(_ reason: String) -> Bool {
+    func fallback(_ problem: String, _ consequence: String) -> Bool {
         if options.strict {
-            var failure = BuildFailure(kind: .typeMismatch, message: reason, path: currentPath())
+            var failure = BuildFailure(kind: .typeMismatch, message: problem, path: currentPath())
             // A `Decodable` scalar that failed: its own error says more.
             if let decodable = run.codableContext?.lastFailure {
                 run.codableContext?.lastFailure = nil
@@ -276,7 +277,7 @@ final class Builder: TokenSink {
             return run.fail(failure)
         }
         if let handler = options.diagnostics {
-            handler(DecodingDiagnostic(path: currentPath(), message: reason))
+            handler(DecodingDiagnostic(path: currentPath(), message: problem + consequence))
         }
         return true
     }

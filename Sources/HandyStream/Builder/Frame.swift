@@ -268,7 +268,7 @@ final class RootFrame<T>: Frame {
     private func didNotFit(_ builder: Builder, found: String) -> Bool {
         mismatch = "expected \(opener.expectation), found \(found)"
         mismatchOffset = builder.currentOffset
-        guard builder.fallback(mismatch! + (opener.isOptional ? "; the value became nil" : "")) else { return false }
+        guard builder.fallback(mismatch!, opener.isOptional ? "; the value became nil" : "") else { return false }
         if opener.isOptional && opener.storeNull(at: target, mode: .initialize, builder) {
             stored()
             mismatch = nil

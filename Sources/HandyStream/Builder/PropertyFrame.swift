@@ -111,7 +111,7 @@ class PropertyFrame: Frame {
         pending = index
         defer { pending = -1 }
         return builder.fallback(
-            "expected \(slot(index).pointee.codec.expectation), found \(found()); the default was kept")
+            "expected \(slot(index).pointee.codec.expectation), found \(found())", "; the default was kept")
     }
 
     // `null` leaves the default, as in HandyJSON.
@@ -148,8 +148,8 @@ class PropertyFrame: Frame {
         let codec = slot(pending).pointee.codecReference
         if let child = openChild(pending, with: codec, isObject: isObject, builder) { return child }
         _ = builder.fallback(
-            "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array"); "
-                + "the default was kept")
+            "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array")",
+            "; the default was kept")
         return nil
     }
 
@@ -161,8 +161,7 @@ class PropertyFrame: Frame {
         defer { pending = -1 }
         guard codec.withInstance({ $0.storeValue(finishedIn: child, at: target, mode: .assign) }) else {
             return builder.fallback(
-                "expected \(codec.withInstance { $0.expectation }), found \(child.found); "
-                    + "the default was kept")
+                "expected \(codec.withInstance { $0.expectation }), found \(child.found)", "; the default was kept")
         }
         return true
     }

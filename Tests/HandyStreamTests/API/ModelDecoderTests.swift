@@ -123,7 +123,7 @@ struct ModelDecoderTests {
         #expect(custom.description == "1:5: nesting deeper than 3 levels at $[0][0][0]")
     }
 
-    @Test("Strict mode turns every fallback into an error with its path")
+    @Test("Strict mode turns every fallback into an error with its path, saying what was found (nothing was kept)")
     func strict() throws {
         let strict = DecodingOptions(strict: true)
         let error = try #require(
@@ -132,11 +132,13 @@ struct ModelDecoderTests {
         #expect(error.kind == .typeMismatch)
         #expect(
             error.description
-                == "1:41: expected an integer that fits Int, found a string; the default was kept at $.owners[1].age")
+                == "1:41: expected an integer that fits Int, found a string at $.owners[1].age")
         let dropped = try #require(decodingError(Containers.self, #"{"ints": [1, "x"]}"#, options: strict))
         #expect(
             dropped.description
-                == "1:17: expected an integer that fits Int, found a string; the element was dropped at $.ints[1]")
+                == "1:17: expected an integer that fits Int, found a string at $.ints[1]")
+        let scalarForArray = try #require(decodingError(Containers.self, #"{"owners": 3}"#, options: strict))
+        #expect(scalarForArray.description.hasSuffix(": expected an array, found the number 3 at $.owners"))
         #expect(try ModelDecoder(options: strict).decode(Owner.self, from: #"{"age": "3", "other": [1]}"#).age == 3)
     }
 

@@ -100,6 +100,10 @@ extension TrustTests {
             ])
         let strict = DecodingOptions(strict: true)
         #expect(decodingError(OptionalElements.self, #"{"ints":[1,"x",3e20]}"#, options: strict)?.path == "$.ints[1]")
+        // The error says what was found: the element did not become nil, the decode stopped.
+        #expect(
+            decodingError(OptionalElements.self, #"{"ints":[1,"x",3e20]}"#, options: strict)?.description
+                == "1:15: expected an integer that fits Int, found a string at $.ints[1]")
         #expect(decodingError([String: Int?].self, #"{"a":"y"}"#, options: strict)?.path == "$.a")
         #expect(decodingError([Owner?].self, "[7]", options: strict)?.kind == .typeMismatch)
     }
