@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The command-line tool on a small document: extract (one value, elements as JSON Lines, standard input), validate,
-# and the error format with its exit status.
+# and the error format with its exit status: errors on standard error, 1 for bad input and failed input or output,
+# 64 for usage errors.
 set -euo pipefail
-tool="$1"
+tool="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"  # absolute: some checks run in another folder
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 printf '{"data": {"items": [{"id": 1, "tags": ["a"]}, {"id": 2}], "next": null}}' > "$work/doc.json"
@@ -20,13 +21,29 @@ fails() {  # fails NAME EXPECTED-STDERR COMMAND...: the command writes that erro
     expect "$name" "$message" "$err"
     expect "$name status" 1 "$status"
 }
+usage() {  # usage NAME EXPECTED-PART-OF-STDERR COMMAND...: a usage error, named on standard error, status 64
+    local name="$1" message="$2" status=0 err
+    shift 2
+    err="$("$@" 2>&1 >/dev/null)" || status=$?
+    case "$err" in
+        *"$message"*) passed=$((passed + 1)) ;;
+        *) echo "cli-check $name: expected [$message] in [$err]"; exit 1 ;;
+    esac
+    expect "$name status" 64 "$status"
+}
 expect "elements" $'{"id":1,"tags":["a"]}\n{"id":2}' "$("$tool" extract 'data.items[*]' "$work/doc.json")"
 expect "single value" '{"id":2}' "$("$tool" extract 'data.items[1]' "$work/doc.json")"
 expect "stdin" '["a"]' "$("$tool" extract 'data.items[0].tags' < "$work/doc.json")"
+expect "stdin as -" '["a"]' "$("$tool" extract 'data.items[0].tags' - < "$work/doc.json")"
 expect "count" '2' "$("$tool" extract 'data.items[*]' "$work/doc.json" | wc -l | tr -d ' ')"
-status=0; out="$("$tool" validate "$work/doc.json" "$work/bad.json")" || status=$?
-expect "validate output" "$work/doc.json: ok"$'\n'"$work/bad.json:1:14: unexpected token at \$.data[1]" "$out"
+# validate: the good files on standard output, the bad ones on standard error.
+status=0; out="$("$tool" validate "$work/doc.json" "$work/bad.json" 2>"$work/err")" || status=$?
+expect "validate output" "$work/doc.json: ok" "$out"
+expect "validate errors" "$work/bad.json:1:14: unexpected token at \$.data[1]" "$(cat "$work/err")"
 expect "validate status" 1 "$status"
+expect "validate stdin" "<stdin>: ok" "$("$tool" validate < "$work/doc.json")"
+expect "validate stdin as -" "<stdin>: ok" "$("$tool" validate - < "$work/doc.json")"
+fails "validate stdin error" "<stdin>:1:14: unexpected token at \$.data[1]" "$tool" validate - < "$work/bad.json"
 fails "error" "$work/doc.json:1:72: path 'data.missing' not found: no key 'missing' in the object at \$.data" \
     "$tool" extract data.missing "$work/doc.json"
 # JSON Lines: the path applies to each line; the empty path is each line itself.
@@ -39,7 +56,31 @@ status=0; out="$("$tool" extract a "$work/badline.jsonl" 2>/dev/null)" || status
 expect "good lines before a bad one" $'1\n2' "$out"
 expect "bad line status" 1 "$status"
 # Input and output that fail: an error and a non-zero status, never a silent success.
-fails "directory" "$work: cannot read $work: Is a directory" "$tool" extract a "$work"
+fails "directory" "$work: cannot read: Is a directory" "$tool" extract a "$work"
+# A missing file: one message, whichever command meets it.
+fails "missing, extract" "$work/none.json: cannot read: No such file or directory" "$tool" extract a "$work/none.json"
+fails "missing, validate" "$work/none.json: cannot read: No such file or directory" "$tool" validate "$work/none.json"
+fails "missing corpus" "Benchmarks/Corpus/twitter.json: cannot read: No such file or directory"$'\n'"handystream bench: \
+the corpus is the repository's Benchmarks/Corpus: run bench from the repository's root, or pass --corpus FOLDER" \
+    sh -c 'cd "$1" && exec "$0" bench --rounds 1' "$tool" "$work"
+# An error names where it is, as validate's do: in a document cut short deep inside `statuses`, `search_metadata`
+# is never reached, and `statuses[1].user` is skipped while `statuses[*].id` is extracted.
+printf '{"statuses": [{"id": 1}, {"id": 2, "user": {"na' > "$work/cut.json"
+fails "error place" "$work/cut.json:1:48: unexpected end of input at \$.statuses" \
+    "$tool" extract search_metadata "$work/cut.json"
+fails "error place, wildcard" "$work/cut.json:1:48: unexpected end of input at \$.statuses[1].user" \
+    "$tool" extract 'statuses[*].id' "$work/cut.json"
+# Usage errors: status 64 and the problem named; never a trap, never a silent success.
+usage "bench --rounds 0" "--rounds must be at least 1" "$tool" bench --rounds 0
+usage "bench --only" "--only foo names no contender" "$tool" bench --only foo
+usage "bench --document" "--document foo names none of" "$tool" bench --document foo
+usage "bench --only, stream" "--only foo names no contender" "$tool" bench --stream-file "$work/doc.json" --only foo
+usage "invalid path" "invalid path 'data[x]'" "$tool" extract 'data[x]' "$work/doc.json"
+usage "unknown option" "Unknown option '--frobnicate'" "$tool" extract --frobnicate a "$work/doc.json"
+# --version: a version number on standard output, status 0.
+version="$("$tool" --version)"
+[[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] || { echo "cli-check --version: got [$version]"; exit 1; }
+passed=$((passed + 1))
 if [ -w /dev/full ]; then
     fails "full disk" "<output>: cannot write the output: No space left on device" \
         sh -c '"$0" extract a "$1" > /dev/full' "$tool" "$work/lines.jsonl"

@@ -39,7 +39,8 @@ final class PathFilter: TokenSink {
         var childMatches = false
         /// An exact segment (a key, an index) matched here.
         var found = false
-        /// Objects under `*`: the current key, for paths.
+        /// Objects: the key read last (whether or not it matched), for paths: an error in a member that is skipped
+        /// names that member, not the one the path wants. Replaced in place, so that its buffer is allocated once.
         var key: [UInt8] = []
         /// The JSON path of this container, made when first needed.
         var path: String?
@@ -183,10 +184,11 @@ final class PathFilter: TokenSink {
             if level.pointee.childMatches { level.pointee.found = true }
         case .everyMember:
             level.pointee.childMatches = true
-            level.pointee.key = Array(bytes)
         case .index, .everyElement:
             fatalError("PathFilter: an object where an array segment applies")
         }
+        level.pointee.key.removeAll(keepingCapacity: true)
+        level.pointee.key.append(contentsOf: bytes)
         return true
     }
 
@@ -414,15 +416,16 @@ final class PathFilter: TokenSink {
         }
     }
 
-    /// The JSON path of the value at the current position (the current key or element of the innermost container).
+    /// The JSON path of the value at the current position (the current key or element of the innermost container):
+    /// the key read there, not the one the path wants (a member skipped, or a syntax error in it, is where it is).
+    /// Inside a skipped value the filter keeps no keys or indices: the path is the skipped value's own.
     private func childPath() -> String {
         guard let level = innermost?.pointee else { return "$" }
         let base = level.path ?? "$"
         if !level.isObject { return base + "[\(level.index)]" }
         switch path.segments[level.segment] {
-        case .key(let key): return base + "." + String(decoding: key, as: UTF8.self)
-        case .everyMember: return level.key.isEmpty ? base : base + "." + String(decoding: level.key, as: UTF8.self)
-        default: return base
+        case .key(let key) where level.childMatches: return base + "." + String(decoding: key, as: UTF8.self)
+        default: return level.key.isEmpty ? base : base + "." + String(decoding: level.key, as: UTF8.self)
         }
     }
 

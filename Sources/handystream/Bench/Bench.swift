@@ -42,13 +42,74 @@ struct Bench: ParsableCommand {
             """)
     var longString: Int?
 
+    /// What `--only` takes besides a prefix of a standard contender's name (HandyStream, Foundation, yajl bare).
+    static let specialContenders = [
+        "encode", "partial", "path", "inline", "arrays", "events-callbacks", "events-batched", "codable",
+        "codable-strict", "codable-foundation", "codable-encode", "codable-jsonencoder",
+    ]
+
+    /// The runs of `--stream-file` (``runStream(_:)``), which `--only` picks by a prefix of their name.
+    static let streamRuns = [
+        "yajl bare", "HandyStream, typed elements", "HandyStream, Codable elements",
+        "HandyStream, JSONText elements (extract)",
+    ]
+
+    /// Options that would measure nothing, or trap, are usage errors (exit status 64), told before any file is read.
+    func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1, not \(rounds).") }
+        if let longString, longString <= 0 {
+            throw ValidationError("--long-string takes a positive number of megabytes, not \(longString).")
+        }
+        let files = BenchDocument.all.map(\.file)
+        if let document, streamFile == nil, longString == nil, !files.contains(where: { $0.contains(document) }) {
+            throw ValidationError("--document \(document) names none of \(files.joined(separator: ", ")).")
+        }
+        if let only, longString == nil {
+            let name = only.lowercased()
+            let contenders = BenchDocument.all.flatMap { $0.contenders.map { $0.name.lowercased() } }
+            let known =
+                streamFile == nil
+                ? Self.specialContenders.contains(name) || contenders.contains(where: { $0.hasPrefix(name) })
+                : Self.streamRuns.contains(where: { $0.lowercased().hasPrefix(name) })
+            guard !name.isEmpty && known else {
+                let names =
+                    streamFile == nil
+                    ? ["HandyStream", "Foundation", "yajl"] + Self.specialContenders : Self.streamRuns
+                throw ValidationError("--only \(only) names no contender; one of: \(names.joined(separator: ", ")).")
+            }
+        }
+    }
+
+    /// A file of the corpus, read whole. One that cannot be read is reported as every command reports it (exit
+    /// status 1), with a hint when it is missing: the default corpus is found only from the repository's root.
+    private func corpusFile(_ name: String) throws -> Data {
+        let path = corpus.hasSuffix("/") ? corpus + name : corpus + "/" + name
+        do {
+            var data = Data()
+            try ChunkReader.read(file: path) { chunk in
+                if let base = chunk.baseAddress {
+                    data.append(base.assumingMemoryBound(to: UInt8.self), count: chunk.count)
+                }
+                return true
+            }
+            return data
+        } catch {
+            let failure = ExitCode.report(error, file: path)
+            if (error as? FileReadError)?.code == ENOENT {
+                FileHandle.standardError.write(
+                    Data(
+                        ("handystream bench: the corpus is the repository's Benchmarks/Corpus: run bench from the "
+                            + "repository's root, or pass --corpus FOLDER\n").utf8))
+            }
+            throw failure
+        }
+    }
+
     func run() throws {
         if let streamFile { return try runStream(streamFile) }
         if let longString { return try runLongString(megabytes: longString) }
         let selected = BenchDocument.all.filter { document.map($0.file.contains) ?? true }
-        let documents = try selected.map { document in
-            (document, try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent(document.file)))
-        }
+        let documents = try selected.map { document in (document, try corpusFile(document.file)) }
         if let only {
             for (document, data) in documents {
                 if only.lowercased() == "encode" {
@@ -217,7 +278,14 @@ struct Bench: ParsableCommand {
 
     /// Element streaming over a large file, against yajl's bare tokenizer over the same chunks.
     private func runStream(_ file: String) throws {
+        // A file that cannot be read is reported as every command reports it, not measured as 0 bytes.
+        do {
+            try ChunkReader.read(file: file, chunkSize: 1) { _ in false }
+        } catch {
+            throw ExitCode.report(error, file: file)
+        }
         let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        // Named as in `streamRuns`, which `--only` is checked against.
         var runs: [(String, () throws -> Int)] = [
             (
                 "yajl bare",
@@ -296,7 +364,7 @@ struct Bench: ParsableCommand {
 
     /// Pairs of ways to decode the same document, measured the same way: what a feature costs.
     private func runComparisons() throws {
-        let twitter = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("twitter.json"))
+        let twitter = try corpusFile("twitter.json")
         let comparisons: [(String, Contender, Contender)] = [
             (
                 "twitter.json, partial model: HandyStream vs Foundation",
@@ -331,7 +399,7 @@ struct Bench: ParsableCommand {
                 Contender(name: "yajl") { data in data.withUnsafeBytes { BareTokenizer.parse($0) ? data.count : 0 } }
             ),
         ]
-        let canada = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("canada.json"))
+        let canada = try corpusFile("canada.json")
         let points: [(String, Contender, Contender, Data)] = [
             (
                 "canada.json, points as InlineArray<2, Double> vs [Double]",
@@ -344,7 +412,7 @@ struct Bench: ParsableCommand {
         ]
         let search = try ModelDecoder().decode(TwitterSearch.self, from: twitter)
         let plainSearch = try JSONDecoder().decode(PlainCodable.TwitterSearch.self, from: twitter)
-        let citm = try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent("citm_catalog.json"))
+        let citm = try corpusFile("citm_catalog.json")
         let catalog = try ModelDecoder().decode(Catalog.self, from: citm)
         let plainCatalog = try JSONDecoder().decode(PlainCodable.Catalog.self, from: citm)
         // Each row's MB/s are of its own source document.

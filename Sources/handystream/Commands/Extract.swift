@@ -26,23 +26,31 @@ struct Extract: ParsableCommand {
     @Argument(help: "The path of the values to extract.")
     var path: String
 
-    @Argument(help: "The JSON file to read (standard input when omitted).")
+    @Argument(help: "The JSON file to read (standard input when omitted, or for -).")
     var file: String?
 
     @Flag(help: "Never show a progress bar.")
     var quiet = false
 
+    /// A path that is not a path is a usage error (exit status 64), told before any input is read.
+    func validate() throws {
+        do {
+            _ = try ModelDecoder().values(of: JSONText.self, at: path)
+        } catch let error as InvalidPathError {
+            throw ValidationError(error.description)
+        }
+    }
+
     func run() throws {
+        let file = inputFile(self.file)
         let output = OutputBuffer()
         let progress = Progress(file: file, enabled: !quiet)
-        let name = file ?? "<stdin>"
+        let name = file ?? standardInputName
         do {
-            let handle = try file.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? .standardInput
-            defer { if file != nil { try? handle.close() } }
             // Every match of the path (one for a path without wildcards), in each top-level value: JSON Lines give
             // their results line after line.
             let decoder = try ModelDecoder().values(of: JSONText.self, at: path)
-            try ChunkReader.read(descriptor: handle.fileDescriptor, name: name) { chunk in
+            try readInput(file) { chunk in
                 for element in try decoder.feed(chunk) { try output.line(element.bytes) }
                 progress.advance(by: chunk.count)
                 return true
@@ -65,38 +73,67 @@ struct Extract: ParsableCommand {
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check that each file is one well-formed JSON document.",
-        discussion: "Prints FILE: ok, or FILE:line:column: message; the exit status is 1 when any file is invalid.")
+        discussion: """
+            Prints FILE: ok on standard output for each good file, and FILE:line:column: message (or FILE: cannot \
+            read: reason) on standard error for each other one; the exit status is 1 when any file is invalid or \
+            cannot be read.
+            """)
 
-    @Argument(help: "The files to check.")
-    var files: [String]
+    @Argument(help: "The files to check (standard input when none is given, or for -).")
+    var files: [String] = []
 
     func run() throws {
         var failed = false
-        for file in files {
+        for argument in files.isEmpty ? ["-"] : files {
+            let file = inputFile(argument)
+            let name = file ?? standardInputName
             do {
-                try ModelDecoder().validate(fileAt: file)
-                print("\(file): ok")
+                // Standard input by its name: read as a file is, in chunks, whether a pipe, a terminal or a file.
+                try ModelDecoder().validate(fileAt: file ?? "/dev/stdin")
+                print("\(name): ok")
             } catch {
                 failed = true
-                print(ExitCode.message(error, file: file))
+                _ = ExitCode.report(error, file: name)
             }
         }
         if failed { throw ExitCode.failure }
     }
 }
 
+/// What messages call standard input.
+let standardInputName = "<stdin>"
+
+/// The file an input argument names: `nil` for standard input (no argument, or `-`).
+func inputFile(_ argument: String?) -> String? { argument == "-" ? nil : argument }
+
+/// Reads `file`, or standard input when it is `nil`, in chunks; a file that cannot be opened or read throws a
+/// ``FileReadError``, whichever command reads it.
+func readInput(_ file: String?, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    if let file {
+        try ChunkReader.read(file: file, body)
+    } else {
+        try ChunkReader.read(descriptor: STDIN_FILENO, name: standardInputName, body)
+    }
+}
+
 extension ExitCode {
-    /// `FILE:line:column: message` on standard error, and exit status 1.
+    /// The error's message on standard error (after what standard output was given so far), and exit status 1.
     static func report(_ error: Error, file: String) -> ExitCode {
+        fflush(nil)
         FileHandle.standardError.write(Data((message(error, file: file) + "\n").utf8))
         return .failure
     }
 
+    /// `FILE:line:column: message at path` for bad JSON, `FILE: cannot read: reason` for a file that cannot be
+    /// opened or read (one form, whatever the command), `FILE: description` otherwise.
     static func message(_ error: Error, file: String) -> String {
         if let error = error as? JSONDecodingError {
             return error.line > 0
                 ? "\(file):\(error.line):\(error.column): \(error.message) at \(error.path)"
                 : "\(file): \(error.message) at \(error.path)"
+        }
+        if let error = error as? FileReadError {
+            return "\(file): cannot read: \(String(cString: strerror(error.code)))"
         }
         return "\(file): \(error.localizedDescription)"
     }

@@ -14,26 +14,38 @@ struct Generate: ParsableCommand {
     var file: String
 
     func run() throws {
-        guard FileManager.default.createFile(atPath: file, contents: nil),
-            let handle = FileHandle(forWritingAtPath: file)
-        else { throw ValidationError("can't create \(file)") }
+        // A file that cannot be made or written is an I/O error (exit status 1), not a usage error.
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw ExitCode.report(CreateError(code: errno), file: file) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
-        try handle.write(contentsOf: Data(#"{"status": "ok", "data": {"total": -1, "items": ["#.utf8))
-        let target = megabytes * 1_000_000
         var written = 0
         var index = 0
-        var batch: [UInt8] = []
-        while written < target {
-            batch.removeAll(keepingCapacity: true)
-            for _ in 0..<256 {
-                batch += Array((index == 0 ? "" : ",").utf8) + Self.element(index)
-                index += 1
+        do {
+            try handle.write(contentsOf: Data(#"{"status": "ok", "data": {"total": -1, "items": ["#.utf8))
+            let target = megabytes * 1_000_000
+            var batch: [UInt8] = []
+            while written < target {
+                batch.removeAll(keepingCapacity: true)
+                for _ in 0..<256 {
+                    batch += Array((index == 0 ? "" : ",").utf8) + Self.element(index)
+                    index += 1
+                }
+                try handle.write(contentsOf: batch)
+                written += batch.count
             }
-            try handle.write(contentsOf: batch)
-            written += batch.count
+            try handle.write(contentsOf: Data(#"]}, "next": null}"#.utf8))
+        } catch {
+            throw ExitCode.report(error, file: file)
         }
-        try handle.write(contentsOf: Data(#"]}, "next": null}"#.utf8))
         print("\(file): \(index) items, \(written) bytes")
+    }
+
+    /// The file could not be created.
+    struct CreateError: Error, CustomStringConvertible, LocalizedError {
+        var code: Int32
+        var description: String { "cannot create: \(String(cString: strerror(code)))" }
+        var errorDescription: String? { description }
     }
 
     static func element(_ index: Int) -> [UInt8] {

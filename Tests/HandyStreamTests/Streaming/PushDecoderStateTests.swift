@@ -79,6 +79,21 @@ struct PushDecoderStateTests {
         let keys = Array(#"{"a long first key": {"deeper key": {"x": 1}}, "k": {"yy": [0, }}"#.utf8)
         #expect(thrown { try ModelDecoder().validate(keys) }.hasSuffix("at $.k.yy[1]"))
         #expect(thrown { _ = try ModelDecoder().decode(JSONText.self, from: keys) }.hasSuffix("at $.k.yy[1]"))
+        // With a designated path, an error in a member or element skipped on the way names that member or element,
+        // never the key the path wants (which this document never reaches).
+        let skipped = Array(#"{"statuses": [{"id": 1}, {"id": 2, "user": {"na"#.utf8)
+        #expect(
+            thrown { _ = try ModelDecoder().decode(JSONValue.self, from: skipped, at: "search_metadata") }
+                .hasSuffix("at $.statuses"))
+        let values = try ModelDecoder().values(of: JSONText.self, at: "statuses[*].id")
+        #expect(
+            thrown {
+                _ = try values.feed(skipped)
+                _ = try values.finish()
+            }.hasSuffix("at $.statuses[1].user"))
+        let malformed = Array(#"{"a": {"b": 1 "c": 2}, "want": 3}"#.utf8)
+        #expect(
+            thrown { _ = try ModelDecoder().decode(JSONValue.self, from: malformed, at: "want") }.hasSuffix("at $.a"))
     }
 
     @Test("Across chunks, columns count characters, not bytes")
