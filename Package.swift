@@ -83,6 +83,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A process of its own for SmallStackTests: one call, the first of the process, on a thread of a given stack.
+        .executableTarget(name: "HandyStreamStackCheck", dependencies: ["HandyStream"], path: "Tests/StackCheck"),
         // Replays inputs normally; `make fuzz` builds it for libFuzzer.
         .executableTarget(name: "HandyStreamFuzz", dependencies: ["HandyStream"]),
         // The fixtures are read from the repository at run time (#filePath), not bundled.

@@ -4,6 +4,7 @@ enum Decoding {
     static func codec<T>(
         for type: T.Type, strategy: KeyDecodingStrategy, reportProblems: Bool
     ) throws(ModelDeclarationError) -> ValueCodec {
+        OneTimeSetUp.ensure()
         let (codec, problems) = TypeRegistry.codec(for: type, strategy: strategy)
         guard let codec else {
             throw ModelDeclarationError(
@@ -20,6 +21,7 @@ enum Decoding {
     static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(ModelDeclarationError)
         -> ValueCodec
     {
+        OneTimeSetUp.ensure()
         // JSONValue keeps its own codec at the root, which builds it from the events as they come (in a `Codable`
         // value it is read from the tape, see JSONValueCodable.swift).
         if let decodable = type as? any Decodable.Type, type != JSONValue.self {

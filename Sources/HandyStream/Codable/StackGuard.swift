@@ -42,6 +42,51 @@ enum StackGuard {
     /// may live on a separate fake stack.)
     @inline(__always)
     static var frameAddress: UInt { UInt(cyajl_frame_address()) }
+
+    /// The stack left below the caller's frame, or `nil` when the low end is unknown.
+    @inline(__always)
+    static var room: UInt? {
+        let low = lowEnd
+        guard low != 0 else { return nil }
+        let here = frameAddress
+        return here > low ? here - low : 0
+    }
+
+    /// Runs `body` on a thread of its own with a stack of `stackSize` bytes, and waits for it; here, when no thread
+    /// can be made. (For work whose stack the caller's thread may not have: see ``OneTimeSetUp``.)
+    static func onLargeStack(stackSize: Int, _ body: @escaping () -> Void) {
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { return body() }
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackSize)
+        let job = Unmanaged.passRetained(StackJob(body))
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        let created = pthread_create(
+            &thread, &attributes,
+            { context in
+                Unmanaged<StackJob>.fromOpaque(context).takeRetainedValue().body()
+                return nil
+            }, job.toOpaque())
+        guard created == 0, let thread else { return job.takeRetainedValue().body() }
+        #else
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, &attributes,
+            { context in
+                Unmanaged<StackJob>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, job.toOpaque())
+        guard created == 0 else { return job.takeRetainedValue().body() }
+        #endif
+        pthread_join(thread, nil)
+    }
+}
+
+/// The work ``StackGuard/onLargeStack(stackSize:_:)`` hands to its thread.
+private final class StackJob {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
 }
 
 /// What a value being decoded or encoded may still use of the thread's stack, estimated from what its levels have
@@ -62,6 +107,9 @@ struct StackBudget {
         low = StackGuard.lowEnd
         top = StackGuard.frameAddress
     }
+
+    /// The stack left below where the root value started (`.max` when the low end is unknown).
+    var room: UInt { low == 0 ? .max : top > low ? top - low : 0 }
 
     /// No budget: nothing is refused (a decoder that was never started).
     init(unlimited: Void) {

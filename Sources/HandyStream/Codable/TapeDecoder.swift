@@ -231,6 +231,10 @@ final class TapeDecoder: Decoder {
     /// Decodes the whole tape as a `T`: strictly, and in lenient mode, when that fails, again with the place that
     /// failed rescued (see Rescue.swift). The diagnostics of the rescues that held are told when the value is done.
     func decodeRoot<T: Decodable>(_: T.Type, builder: Builder) throws -> T {
+        let budget = StackBudget()
+        if budget.room < OneTimeSetUp.typeRoomNeeded, TypeRegistry.isFirstSmallStackDecode(of: T.self) {
+            rehearse(T.self, builder: builder)
+        }
         self.builder = builder
         current = -1
         storage.paths.removeAll()
@@ -239,7 +243,7 @@ final class TapeDecoder: Decoder {
         scope = nil
         scopePath = []
         errorToken = 0
-        stackBudget = StackBudget()
+        stackBudget = budget
         nesting = 0
         // A `Decoder` that the root value's `init(from:)` keeps still reads the root value afterwards, as with
         // JSONDecoder (the frame gives the next value a new tape when this decoder is kept).

@@ -35,6 +35,8 @@ enum TypeRegistry {
         var defaults: [Key: PropertyDefaults?] = [:]
         /// `Decodable` types at the root of a decode.
         var decodableCodecs: [Key: ValueCodec] = [:]
+        /// `Decodable` types decoded on a small stack, rehearsed once (``TapeDecoder/rehearse(_:builder:)``).
+        var rehearsed: Set<ObjectIdentifier> = []
     }
 
     private static let known = Locked(Known())
@@ -75,6 +77,11 @@ enum TypeRegistry {
         return memo(\.defaults, Key(type: ObjectIdentifier(type), strategy: .useDefaultKeys)) {
             PropertyDefaults.make(empty)
         }
+    }
+
+    /// Whether `type` is decoded on a small stack for the first time (asked only on a small stack).
+    static func isFirstSmallStackDecode(of type: Any.Type) -> Bool {
+        known.withLock { $0.rehearsed.insert(ObjectIdentifier(type)).inserted }
     }
 
     /// The codec of a `Decodable` type at the root of a decode.

@@ -20,6 +20,7 @@ struct EncodingRun {
     private var recycled: [EncodeCursor?] = []
 
     init(options: EncodingOptions, buildsValues: Bool = false) {
+        OneTimeSetUp.ensure()
         writer = JSONWriter(options: options, buildsValues: buildsValues)
     }
 
