@@ -11,9 +11,12 @@
 //
 //     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
 //
-// Errors: every error a `Decodable` type meets is a `DecodingError` (malformed JSON included), which Hummingbird
-// answers with 400 and, for malformed JSON, the error's description (line, column and JSON path) as the message.
-// Built only with the Hummingbird trait; without it this module only re-exports HandyStream.
+// Errors: every error a `Decodable` type meets is a `DecodingError` (malformed JSON included), which
+// `request.decode(as:context:)` answers with 400 and, for malformed JSON, the error's description (line, column and
+// JSON path) as the message. Hummingbird answers any other error that is not an `HTTPResponseError` with 500, so a
+// request body decoded here (`elements(of:at:from:)`, `decode(_:from:at:)`) throws bad input as the same 400
+// `HTTPError`, with the same message. Built only with the Hummingbird trait; without it this module only re-exports
+// HandyStream.
 
 @_exported import HandyStreamNIO
 
@@ -30,6 +33,85 @@ extension ModelDecoder: RequestDecoder {
         -> T
     {
         try await decode(type, from: LimitedBody(base: request.body, limit: context.maxUploadSize))
+    }
+}
+
+extension ModelDecoder {
+    /// The elements at `path` of a request body, each yielded as soon as it is complete, in flat memory (see the
+    /// generic ``elements(of:at:from:)``). A body that is malformed or cut short ends the sequence with a 400
+    /// `HTTPError` whose message names the line, column and JSON path, as `request.decode(as:context:)` answers it,
+    /// rather than an error Hummingbird would answer with 500.
+    ///
+    ///     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
+    public func elements<T>(of type: T.Type, at path: String = "", from body: RequestBody) -> RequestBodyElements<T> {
+        RequestBodyElements(base: forNetworkInput.elements(of: type, at: path, from: ByteBufferChunks(base: body)))
+    }
+
+    /// Decodes the value at `path` from a request body as it arrives (see the generic ``decode(_:from:at:)``); bad
+    /// input is a 400 `HTTPError`, as with `request.decode(as:context:)`.
+    public func decode<T>(_ type: T.Type, from body: RequestBody, at path: String = "") async throws -> T {
+        do {
+            return try await decodeBody(type, from: body, at: path)
+        } catch {
+            throw badRequest(error)
+        }
+    }
+
+    /// The generic body decoding (a `RequestBody` here would call the overload above again).
+    private func decodeBody<T, Body: AsyncSequence>(_ type: T.Type, from body: Body, at path: String) async throws -> T
+    where Body.Element == ByteBuffer {
+        try await decode(type, from: body, at: path)
+    }
+}
+
+/// The elements of a request body (``ModelDecoder/elements(of:at:from:)``): bad input ends them with a 400
+/// `HTTPError`.
+public struct RequestBodyElements<T>: AsyncSequence {
+    public typealias Element = T
+    let base: AsyncElementSequence<T, ByteBufferChunks<RequestBody>>
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncElementSequence<T, ByteBufferChunks<RequestBody>>.AsyncIterator
+
+        public mutating func next() async throws -> T? {
+            do {
+                return try await base.next()
+            } catch {
+                throw badRequest(error)
+            }
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
+}
+
+extension RequestBodyElements: Sendable where T: Sendable {}
+
+/// What Hummingbird answers for an error met decoding a request body: bad input (a `DecodingError`, or HandyStream's
+/// own error for a model that is not `Decodable`) is a 400 `HTTPError` with the message `request.decode(as:context:)`
+/// gives it; any other error (the body's own, a 413, cancellation, a mistake in a model's declaration) is passed on
+/// as it is.
+func badRequest(_ error: any Error) -> any Error {
+    if let error = error as? JSONDecodingError {
+        return HTTPError(.badRequest, message: "The given data was not valid input: \(error)")
+    }
+    guard let decodingError = error as? DecodingError else { return error }
+    func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map { key in key.intValue.map { String($0) } ?? key.stringValue }.joined(separator: ".")
+    }
+    // Hummingbird's own words (Request.decode(as:context:)), so that both routes answer alike.
+    switch decodingError {
+    case .dataCorrupted(let context):
+        return HTTPError(.badRequest, message: "The given data was not valid input: \(context.debugDescription)")
+    case .keyNotFound(let key, _):
+        return HTTPError(.badRequest, message: "Coding key `\(path([key]))` not found.")
+    case .valueNotFound(_, let context):
+        return HTTPError(.badRequest, message: "Value not found for `\(path(context.codingPath))` key.")
+    case .typeMismatch(let type, let context):
+        return HTTPError(
+            .badRequest, message: "Type mismatch for `\(path(context.codingPath))` key, expected `\(type)` type.")
+    @unknown default:
+        return error
     }
 }
 

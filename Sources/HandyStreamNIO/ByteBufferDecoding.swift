@@ -9,11 +9,23 @@ import Foundation
 import NIOCore
 
 extension ModelDecoder {
-    /// Decodes the value at `path` from the buffer's readable bytes, read in place.
+    /// This decoder, with ``DecodingOptions/serverMaximumTokenLength`` as its token limit unless its options set one:
+    /// what bytes from the network are decoded with, so that a client can't make a server hold or scan one endless
+    /// string. `Int.max` in the options lifts the limit.
+    package var forNetworkInput: ModelDecoder {
+        guard options.maximumTokenLength == nil else { return self }
+        var options = self.options
+        options.maximumTokenLength = DecodingOptions.serverMaximumTokenLength
+        return ModelDecoder(options: options)
+    }
+
+    /// Decodes the value at `path` from the buffer's readable bytes, read in place. Unless the options set a token
+    /// limit, a string, key or number longer than ``DecodingOptions/serverMaximumTokenLength`` is refused.
     ///
     ///     let item = try ModelDecoder().decode(Item.self, from: buffer)
     public func decode<T>(_ type: T.Type, from buffer: ByteBuffer, at path: String = "") throws -> T {
-        try buffer.withUnsafeReadableBytes { try decode(type, from: $0, at: path) }
+        let decoder = forNetworkInput
+        return try buffer.withUnsafeReadableBytes { try decoder.decode(type, from: $0, at: path) }
     }
 
     /// Decodes the value at `path` from a body of `ByteBuffer`s as they arrive (each read in place, none kept), and
@@ -22,7 +34,7 @@ extension ModelDecoder {
     ///     let order = try await ModelDecoder().decode(Order.self, from: request.body, at: "data.order")
     public func decode<T, Body: AsyncSequence>(_ type: T.Type, from body: Body, at path: String = "") async throws -> T
     where Body.Element == ByteBuffer {
-        let decoder = try incremental(type, at: path)
+        let decoder = try forNetworkInput.incremental(type, at: path)
         for try await buffer in body {
             let complete = try buffer.withUnsafeReadableBytes { try decoder.feed($0) }
             if complete { break }
@@ -31,13 +43,14 @@ extension ModelDecoder {
     }
 
     /// The elements at `path` of a body of `ByteBuffer`s, each yielded as soon as it is complete; the body is read no
-    /// faster than the elements are taken, so a large body is decoded in flat memory.
+    /// faster than the elements are taken, so a large body is decoded in flat memory. The token limit is as for a
+    /// `ByteBuffer`'s.
     ///
     ///     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
     public func elements<T, Body: AsyncSequence>(of type: T.Type, at path: String = "", from body: Body)
         -> AsyncElementSequence<T, ByteBufferChunks<Body>> where Body.Element == ByteBuffer
     {
-        elements(of: type, at: path, from: ByteBufferChunks(base: body))
+        forNetworkInput.elements(of: type, at: path, from: ByteBufferChunks(base: body))
     }
 }
 

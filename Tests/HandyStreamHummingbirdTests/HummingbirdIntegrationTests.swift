@@ -67,6 +67,9 @@ struct HandyContext: RequestContext {
                 $0.price
             }
         }
+        router.post("order") { request, _ -> BirdItem in
+            try await ModelDecoder().decode(BirdItem.self, from: request.body, at: "order")
+        }
         return Application(router: router)
     }
 
@@ -109,6 +112,38 @@ struct HandyContext: RequestContext {
                 let location = errorLocation(of: bad, as: BirdItem.self)
                 #expect(body.contains(location), "\(bad): \(body) should name \(location)")
             }
+        }
+    }
+
+    /// A streamed body that is malformed or cut short, read element by element or decoded at a path as it arrives:
+    /// 400 (not Hummingbird's 500 for an error it doesn't know), and the message names the line and column, as the
+    /// decoding route's does.
+    @Test func streamedMalformedIsBadRequest() async throws {
+        try await makeApp().test(.live) { client in
+            for bad in malformedItemLists {
+                let (status, body) = try await post(client, "/items", bad)
+                #expect(status == .badRequest, "\(bad): \(status) \(body)")
+                let location = elementsErrorLocation(of: bad, at: "items", as: BirdItem.self)
+                #expect(body.contains(location), "\(bad): \(body) should name \(location)")
+            }
+            for bad in malformedBodies.map({ "{\"order\": " + $0 }) {
+                let (status, body) = try await post(client, "/order", bad)
+                #expect(status == .badRequest, "\(bad): \(status) \(body)")
+                let location = errorLocation(of: bad, at: "order", as: BirdItem.self)
+                #expect(body.contains(location), "\(bad): \(body) should name \(location)")
+            }
+            // A string past the servers' token limit is refused where it starts, before the rest of it is read.
+            // (Alone: its 8 MiB must not land in a memory measurement running beside it.)
+            let (overlong, reason) = try await measuringMemoryAlone {
+                try await post(client, "/items", overlongNameBody)
+            }
+            #expect(overlong == .badRequest)
+            #expect(reason.contains("1:54: a string, key or number longer than 8388608 bytes"), "\(reason.prefix(300))")
+            // A good body still decodes.
+            let good = #"{"order": {"id": 7, "name": "lamp", "price": 12.5}, "next": null}"#
+            let (status, body) = try await post(client, "/order", good)
+            #expect(status == .ok)
+            #expect(body == #"{"id":7,"name":"lamp","price":12.5}"#)
         }
     }
 

@@ -93,6 +93,24 @@ struct VaporSample: Content, Equatable {
         }
     }
 
+    /// A streamed body that is malformed or cut short: 400, and the reason names the line and column (what the
+    /// Hummingbird route must answer too).
+    @Test func streamedMalformedIsBadRequest() async throws {
+        try await withServer { base in
+            for bad in malformedItemLists {
+                let (status, body) = try await post(base + "/items", bad)
+                #expect(status == 400, "\(bad): \(status) \(body)")
+                let location = elementsErrorLocation(of: bad, at: "items", as: VaporItem.self)
+                #expect(body.contains(location), "\(bad): \(body) should name \(location)")
+            }
+            // A string past the servers' token limit is refused where it starts, before the rest of it is read.
+            // (Alone: its 8 MiB must not land in a memory measurement running beside it.)
+            let (status, reason) = try await measuringMemoryAlone { try await post(base + "/items", overlongNameBody) }
+            #expect(status == 400)
+            #expect(reason.contains("1:54: a string, key or number longer than 8388608 bytes"), "\(reason.prefix(300))")
+        }
+    }
+
     /// Lenient mode keeps what JSONDecoder would refuse, and the route logs the fallback it heard.
     @Test func lenientFallbackIsHeard() async throws {
         try await withServer { base in

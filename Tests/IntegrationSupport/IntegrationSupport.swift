@@ -10,9 +10,40 @@ import Synchronization
 /// Bodies that are not JSON (malformed, cut short): each must be answered 400 with its location.
 public let malformedBodies = ["{\"id\": 1,,", "{\n  \"id\": 1,\n  \"name\": \"lamp\"", "[tru"]
 
-/// Where HandyStream locates the error in `body` decoded as `T`: `line:column`, as the reason must name it.
-public func errorLocation<T: Decodable>(of body: String, as _: T.Type) -> String {
-    let result = Result { try ModelDecoder(options: DecodingOptions(strict: true)).decode(T.self, from: body) }
+/// A streamed body of items whose second name is one byte past ``DecodingOptions/serverMaximumTokenLength``: a decoder
+/// whose options set no limit refuses it, with 400, at the name's line and column.
+public let overlongNameBody =
+    #"{"items": [{"id": 1, "name": "a"}, {"id": 2, "name": ""#
+    + String(repeating: "x", count: DecodingOptions.serverMaximumTokenLength + 1) + #""}]}"#
+
+/// Streamed bodies of items (at `items`) that are not JSON: malformed in an element, cut short on the third line,
+/// and malformed after the array (its element is delivered first). Each must be answered 400 with its location.
+public let malformedItemLists = [
+    #"{"items": [{"id": 1, "price": 2}, {"id": 2,,"#,
+    "{\"items\": [\n  {\"id\": 1, \"price\": 2},\n  {\"id\": 2, \"name\": \"lamp\"",
+    #"{"items": [{"id": 1}], "next": tru}"#,
+]
+
+/// Where HandyStream locates the error in `body` decoded as `T` (the value at `path`): `line:column`, as the reason
+/// must name it.
+public func errorLocation<T: Decodable>(of body: String, at path: String = "", as _: T.Type) -> String {
+    let result = Result {
+        try ModelDecoder(options: DecodingOptions(strict: true)).decode(T.self, from: body, at: path)
+    }
+    return lineAndColumn(of: result)
+}
+
+/// The same for the elements at `path` of `body`, decoded one by one as a streamed body is.
+public func elementsErrorLocation<T: Decodable>(of body: String, at path: String, as _: T.Type) -> String {
+    let result = Result<Void, any Error> {
+        let elements = try ModelDecoder().elements(of: T.self, at: path)
+        _ = try elements.feed(Array(body.utf8))
+        _ = try elements.finish()
+    }
+    return lineAndColumn(of: result)
+}
+
+private func lineAndColumn<Success>(of result: Result<Success, any Error>) -> String {
     guard case .failure(DecodingError.dataCorrupted(let context)) = result,
         let location = context.underlyingError as? JSONDecodingError
     else { return "(no location)" }
