@@ -2,7 +2,6 @@ import Foundation
 import HandyStream
 import Testing
 
-
 /// A `JSONValue` number inside an `Encodable` value: `ModelEncoder` writes its text as read; `JSONEncoder` writes
 /// what `JSONValue.encode(to:)` gives it (`Int64`, else `Decimal`, else `Double`).
 @Suite struct JSONValueNumberEncodingTests {
