@@ -46,6 +46,8 @@ final class EncodableTree {
         var typeKinds = TypeTable<TypeKind>()
         /// Finds keys encoded twice in an object (``needsOrdering(_:)``).
         var duplicates = DuplicateKeys()
+        /// The first container asked for where a value was already encoded (``replaced(_:by:at:)``).
+        var misuse: EncodingError?
     }
 
     /// The mutable state, in memory of its own (allocated by `init`, freed by `deinit`): every value touches it, and
@@ -196,14 +198,38 @@ final class EncodableTree {
         if nodes[index].kind == .pending { makeContainer(index, object: true) }
     }
 
-    /// Makes `index` an object (or keeps it one: a second keyed container of the same value shares it).
-    func makeContainer(_ index: Int, object: Bool) {
+    /// Makes `index` an object (or keeps it one: a second keyed container of the same value shares it). Returns what
+    /// `index` was before: anything but `.pending` or the container wanted is a value replaced (``replaced(_:by:at:)``).
+    @discardableResult
+    func makeContainer(_ index: Int, object: Bool) -> Node.Kind {
         let wanted: Node.Kind = object ? .object : .array
-        guard nodes[index].kind != wanted else { return }
+        let previous = nodes[index].kind
+        guard previous != wanted else { return previous }
         nodes[index].kind = wanted
         nodes[index].first = -1
         nodes[index].last = -1
         nodes[index].count = 0
+        return previous
+    }
+
+    /// The error of the run, if a container was asked for where a value was already encoded (``replaced(_:by:at:)``).
+    var misuse: EncodingError? { state.pointee.misuse }
+
+    /// A container asked for where a value of another kind was already encoded (a scalar, or the other kind of
+    /// container): `JSONEncoder` stops the program there (a precondition failure). The container's methods can't
+    /// throw, so the first such request is kept and thrown when the value's `encode(to:)` returns
+    /// (``EncodingRun/writeEncodable(_:isTopLevel:)``): nothing is written, and `encode(to:)` can't catch it.
+    @inline(never)
+    func replaced(_ previous: Node.Kind, by wanted: Node.Kind, at path: [any CodingKey]) {
+        guard state.pointee.misuse == nil else { return }
+        let what = previous == .text ? "a value" : previous == .object ? "a keyed container" : "an unkeyed container"
+        let container = wanted == .object ? "keyed" : "unkeyed"
+        state.pointee.misuse = .invalidValue(
+            path.last.map { $0.stringValue } ?? "",
+            .init(
+                codingPath: path,
+                debugDescription:
+                    "Attempt to make a new \(container) container where \(what) was already encoded at this path."))
     }
 
     /// Makes `index` a scalar whose text `write` appends.
@@ -410,7 +436,12 @@ extension EncodingRun {
         defer { for maker in tree.keyedMakers.pointee.reclaimers { maker.reclaim() } }
         let root = tree.add(to: -1, key: nil)
         let encoder = TreeEncoder(tree: tree, slot: root, node: tree.paths.root)
-        try encoder.encode(value, into: root, node: tree.paths.root)
+        do {
+            try encoder.encode(value, into: root, node: tree.paths.root)
+        } catch {
+            throw tree.misuse ?? error
+        }
+        if let misuse = tree.misuse { throw misuse }
         if isTopLevel && tree.nodes[root].kind == .pending {
             throw EncodingError.invalidValue(
                 value,

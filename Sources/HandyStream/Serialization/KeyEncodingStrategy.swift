@@ -34,37 +34,48 @@ public enum KeyEncodingStrategy: Sendable {
         }
     }
 
-    /// `JSONEncoder`'s `convertToSnakeCase`: words split where a lowercase letter meets an uppercase one, and where
-    /// a run of capitals meets a lowercase letter (the run's last capital starts the next word); the first letter is
-    /// taken to be lowercase, so a leading capital is a word of its own.
+    /// `JSONEncoder`'s `convertToSnakeCase` (swift-foundation's `_convertToSnakeCase`, step for step): words split
+    /// where a lowercase letter meets an uppercase one, and where a run of capitals meets a lowercase letter (the
+    /// run's last capital starts the next word); the first character is taken to be lowercase, so a leading capital
+    /// is a word of its own. Letters are found scalar by scalar (uppercase: categories Lu and Lt, as
+    /// `CharacterSet.uppercaseLetters`; lowercase: Ll), but the steps around them are the `String`'s own, character
+    /// by character: a capital followed by combining marks and then a lowercase letter (`G͍͚r`) is not a run.
     static func foundationSnakeCase(_ key: String) -> String {
-        let scalars = Array(key.unicodeScalars)
-        guard !scalars.isEmpty else { return key }
-        func isUpper(_ index: Int) -> Bool { scalars[index].properties.generalCategory == .uppercaseLetter }
-        func isLower(_ index: Int) -> Bool { scalars[index].properties.generalCategory == .lowercaseLetter }
-        var words: [Range<Int>] = []
-        var wordStart = 0
-        var search = 1..<scalars.count
-        while let upper = search.first(where: isUpper) {
-            words.append(wordStart..<upper)
-            search = upper..<search.upperBound
-            guard let lower = search.first(where: isLower) else {
-                wordStart = search.lowerBound
+        guard !key.isEmpty else { return key }
+        func isUpper(_ scalar: Unicode.Scalar) -> Bool {
+            let category = scalar.properties.generalCategory
+            return category == .uppercaseLetter || category == .titlecaseLetter
+        }
+        func isLower(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .lowercaseLetter }
+        /// The first scalar in `range` that `matches`, as a range of one scalar.
+        func first(in range: Range<String.Index>, where matches: (Unicode.Scalar) -> Bool) -> Range<String.Index>? {
+            let scalars = key[range].unicodeScalars
+            guard let index = scalars.firstIndex(where: matches) else { return nil }
+            return index..<scalars.index(after: index)
+        }
+        var words: [Range<String.Index>] = []
+        var wordStart = key.startIndex
+        var searchRange = key.index(after: wordStart)..<key.endIndex
+        while let upperCaseRange = first(in: searchRange, where: isUpper) {
+            words.append(wordStart..<upperCaseRange.lowerBound)
+            searchRange = upperCaseRange.lowerBound..<searchRange.upperBound
+            guard let lowerCaseRange = first(in: searchRange, where: isLower) else {
+                wordStart = searchRange.lowerBound
                 break
             }
-            if lower == upper + 1 {
-                wordStart = upper
+            let nextCharacterAfterCapital = key.index(after: upperCaseRange.lowerBound)
+            let beforeLowerIndex = key.index(before: lowerCaseRange.lowerBound)
+            if lowerCaseRange.lowerBound == nextCharacterAfterCapital || beforeLowerIndex < upperCaseRange.lowerBound {
+                // (The second: a capital and the lowercase letter each inside a character with a prepended mark,
+                // `A\u{0600}a` after a `\u{0600}`, where `JSONEncoder` stops the program making a backwards range.)
+                wordStart = upperCaseRange.lowerBound
             } else {
-                words.append(upper..<(lower - 1))
-                wordStart = lower - 1
+                words.append(upperCaseRange.lowerBound..<beforeLowerIndex)
+                wordStart = beforeLowerIndex
             }
-            search = (lower + 1)..<search.upperBound
+            searchRange = lowerCaseRange.upperBound..<searchRange.upperBound
         }
-        words.append(wordStart..<search.upperBound)
-        return words.map { range in
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars[range])
-            return String(view).lowercased()
-        }.joined(separator: "_")
+        words.append(wordStart..<searchRange.upperBound)
+        return words.map { key[$0].lowercased() }.joined(separator: "_")
     }
 }

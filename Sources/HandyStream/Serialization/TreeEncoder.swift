@@ -28,7 +28,8 @@ final class TreeEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { tree.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        tree.makeContainer(slot, object: true)
+        let previous = tree.makeContainer(slot, object: true)
+        if previous != .pending && previous != .object { tree.replaced(previous, by: .object, at: node.path) }
         return keyedEncodingContainer(.init(encoder: self, object: slot, node: node, owner: node), Key.self)
     }
 
@@ -57,7 +58,8 @@ final class TreeEncoder: Encoder {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        tree.makeContainer(slot, object: false)
+        let previous = tree.makeContainer(slot, object: false)
+        if previous != .pending && previous != .array { tree.replaced(previous, by: .array, at: node.path) }
         return TreeUnkeyedContainer(encoder: self, array: slot, node: node, owner: node)
     }
 
@@ -420,7 +422,9 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
 
     /// The node of a nested container: the one already made for `key` when there is one of the same kind (a
     /// subclass adding to its parent's container, as `JSONEncoder` does), else a new one. Asking for a keyed and an
-    /// unkeyed container under the same key is a programmer error, which stops the program as in `JSONEncoder`.
+    /// unkeyed container under the same key is a programmer error, which stops the program as in `JSONEncoder`; a
+    /// container under a key whose value is already encoded stops it there too, and here is the run's error
+    /// (``EncodableTree/replaced(_:by:at:)``; the new container is never written).
     private func nested(_ key: Key, object: Bool) -> Int {
         if let existing = encoder.tree.member(of: self.object, key: keyName(key)) {
             switch encoder.tree.nodes[existing].kind {
@@ -430,7 +434,9 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
                 preconditionFailure("For key \"\(key.stringValue)\" a keyed container has already been created.")
             case .array:
                 preconditionFailure("For key \"\(key.stringValue)\" a unkeyed container has already been created.")
-            case .pending, .text:
+            case .text:
+                encoder.tree.replaced(.text, by: object ? .object : .array, at: node.appending(key).path)
+            case .pending:
                 break
             }
         }

@@ -37,6 +37,8 @@ final class JSON5Text: TextStage {
         case escape(quote: UInt8)
         /// After `\x` in a string, with the digits read so far.
         case hexEscape(quote: UInt8, digits: Int, value: UInt8)
+        /// After `\u` in a string (passed on as it is), with the digits read so far.
+        case unicodeEscape(quote: UInt8, digits: Int, value: UInt16)
         /// After a backslash and a carriage return in a string: a line feed may follow.
         case escapedReturn(quote: UInt8)
         /// A number, a literal or an unquoted key, collected in `word`.
@@ -135,6 +137,10 @@ final class JSON5Text: TextStage {
                 output.append(byte)
             case UInt8(ascii: "x"):
                 state = .hexEscape(quote: quote, digits: 0, value: 0)
+            case UInt8(ascii: "u"):
+                output.append(ASCII.backslash)
+                output.append(byte)
+                state = .unicodeEscape(quote: quote, digits: 0, value: 0)
             case ASCII.newline:
                 output.append(contentsOf: [ASCII.backslash, UInt8(ascii: "n")])
             case ASCII.carriageReturn:
@@ -157,6 +163,22 @@ final class JSON5Text: TextStage {
                 output.append(contentsOf: Array("\\u00".utf8))
                 output.append(Self.hexCharacter(value >> 4))
                 output.append(Self.hexCharacter(value & 0xF))
+                state = .string(quote: quote)
+            }
+        case .unicodeEscape(let quote, let digits, let value):
+            guard let digit = Self.hexDigit(byte) else {
+                // Not four digits: the tokenizer refuses the escape.
+                state = .string(quote: quote)
+                try consume(byte)
+                return
+            }
+            output.append(byte)
+            let value = value << 4 | UInt16(digit)
+            if digits < 3 {
+                state = .unicodeEscape(quote: quote, digits: digits + 1, value: value)
+            } else {
+                // Foundation's JSON5 scanner refuses `\u0000` (plain JSON allows it).
+                guard value != 0 else { throw fail("\\u0000 is not allowed in a JSON5 string") }
                 state = .string(quote: quote)
             }
         case .escapedReturn(let quote):
@@ -242,7 +264,7 @@ final class JSON5Text: TextStage {
             output.append(UInt8(ascii: "/"))
         case .blockComment, .blockCommentStar:
             throw fail("a comment that is never closed (\"*/\" expected)", truncated: true)
-        case .between, .lineComment, .string, .escape, .hexEscape, .escapedReturn:
+        case .between, .lineComment, .string, .escape, .hexEscape, .unicodeEscape, .escapedReturn:
             // An unterminated string is the tokenizer's to report.
             break
         }
