@@ -16,6 +16,23 @@ struct BirdItem: Codable, Equatable, EmptyInitializable, ResponseEncodable {
     var price = 0.0
 }
 
+/// A model from a HandyJSON codebase: its mapping holds in requests and responses, with its coding keys.
+struct BirdMapped: Codable, HandyJSON, Equatable, ResponseEncodable {
+    var name = ""
+    var userId = 0
+    var tags: [String] = []
+    var session = "none"
+    enum CodingKeys: String, CodingKey {
+        case name
+        case userId = "user_id"
+        case tags, session
+    }
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< name <-- ["full_name", "profile.name"]
+        mapper >>> session
+    }
+}
+
 struct BirdSample: Codable, Equatable, ResponseEncodable {
     var zeta: String
     var alpha: [Int]
@@ -62,6 +79,16 @@ struct HandyContext: RequestContext {
             return "\(item.price) \(heard.all.count) \(heard.all.first.map { "\($0)" } ?? "")"
         }
         router.get("sample") { _, _ in Self.sample }
+        router.post("mapped") { request, context -> BirdMapped in
+            try await request.decode(as: BirdMapped.self, context: context)
+        }
+        router.post("mapped-items") { request, _ -> String in
+            var names: [String] = []
+            for try await item in ModelDecoder().elements(of: BirdMapped.self, at: "items", from: request.body) {
+                names.append(item.name)
+            }
+            return names.joined(separator: ",")
+        }
         router.post("items") { request, _ -> String in
             try await summarize(ModelDecoder().elements(of: BirdItem.self, at: "items", from: request.body)) {
                 $0.price
@@ -100,6 +127,22 @@ struct HandyContext: RequestContext {
             let (status, body) = try await post(client, "/item", #"{"id": 7, "name": "lamp", "price": 12.5}"#)
             #expect(status == .ok)
             #expect(body == #"{"id":7,"name":"lamp","price":12.5}"#)
+        }
+    }
+
+    /// A model that is also HandyJSON: its mapping (a candidate key, a nested path, an exclusion) and its coding keys
+    /// hold in the request, in the response, and in a streamed body.
+    @Test func mappedModel() async throws {
+        try await makeApp().test(.live) { client in
+            let (status, body) = try await post(
+                client, "/mapped",
+                #"{"profile": {"name": "Ann"}, "name": "no", "user_id": 7, "tags": ["a"], "session": "leak"}"#)
+            #expect(status == .ok)
+            #expect(body == #"{"full_name":"Ann","tags":["a"],"user_id":7}"#)
+            let (streamed, names) = try await post(
+                client, "/mapped-items", #"{"items": [{"full_name": "Ann"}, {"profile": {"name": "Bob"}}]}"#)
+            #expect(streamed == .ok)
+            #expect(names == "Ann,Bob")
         }
     }
 

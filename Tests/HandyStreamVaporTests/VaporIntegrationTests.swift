@@ -15,6 +15,23 @@ struct VaporItem: Content, Equatable, EmptyInitializable {
     var price = 0.0
 }
 
+/// A `Content` model from a HandyJSON codebase: its mapping holds in requests and responses, with its coding keys.
+struct VaporMapped: Content, HandyJSON, Equatable {
+    var name = ""
+    var userId = 0
+    var tags: [String] = []
+    var session = "none"
+    enum CodingKeys: String, CodingKey {
+        case name
+        case userId = "user_id"
+        case tags, session
+    }
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< name <-- ["full_name", "profile.name"]
+        mapper >>> session
+    }
+}
+
 struct VaporSample: Content, Equatable {
     var zeta: String
     var alpha: [Int]
@@ -45,6 +62,16 @@ struct VaporSample: Content, Equatable {
             return "\(item.price) \(heard.all.count) \(heard.all.first.map { "\($0)" } ?? "")"
         }
         app.get("sample") { _ in Self.sample }
+        app.post("mapped") { req async throws -> VaporMapped in
+            try req.content.decode(VaporMapped.self)
+        }
+        app.on(.POST, "mapped-items", body: .stream) { req async throws -> String in
+            var names: [String] = []
+            for try await item in ModelDecoder().elements(of: VaporMapped.self, at: "items", from: req.body) {
+                names.append(item.name)
+            }
+            return names.joined(separator: ",")
+        }
         app.on(.POST, "items", body: .stream) { req async throws -> String in
             try await summarize(ModelDecoder().elements(of: VaporItem.self, at: "items", from: req.body)) { $0.price }
         }
@@ -78,6 +105,22 @@ struct VaporSample: Content, Equatable {
             let (status, body) = try await post(base + "/item", #"{"id": 7, "name": "lamp", "price": 12.5}"#)
             #expect(status == 200)
             #expect(body == #"{"id":7,"name":"lamp","price":12.5}"#)
+        }
+    }
+
+    /// A `Content` model that is also HandyJSON: its mapping (a candidate key, a nested path, an exclusion) and its
+    /// coding keys hold in the request, in the response, and in a streamed body.
+    @Test func mappedContentModel() async throws {
+        try await withServer { base in
+            let (status, body) = try await post(
+                base + "/mapped",
+                #"{"profile": {"name": "Ann"}, "name": "no", "user_id": 7, "tags": ["a"], "session": "leak"}"#)
+            #expect(status == 200)
+            #expect(body == #"{"full_name":"Ann","tags":["a"],"user_id":7}"#)
+            let (streamed, names) = try await post(
+                base + "/mapped-items", #"{"items": [{"full_name": "Ann"}, {"profile": {"name": "Bob"}}]}"#)
+            #expect(streamed == 200)
+            #expect(names == "Ann,Bob")
         }
     }
 

@@ -17,7 +17,8 @@ enum Decoding {
 
     /// The codec for `T` at the root of a ``ModelDecoder`` call (a whole value or a stream element): a `Decodable`
     /// type follows its `Decodable` declarations (its coding keys and `init(from:)`, exactly as `JSONDecoder` reads
-    /// them), even when it is also a ``HandyJSON`` model; any other type takes the field tables.
+    /// them), and a ``HandyJSON`` model that is `Decodable` its `mapping(mapper:)` too, which the decoder applies to
+    /// the keys its `init(from:)` asks for (ModelRules.swift); any other type takes the field tables.
     static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(ModelDeclarationError)
         -> ValueCodec
     {

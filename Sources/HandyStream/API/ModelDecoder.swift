@@ -12,8 +12,9 @@ import Foundation
 /// Any `Decodable` type is accepted too (see <doc:MigratingFromJSONDecoder>): in strict mode exactly Foundation's
 /// `JSONDecoder` (every error a `DecodingError` carrying this library's location as its `underlyingError`); lenient
 /// by default, which gives `JSONDecoder`'s value wherever it decodes and rescues only what it refuses. A type that is
-/// both ``HandyJSON`` and `Decodable` follows its `Decodable` declarations here (HandyJSON's own calls follow its
-/// field tables).
+/// both ``HandyJSON`` and `Decodable` runs its `init(from:)` here, each property read from the keys HandyJSON's own
+/// calls read it from: its ``HandyJSON/mapping(mapper:)`` first (keys, exclusions, transforms), then its
+/// `CodingKeys`.
 ///
 /// Decoding a designated path reads the document only up to the end of the designated value.
 public struct ModelDecoder: Sendable {

@@ -42,18 +42,22 @@ public protocol DecodableDefault {
     static var defaultValue: Self { get }
 }
 
-/// What a ``DecodableMapping`` says of one type, in the form the decoder searches: key paths as byte segments.
+/// What a ``DecodableMapping`` says of one type, in the form the decoder searches (key paths as byte segments), and
+/// what the `mapping(mapper:)` of a ``HandyJSON`` model says (ModelRules.swift), which comes first.
 final class MappingTable: @unchecked Sendable {
     /// Candidate key paths for each coding key's string value; each path is its segments' UTF-8 bytes.
     let keys: [String: [[[UInt8]]]]
     let defaults: [String: any Sendable]
+    /// The model's `mapping(mapper:)`, by property (kept for the process's life by ``TypeRegistry``).
+    let model: ModelRules?
 
-    init(keyMapping: [String: [String]], defaults: [String: any Sendable]) {
+    init(keyMapping: [String: [String]], defaults: [String: any Sendable], model: ModelRules? = nil) {
         var keys: [String: [[[UInt8]]]] = [:]
         for (name, candidates) in keyMapping {
             keys[name] = candidates.map(DesignatedPath.mappedKey).filter { !$0.isEmpty }
         }
         self.keys = keys
         self.defaults = defaults
+        self.model = model
     }
 }

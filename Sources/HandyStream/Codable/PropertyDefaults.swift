@@ -19,10 +19,15 @@ public protocol EmptyInitializable {
 final class PropertyDefaults: @unchecked Sendable {
     private let byKey: [String: Any]
     private let byProperty: [String: Any]
+    /// For an `Encodable` type, the coding key each property is encoded under (its string value), by the name of the
+    /// property the key names (``CodingKeyNames``): the keys of its `CodingKeys`, which the field tables of a model
+    /// that is also `Codable` read and write (the rule in ModelRules.swift).
+    let codingKeys: [String: String]
 
-    private init(byKey: [String: Any], byProperty: [String: Any]) {
+    private init(byKey: [String: Any], byProperty: [String: Any], codingKeys: [String: String]) {
         self.byKey = byKey
         self.byProperty = byProperty
+        self.codingKeys = codingKeys
     }
 
     /// The default for the property read with `key`.
@@ -35,10 +40,12 @@ final class PropertyDefaults: @unchecked Sendable {
     static func make(_ type: any EmptyInitializable.Type) -> PropertyDefaults {
         let value = type.init()
         var byKey: [String: Any] = [:]
+        var codingKeys: [String: String] = [:]
         if let encodable = value as? any Encodable {
             let capture = KeyCapture()
             try? encodable.encode(to: capture)
             byKey = capture.values
+            codingKeys = capture.names
         }
         var byProperty: [String: Any] = [:]
         var mirror: Mirror? = Mirror(reflecting: value)
@@ -48,16 +55,27 @@ final class PropertyDefaults: @unchecked Sendable {
             }
             mirror = current.superclassMirror
         }
-        return PropertyDefaults(byKey: byKey, byProperty: byProperty)
+        return PropertyDefaults(byKey: byKey, byProperty: byProperty, codingKeys: codingKeys)
     }
 }
 
 /// An `Encoder` that keeps the values a type encodes at its top level, by key: the values `init()` gives, named by
-/// the type's own coding keys.
+/// the type's own coding keys; and the keys, by the property each names (a `nil` optional's too).
 private final class KeyCapture: Encoder {
     var values: [String: Any] = [:]
+    var names: [String: String] = [:]
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func note(_ key: some CodingKey) {
+        let property = CodingKeyNames.property(of: key)
+        if names[property] == nil { names[property] = key.stringValue }
+    }
+
+    func keep<T>(_ value: T?, _ key: some CodingKey) {
+        note(key)
+        if let value { values[key.stringValue] = value }
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(Keyed<Key>(capture: self))
@@ -68,8 +86,26 @@ private final class KeyCapture: Encoder {
     private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let capture: KeyCapture
         var codingPath: [any CodingKey] { [] }
-        mutating func encodeNil(forKey key: Key) {}
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { capture.values[key.stringValue] = value }
+        mutating func encodeNil(forKey key: Key) { capture.note(key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { capture.keep(value, key) }
+        // `encodeIfPresent`'s defaults encode nothing for `nil`: these note the key then too.
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: Float?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: Int128?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent(_ value: UInt128?, forKey key: Key) { capture.keep(value, key) }
+        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) { capture.keep(value, key) }
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type, forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {

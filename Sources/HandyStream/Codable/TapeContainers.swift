@@ -86,6 +86,14 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     private func member<T: Decodable>(
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
     ) throws -> T {
+        if state.mapping != nil { return try mappedMember(T.self, key, read) }
+        return try plainMember(T.self, key, read)
+    }
+
+    @inline(__always)
+    private func plainMember<T: Decodable>(
+        _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
+    ) throws -> T {
         if let rescue { return try rescuedMember(T.self, key, rescue) { try read(decoder, $0, $1) } }
         return try withDecoder { decoder in
             guard let index = find(key, decoder) else {
@@ -122,10 +130,55 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         }
     }
 
+    /// A member of a type with a mapping. A model's `mapping(mapper:)` (ModelRules.swift) may exclude the property
+    /// the key names (it keeps what `init()` gives it, the document unread) or read it through a transform; its keys
+    /// are the decoder's to find (``TapeDecoder/lookUp(_:in:mapping:path:)``).
+    @inline(never)
+    private func mappedMember<T: Decodable>(
+        _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
+    ) throws -> T {
+        guard let rule = mapping?.model?.rule(for: key) else { return try plainMember(T.self, key, read) }
+        if rule.isExcluded {
+            guard let value = rule.initialValue as? T else { throw keyNotFound(key) }
+            return value
+        }
+        guard let transform = rule.transform, transform.applies(to: T.self) else {
+            return try plainMember(T.self, key, read)
+        }
+        let node = node
+        return try plainMember(T.self, key) { decoder, index, _ in
+            try decoder.transformed(T.self, at: index, transform, node: node.appending(key))
+        }
+    }
+
     /// An optional member's value: `nil` when missing or `null` (as `JSONDecoder`), and in rescue mode when it can't
     /// be rescued.
     @inline(__always)
     private func optionalMember<T: Decodable>(
+        _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
+    ) throws -> T? {
+        if state.mapping != nil { return try mappedOptionalMember(T.self, key, read) }
+        return try plainOptionalMember(T.self, key, read)
+    }
+
+    /// ``mappedMember(_:_:_:)`` for an optional member.
+    @inline(never)
+    private func mappedOptionalMember<T: Decodable>(
+        _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
+    ) throws -> T? {
+        guard let rule = mapping?.model?.rule(for: key) else { return try plainOptionalMember(T.self, key, read) }
+        if rule.isExcluded { return rule.initialValue as? T }
+        guard let transform = rule.transform, transform.applies(to: T.self) else {
+            return try plainOptionalMember(T.self, key, read)
+        }
+        let node = node
+        return try plainOptionalMember(T.self, key) { decoder, index, _ in
+            try decoder.transformed(T.self, at: index, transform, node: node.appending(key))
+        }
+    }
+
+    @inline(__always)
+    private func plainOptionalMember<T: Decodable>(
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
     ) throws -> T? {
         try withDecoder { decoder in

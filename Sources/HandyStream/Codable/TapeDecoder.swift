@@ -317,7 +317,7 @@ final class TapeDecoder: Decoder {
         // The strict pass: no rescue state to save. The mapping is mostly `nil`, outside and in: then it is neither
         // saved nor set (no reference counting).
         let saved = (current, self.node)
-        let swapsMapping = traits.hasHook || mapping != nil
+        let swapsMapping = traits.mappingReference != nil || mapping != nil
         let savedMapping = swapsMapping ? mapping : nil
         current = index
         self.node = node()
@@ -984,27 +984,38 @@ extension TapeDecoder {
     ) -> Int? {
         guard object >= 0 else { return nil }
         var name = key.stringValue
-        if let candidates = mapping?.keys[name] {
-            for path in candidates {
-                var position = object
-                var found = true
-                for segment in path {
-                    guard tape.pointee.tokens[position].kind == .object,
-                        let value = segment.withUnsafeBytes({ member($0, in: position) })
-                    else {
-                        found = false
-                        break
-                    }
-                    position = value
-                }
-                if found { return position }
+        if let mapping {
+            // A model's `mapping(mapper:)` first (an excluded property is never read), then `DecodableMapping`.
+            if let rule = mapping.model?.rule(for: key) {
+                if rule.isExcluded { return nil }
+                if let paths = rule.paths { return firstPresent(paths, in: object) }
             }
-            return nil
+            if let candidates = mapping.keys[name] { return firstPresent(candidates, in: object) }
         }
         if context.documentKeysAreConverted { return _slowpath_member(convertedTo: name, in: object, path: path) }
         if context.keysAreConverted {
             return context.convertedKey(name).withUnsafeBytes { member($0, in: object) }
         }
         return name.withUTF8 { member(UnsafeRawBufferPointer($0), in: object) }
+    }
+
+    /// The value token of the first of `candidates` present in the object at `object`: each a key path, its
+    /// segments' bytes, descending through nested objects.
+    private func firstPresent(_ candidates: [[[UInt8]]], in object: Int) -> Int? {
+        for path in candidates {
+            var position = object
+            var found = true
+            for segment in path {
+                guard tape.pointee.tokens[position].kind == .object,
+                    let value = segment.withUnsafeBytes({ member($0, in: position) })
+                else {
+                    found = false
+                    break
+                }
+                position = value
+            }
+            if found { return position }
+        }
+        return nil
     }
 }

@@ -20,12 +20,13 @@ struct TypeTraits: @unchecked Sendable {
     }
 
     var kind: Kind
-    /// The type's mapping (a ``DecodableMapping``'s), unretained: ``TypeRegistry`` keeps every mapping of the
-    /// traits it publishes for the life of the process. Traits are copied out of a cache on every value decoded,
-    /// and a reference would be retained and released each time.
+    /// The type's mapping (a ``DecodableMapping``'s, a model's `mapping(mapper:)`), unretained: ``TypeRegistry``
+    /// keeps every mapping of the traits it publishes for the life of the process. Traits are copied out of a cache
+    /// on every value decoded, and a reference would be retained and released each time.
     var mappingReference: Unmanaged<MappingTable>?
-    /// A ``DecodableMapping`` type, whose `didFinishDecoding()` runs on each value: exactly the types with a mapping.
-    var hasHook: Bool { mappingReference != nil }
+    /// A ``DecodableMapping`` type, whose `didFinishDecoding()` runs on each value (a model's mapping alone has no
+    /// hook).
+    var hasHook = false
 
     var mapping: MappingTable? { mappingReference?.takeUnretainedValue() }
 
@@ -48,8 +49,8 @@ struct TypeTraits: @unchecked Sendable {
         case ObjectIdentifier(URL.self): traits.kind = .url
         case ObjectIdentifier(Decimal.self): traits.kind = .decimal
         default:
-            // A HandyJSON model that is also `Decodable` takes its `Decodable` declarations here (its coding keys,
-            // its `init(from:)`), with `init()` as the source of its defaults.
+            // A HandyJSON model that is also `Decodable` runs its `init(from:)` here, its coding keys read with its
+            // `mapping(mapper:)` (below), with `init()` as the source of its defaults.
             if let array = type as? any LenientArray.Type {
                 traits.kind = .array(array)
             } else if let dictionary = type as? any LenientStringDictionary.Type {
@@ -60,10 +61,14 @@ struct TypeTraits: @unchecked Sendable {
                 traits.kind = .rescuedCollection(collection)
             }
         }
-        if let mapped = type as? any DecodableMapping.Type {
-            let table = MappingTable(keyMapping: mapped.keyMapping, defaults: mapped.defaultValues)
+        let declared = type as? any DecodableMapping.Type
+        let model = TypeRegistry.modelRules(of: type)
+        if declared != nil || model != nil {
+            let table = MappingTable(
+                keyMapping: declared?.keyMapping ?? [:], defaults: declared?.defaultValues ?? [:], model: model)
             mapping = table
             traits.mappingReference = .passUnretained(table)
+            traits.hasHook = declared != nil
         }
         return (traits, mapping)
     }

@@ -134,6 +134,10 @@ final class CodecFactory {
         }
         let mapping = ResolvedMapping(MappingReader.read(Model.self), properties: properties, modelName: modelName)
         mapping.problems.forEach(problem)
+        // A model that is also `Encodable` names keys in its `CodingKeys` too: a property its mapping doesn't map is
+        // read and written under its coding key's (the rule in ModelRules.swift, the same on the `Codable` route).
+        let codingKeys =
+            Model.self is any Encodable.Type ? TypeRegistry.defaults(of: Model.self)?.codingKeys ?? [:] : [:]
         var root = PathNode()
         var candidateCount = 0
         for (index, property) in properties.enumerated() where property.isStrong {
@@ -161,7 +165,7 @@ final class CodecFactory {
                         + "make the type HandyJSON or HandyJSONEnum, or exclude the property in mapping(mapper:)")
                 continue
             }
-            let keys = rule?.keys ?? [strategy.key(forProperty: property.name)]
+            let keys = rule?.keys ?? [strategy.key(forProperty: codingKeys[property.name] ?? property.name)]
             guard !keys.isEmpty else {
                 problem("\(modelName).\(property.name): mapped to an empty list of keys")
                 continue

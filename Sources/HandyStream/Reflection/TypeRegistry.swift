@@ -37,6 +37,9 @@ enum TypeRegistry {
         var decodableCodecs: [Key: ValueCodec] = [:]
         /// `Decodable` types decoded on a small stack, rehearsed once (``TapeDecoder/rehearse(_:builder:)``).
         var rehearsed: Set<ObjectIdentifier> = []
+        /// What models' `mapping(mapper:)` says, for the `Codable` route (`nil`: no model, or a mapping that says
+        /// nothing).
+        var modelRules: [Key: ModelRules?] = [:]
     }
 
     private static let known = Locked(Known())
@@ -82,6 +85,12 @@ enum TypeRegistry {
     /// Whether `type` is decoded on a small stack for the first time (asked only on a small stack).
     static func isFirstSmallStackDecode(of type: Any.Type) -> Bool {
         known.withLock { $0.rehearsed.insert(ObjectIdentifier(type)).inserted }
+    }
+
+    /// What `mapping(mapper:)` says of `type`'s properties, for its `init(from:)` and `encode(to:)` (ModelRules.swift);
+    /// `nil` for a type that is no ``HandyJSON`` model, or whose mapping says nothing.
+    static func modelRules(of type: Any.Type) -> ModelRules? {
+        memo(\.modelRules, Key(type: ObjectIdentifier(type), strategy: .useDefaultKeys)) { ModelRules.make(type) }
     }
 
     /// The codec of a `Decodable` type at the root of a decode.

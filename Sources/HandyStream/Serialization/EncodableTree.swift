@@ -92,23 +92,42 @@ final class EncodableTree {
     }
 
     /// What the encoder must know of a type beyond its `encode(to:)`. (A HandyJSON model that is `Encodable` is
-    /// written by its `encode(to:)`, its coding keys included, as `JSONEncoder` writes it.)
+    /// written by its `encode(to:)`, its coding keys included, with its `mapping(mapper:)`: `model`.)
     enum TypeKind {
         case plain
         /// `[String: Value]`: its keys are written as they are, whatever the key strategy (as Foundation does).
         case stringDictionary
+        /// A model whose `mapping(mapper:)` says something: the rules its keyed container writes with
+        /// (ModelRules.swift), kept for the process's life by ``TypeRegistry``.
+        case model(Unmanaged<ModelRules>)
     }
 
     /// The kind of `type`, worked out once per type and run.
     func kind<T>(of type: T.Type) -> TypeKind {
         if let known = typeKinds.value(for: ObjectIdentifier(type)) { return known }
-        let kind: TypeKind = type is any StringKeyedEncodable.Type ? .stringDictionary : .plain
+        let kind: TypeKind
+        if type is any StringKeyedEncodable.Type {
+            kind = .stringDictionary
+        } else if let rules = TypeRegistry.modelRules(of: type) {
+            kind = .model(.passUnretained(rules))
+        } else {
+            kind = .plain
+        }
         typeKinds.insert(kind, for: ObjectIdentifier(type))
         return kind
     }
 
     /// A new member of `parent` under `key`, the key written as it is.
     func addVerbatim(to parent: Int, key: String) -> Int { append(to: parent, key: key) }
+
+    /// The object member of `parent` under `key` (as it is): the one there, or a new empty one. The levels of a
+    /// model's dotted keys (`"friend.name"`), which the properties under them share.
+    func objectMember(of parent: Int, key: String) -> Int {
+        if let existing = member(of: parent, key: key), nodes[existing].kind == .object { return existing }
+        let index = addVerbatim(to: parent, key: key)
+        makeContainer(index, object: true)
+        return index
+    }
 
     init(options: EncodingOptions, keepsValues: Bool = false) {
         self.options = options

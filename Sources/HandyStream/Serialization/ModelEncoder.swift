@@ -18,8 +18,9 @@ public struct ModelEncoder: Sendable {
     }
 
     /// The JSON bytes of `value`: an `Encodable` value by its `encode(to:)`, byte for byte as `JSONEncoder` writes
-    /// it (even when it is also a ``HandyJSON`` model: HandyJSON's own calls, `toJSONString()` and `toJSON()`,
-    /// follow the field tables); a ``JSONValue``, or any other value, by its type's field tables, or as `Any`.
+    /// it, but that a ``HandyJSON`` model's `mapping(mapper:)` holds in it (its members under the keys, and through
+    /// the transforms, that `toJSONString()` writes, its exclusions left out); a ``JSONValue``, or any other value,
+    /// by its type's field tables, or as `Any`.
     public func encode<T>(_ value: T) throws -> [UInt8] {
         var run = EncodingRun(options: options)
         // A JSONValue at the root is written as it was read (duplicate keys kept); inside an `Encodable` value, by

@@ -13,6 +13,9 @@ final class TreeEncoder: Encoder {
     let tree: EncodableTree
     var slot: Int
     var node: CodingPathNode
+    /// The rules of the model whose `encode(to:)` runs, when its `mapping(mapper:)` says something (ModelRules.swift):
+    /// the keyed containers it asks for write with them. Kept for the process's life by ``TypeRegistry``.
+    private var rules: Unmanaged<ModelRules>?
     /// Values being encoded inside one another: capped by the options' depth (a cyclic class graph ends there).
     private var depth = 0
     /// What the thread's stack has room for (``StackBudget``), from where the encoder was made.
@@ -30,7 +33,8 @@ final class TreeEncoder: Encoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let previous = tree.makeContainer(slot, object: true)
         if previous != .pending && previous != .object { tree.replaced(previous, by: .object, at: node.path) }
-        return keyedEncodingContainer(.init(encoder: self, object: slot, node: node, owner: node), Key.self)
+        return keyedEncodingContainer(
+            .init(encoder: self, object: slot, node: node, owner: node, rules: rules), Key.self)
     }
 
     /// The keyed container over `parts`, made by the maker the tree keeps for `Key` (``KeyedContainerMakers``).
@@ -124,9 +128,9 @@ final class TreeEncoder: Encoder {
     func encodeNull(into index: Int) { tree.setText(index) { $0.null() } }
 
     /// Encodes `value` into the node `index`: scalars and Foundation's types directly (with the options'
-    /// strategies), models by their tables, anything else by its `encode(to:)`. `node` is the value's coding path:
-    /// with `keyed`, the path of the encoder that encodes it plus the value's key or index (a container's member);
-    /// without, that encoder's own path (a single value, the root, a dictionary's member).
+    /// strategies), anything else by its `encode(to:)` (a model's with its `mapping(mapper:)`). `node` is the value's
+    /// coding path: with `keyed`, the path of the encoder that encodes it plus the value's key or index (a
+    /// container's member); without, that encoder's own path (a single value, the root, a dictionary's member).
     func encode<T: Encodable>(
         _ value: T, into index: Int, node: @autoclosure () -> CodingPathNode, keyed: Bool = false
     ) throws {
@@ -168,6 +172,8 @@ final class TreeEncoder: Encoder {
                 let base = tree.options.keyEncodingStrategy.isDefault || !keyed ? path : path.parent
                 return try nested(index, path) { try dictionary.encodeMembers(into: index, base: base, with: self) }
             }
+        case .model(let rules):
+            return try nested(index, node(), rules: rules) { try value.encode(to: self) }
         }
         try nested(index, node()) { try value.encode(to: self) }
     }
@@ -188,8 +194,11 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    /// Runs `body` with the encoder at `index`; a value that asked for no container is an empty object.
-    private func nested(_ index: Int, _ node: CodingPathNode, _ body: () throws -> Void) throws {
+    /// Runs `body` with the encoder at `index`, for a value whose mapping's rules are `rules`; a value that asked for
+    /// no container is an empty object.
+    private func nested(
+        _ index: Int, _ node: CodingPathNode, rules: Unmanaged<ModelRules>? = nil, _ body: () throws -> Void
+    ) throws {
         depth += 1
         defer { depth -= 1 }
         guard stackBudget.hasRoom(nesting: depth - 1) else {
@@ -203,10 +212,11 @@ final class TreeEncoder: Encoder {
                     debugDescription:
                         "nesting deeper than \(tree.options.maximumDepth) levels (a cycle in the object graph?)"))
         }
-        let saved = (slot, self.node)
+        let saved = (slot, self.node, self.rules)
         slot = index
         self.node = node
-        defer { (slot, self.node) = saved }
+        self.rules = rules
+        defer { (slot, self.node, self.rules) = saved }
         try body()
     }
 
@@ -260,6 +270,8 @@ struct TreeKeyedContainerParts {
     /// The coding path of the encoder that made the outermost of those containers: a member's path is this one plus
     /// its key (see ``TreeEncoder``).
     let owner: CodingPathNode
+    /// The mapping's rules of the model whose `encode(to:)` made the container (its own keyed container only).
+    var rules: Unmanaged<ModelRules>? = nil
 }
 
 /// What changes when a pooled keyed container is handed out again (``TreeKeyedContainerMaker``): its object and
@@ -271,12 +283,14 @@ final class TreeKeyedState {
     var object: Int
     var node: CodingPathNode
     var owner: CodingPathNode
+    var rules: Unmanaged<ModelRules>?
 
     init(_ parts: TreeKeyedContainerParts) {
         encoder = ObjectIdentifier(parts.encoder)
         object = parts.object
         node = parts.node
         owner = parts.owner
+        rules = parts.rules
     }
 
     @inline(__always)
@@ -284,6 +298,7 @@ final class TreeKeyedState {
         object = parts.object
         node = parts.node
         owner = parts.owner
+        rules = parts.rules
     }
 }
 
@@ -353,6 +368,31 @@ private func treeMember<Key: CodingKey>(
     encoder.tree.addVerbatim(to: object, key: treeKeyName(key, node: node, in: encoder))
 }
 
+/// A model's member `key` in `object`, added to the tree as its mapping says (ModelRules.swift): under its first mapped
+/// key, as declared, a dotted key in the nested objects it names; else as ``treeMember(_:of:node:in:)`` adds it. The
+/// member of an excluded property is made outside the tree written (a root of its own), and never written.
+private func mappedTreeMember<Key: CodingKey>(
+    _ key: Key, _ rule: ModelRules.Rule?, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
+) -> Int {
+    if rule?.isExcluded == true { return encoder.tree.add(to: -1, key: nil) }
+    let place = mappedPlace(key, rule, of: object, node: node, in: encoder)
+    return encoder.tree.addVerbatim(to: place.parent, key: place.key)
+}
+
+/// Where a model's member goes: the object its first mapped key leads to (the levels of a dotted key made as they are
+/// needed, and shared with the other keys under them) and the key written there, as declared; without a mapped key,
+/// `object` and the key under the key strategy.
+private func mappedPlace<Key: CodingKey>(
+    _ key: Key, _ rule: ModelRules.Rule?, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
+) -> (parent: Int, key: String) {
+    guard let first = rule?.keys?.first else { return (object, treeKeyName(key, node: node, in: encoder)) }
+    let segments = DesignatedPath.mappedKey(first).map { String(decoding: $0, as: UTF8.self) }
+    guard let last = segments.last else { return (object, first) }
+    var parent = object
+    for segment in segments.dropLast() { parent = encoder.tree.objectMember(of: parent, key: segment) }
+    return (parent, last)
+}
+
 /// The key as written: under the key strategy, which a custom one applies to the path to the member (`node`, the
 /// container's path, plus the key).
 private func treeKeyName<Key: CodingKey>(_ key: Key, node: CodingPathNode, in encoder: TreeEncoder) -> String {
@@ -373,37 +413,80 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
     /// See ``TreeKeyedContainerParts``.
     var node: CodingPathNode { @inline(__always) get { state.node } }
     var owner: CodingPathNode { @inline(__always) get { state.owner } }
+    var rules: Unmanaged<ModelRules>? { @inline(__always) get { state.rules } }
 
     var codingPath: [any CodingKey] { node.path }
 
-    private func member(_ key: Key) -> Int { treeMember(key, of: object, node: node, in: encoder) }
+    private func member(_ key: Key) -> Int {
+        guard let rules else { return treeMember(key, of: object, node: node, in: encoder) }
+        return mappedTreeMember(key, rules.takeUnretainedValue().rule(for: key), of: object, node: node, in: encoder)
+    }
 
     private func keyName(_ key: Key) -> String { treeKeyName(key, node: node, in: encoder) }
 
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.encodeBool(value, into: member(key)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { encoder.encodeString(value, into: member(key)) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        guard rules == nil else { return try encodeMapped(value, forKey: key) }
+        encoder.encodeBool(value, into: member(key))
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        guard rules == nil else { return try encodeMapped(value, forKey: key) }
+        encoder.encodeString(value, into: member(key))
+    }
     mutating func encode(_ value: Double, forKey key: Key) throws { try encodeMember(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encodeMember(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: Int128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { encoder.encodeInteger(value, into: member(key)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { try integer(value, key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encodeMember(value, forKey: key) }
+
+    @inline(__always)
+    private func integer<I: BinaryInteger & Encodable>(_ value: I, _ key: Key) throws {
+        guard rules == nil else { return try encodeMapped(value, forKey: key) }
+        encoder.encodeInteger(value, into: member(key))
+    }
 
     /// The closures capture the fields they need, not `self` (see ``treeMember(_:of:node:in:)``).
     private func encodeMember<T: Encodable>(_ value: T, forKey key: Key) throws {
+        guard rules == nil else { return try encodeMapped(value, forKey: key) }
         let (encoder, object, node, owner) = (self.encoder, self.object, self.node, self.owner)
         try encoder.encode(
             value, asChildOf: object, { treeMember(key, of: object, node: node, in: encoder) },
+            node: owner.appending(key))
+    }
+
+    /// A member of a model whose mapping says something (ModelRules.swift): an excluded property is left out, a
+    /// transformed one written as its transform makes it (left out when it makes nothing, unless the options write
+    /// `nil` as `null`), each under its mapped key.
+    @inline(never)
+    private func encodeMapped<T: Encodable>(_ value: T, forKey key: Key) throws {
+        let rule = rules?.takeUnretainedValue().rule(for: key)
+        if rule?.isExcluded == true { return }
+        let (encoder, object, node, owner) = (self.encoder, self.object, self.node, self.owner)
+        let place = mappedPlace(key, rule, of: object, node: node, in: encoder)
+        guard let transform = rule?.transform, transform.applies(to: T.self) else {
+            return try encoder.encode(
+                value, asChildOf: place.parent, { encoder.tree.addVerbatim(to: place.parent, key: place.key) },
+                node: owner.appending(key))
+        }
+        guard let json = transform.json(of: value) else {
+            if encoder.tree.options.nilEncoding == .null {
+                encoder.encodeNull(into: encoder.tree.addVerbatim(to: place.parent, key: place.key))
+            }
+            return
+        }
+        let written = try JSONValue.written(json, options: encoder.tree.options)
+        try encoder.encode(
+            written, asChildOf: place.parent, { encoder.tree.addVerbatim(to: place.parent, key: place.key) },
             node: owner.appending(key))
     }
 

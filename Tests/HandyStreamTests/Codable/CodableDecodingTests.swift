@@ -205,13 +205,15 @@ extension CodableDecodingTests {
         #expect(kept.city == nil)
         let kept2 = try ModelDecoder().decode(PlainModelWithCodable.self, from: #"{"point": 3}"#)
         #expect(kept2.point == .init(x: -1, y: -1))
-        // A type both HandyJSON and Decodable: ModelDecoder follows its Decodable declarations (its coding keys),
-        // with init() giving the defaults; HandyJSON's API follows its field tables and mapping.
+        // A type both HandyJSON and Decodable: ModelDecoder runs its init(from:), with its mapping (label <-- "name")
+        // and init() giving the defaults; HandyJSON's API reads the same keys.
         let both = try ModelDecoder().decode(BothKinds.self, from: #"{"value": "4", "name": "mapped"}"#)
-        #expect(both.value == 4 && both.label == "default")
+        #expect(both.value == 4 && both.label == "mapped")
         #expect(BothKinds.deserialize(from: #"{"value": "4", "name": "mapped"}"#)?.label == "mapped")
-        let outer = try ModelDecoder().decode(CodableWithModel.self, from: #"{"model": {"label": "m"}, "count": 2}"#)
+        let outer = try ModelDecoder().decode(CodableWithModel.self, from: #"{"model": {"name": "m"}, "count": 2}"#)
         #expect(outer.model.label == "m" && outer.model.value == 0 && outer.count == 2)
+        let unmapped = try ModelDecoder().decode(CodableWithModel.self, from: #"{"model": {"label": "m"}, "count": 2}"#)
+        #expect(unmapped.model.label == "default")
         #expect(try ModelDecoder().decode(SeedCity.self, from: #""beijing""#) == .beijing)
     }
 

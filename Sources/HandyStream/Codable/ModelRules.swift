@@ -1,0 +1,231 @@
+import Foundation
+
+// A type both `HandyJSON` and `Codable` keeps its `mapping(mapper:)` on the `Codable` route too (``ModelDecoder`` and
+// ``ModelEncoder`` run its `init(from:)` and `encode(to:)`, at the root, in a stream, inside other `Codable` values):
+// what the mapping says of a property is applied to the coding key that names the property. One rule gives each
+// property its keys, whichever API reads or writes it (the field tables follow it too, see ``CodecFactory``):
+//
+//   1. `mapping(mapper:)`: a property mapped with `<--` is read from its keys (the first present wins, a dotted key is
+//      a path into nested objects) and written under the first, as declared; one excluded with `>>>` is neither read
+//      nor written and keeps what `init()` gives it. This replaces its `CodingKeys` key, as it replaces its name.
+//   2. else its `CodingKeys` key (the case's raw value), under the key strategy;
+//   3. else its name, under the key strategy.
+//
+// A transform declared with `<--` reads and writes the property whichever key it has. A coding key names the property
+// of its case's name (synthesized `CodingKeys` name each property so, whatever their raw values); a key that is no
+// enum's case names the property of its string value.
+
+/// The runtime's name for an enum value's case (what `print` shows of a case), `nil` for a value that is no enum's.
+@_silgen_name("swift_EnumCaseName")
+private func _runtimeEnumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
+
+enum CodingKeyNames {
+    /// The name of the property `key` stands for: its case's name, or the string value of a key that is no enum.
+    static func property(of key: some CodingKey) -> String {
+        if let name = _runtimeEnumCaseName(key) { return String(cString: name) }
+        return key.stringValue
+    }
+}
+
+/// What `mapping(mapper:)` says of one model type's properties, by property name, for the `Codable` route: the
+/// decoder reads it from the type's ``MappingTable/model``, the encoder from ``EncodableTree/TypeKind/model(_:)``.
+/// Made once per type by ``TypeRegistry/modelRules(of:)`` (which keeps it for the life of the process), and only for a
+/// model whose mapping says something.
+final class ModelRules: @unchecked Sendable {
+    /// What the mapping says of one property.
+    final class Rule: @unchecked Sendable {
+        /// The keys the property is read from (the first present wins) and written under (the first), as declared;
+        /// `nil` when the mapping names none (a transform alone): the property keeps its coding key.
+        let keys: [String]?
+        /// ``keys`` as the decoder searches them: each a path of segments' UTF-8 bytes.
+        let paths: [[[UInt8]]]?
+        /// `>>>`: the property is neither read nor written.
+        let isExcluded: Bool
+        let transform: RuleTransform?
+        /// What `init()` gives the property: an excluded property keeps it.
+        let initialValue: Any?
+
+        init(keys: [String]?, isExcluded: Bool, transform: RuleTransform?, initialValue: Any?) {
+            self.keys = keys
+            paths = keys.map { $0.map(DesignatedPath.mappedKey).filter { !$0.isEmpty } }
+            self.isExcluded = isExcluded
+            self.transform = transform
+            self.initialValue = initialValue
+        }
+    }
+
+    private let rules: [String: Rule]
+
+    private init(rules: [String: Rule]) {
+        self.rules = rules
+    }
+
+    /// The rule of the property `key` names, `nil` when the mapping says nothing of it.
+    func rule(for key: some CodingKey) -> Rule? {
+        rules[CodingKeyNames.property(of: key)]
+    }
+
+    /// The rules of `type`: `nil` for a type that is no model, or whose mapping says nothing.
+    static func make(_ type: Any.Type) -> ModelRules? {
+        guard let model = type as? any HandyJSON.Type else { return nil }
+        return makeRules(model)
+    }
+
+    private static func makeRules<Model: HandyJSON>(_: Model.Type) -> ModelRules? {
+        guard let properties = StoredProperty.of(Model.self) else { return nil }
+        let modelName = "\(Model.self)"
+        // Problems in the mapping are the field tables' to report; here, what resolves is applied.
+        let mapping = ResolvedMapping(MappingReader.read(Model.self), properties: properties, modelName: modelName)
+        guard !mapping.rules.isEmpty || !mapping.excluded.isEmpty else { return nil }
+        let initial = initialValues(of: Model())
+        var rules: [String: Rule] = [:]
+        for (index, handler) in mapping.rules where !mapping.excluded.contains(index) {
+            let property = properties[index]
+            rules[property.name] = Rule(
+                keys: handler.keys.flatMap { $0.isEmpty ? nil : $0 }, isExcluded: false,
+                transform: handler.adapter.map {
+                    RuleTransform($0, propertyType: handler.propertyType, name: "\(modelName).\(property.name)")
+                },
+                initialValue: initial[property.storedName])
+        }
+        for index in mapping.excluded {
+            let property = properties[index]
+            rules[property.name] = Rule(
+                keys: nil, isExcluded: true, transform: nil, initialValue: initial[property.storedName])
+        }
+        return ModelRules(rules: rules)
+    }
+
+    /// Each stored property's value in `value`, by stored name, superclasses' included.
+    private static func initialValues(of value: Any) -> [String: Any] {
+        var values: [String: Any] = [:]
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, values[label] == nil { values[label] = child.value }
+            }
+            mirror = current.superclassMirror
+        }
+        return values
+    }
+}
+
+/// A transform (or converter) of `mapping(mapper:)` on the `Codable` route. It is made by the type's mapping, once,
+/// and shared by every thread, so calls into it are serialized as ``TransformCodec``'s are.
+final class RuleTransform: @unchecked Sendable {
+    private let adapter: ValueAdapter
+    private let propertyType: PropertyType
+    /// `Model.property`, for errors.
+    let name: String
+    private let lock: NSRecursiveLock?
+
+    init(_ adapter: ValueAdapter, propertyType: PropertyType, name: String) {
+        self.adapter = adapter
+        self.propertyType = propertyType
+        self.name = name
+        lock = adapter.callsSharedObject ? NSRecursiveLock() : nil
+    }
+
+    /// The transform is given the document's text (`specify(property:converter:)`), not Foundation values.
+    var readsText: Bool { adapter.readsText }
+
+    /// Whether the transform is for values of type `T`: the property's type, or the type an optional property wraps
+    /// (what `decodeIfPresent` and `encodeIfPresent` read and write). Under another type (a hand-written
+    /// `init(from:)` reading the key as something else) the key is read as it is.
+    func applies<T>(to _: T.Type) -> Bool { propertyType.matches(T.self) || propertyType.matches(T?.self) }
+
+    /// The value the transform makes of `json`, `nil` when it makes none. Only for a type it ``applies(to:)``.
+    func value<T>(_: T.Type, from json: Any?) -> T? {
+        lock?.lock()
+        defer { lock?.unlock() }
+        if propertyType.matches(T.self) {
+            let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
+            defer { slot.deallocate() }
+            return adapter.fromJSON(json, UnsafeMutableRawPointer(slot), .initialize) ? slot.move() : nil
+        }
+        let slot = UnsafeMutablePointer<T?>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        return adapter.fromJSON(json, UnsafeMutableRawPointer(slot), .initialize) ? slot.move() : nil
+    }
+
+    /// The JSON value (Foundation-style) the transform makes of `value`, `nil` to leave it out. Only for a type it
+    /// ``applies(to:)``.
+    func json<T>(of value: T) -> Any? {
+        lock?.lock()
+        defer { lock?.unlock() }
+        if propertyType.matches(T.self) {
+            return withUnsafePointer(to: value) { adapter.toJSON(UnsafeRawPointer($0)) }
+        }
+        let wrapped: T? = value
+        return withUnsafePointer(to: wrapped) { adapter.toJSON(UnsafeRawPointer($0)) }
+    }
+}
+
+extension TapeDecoder {
+    /// The member at `index` read through a model's transform, given what the field tables give it: Foundation-style
+    /// values (`nil` for `null`), or for a converter the document's text (a string's contents, a number's literal,
+    /// `true`/`false`, the compact JSON of an object or array; `null` is no text, and doesn't fit).
+    func transformed<T>(_: T.Type, at index: Int, _ transform: RuleTransform, node: CodingPathNode) throws -> T {
+        let readsText = transform.readsText
+        let json: Any?
+        switch kind(at: index) {
+        case .null:
+            guard !readsText else { throw refused(by: transform, at: index, node: node) }
+            json = nil
+        case .true, .false:
+            let flag = kind(at: index) == .true
+            json = readsText ? (flag ? "true" : "false") as Any : flag as Any
+        case .number:
+            if readsText {
+                json = context.options.numberText(tape.pointee.bytes(of: index))
+            } else {
+                json = tape.pointee.withBytes(of: index) { AnyCodec.foundationNumber($0) }
+            }
+        case .string, .key: json = string(at: index)
+        case .array, .object:
+            let value = try jsonValue(at: index, depth: 0)
+            if readsText {
+                json = String(decoding: try ModelEncoder().encode(value), as: UTF8.self)
+            } else {
+                json = TapeDecoder.foundation(value)
+            }
+        }
+        guard let value = transform.value(T.self, from: json) else {
+            throw refused(by: transform, at: index, node: node)
+        }
+        return value
+    }
+
+    private func refused(by transform: RuleTransform, at index: Int, node: CodingPathNode) -> DecodingError {
+        corrupted("The value is not one the transform of \(transform.name) accepts.", at: index, node: node)
+    }
+
+    /// `value` as Foundation-style values, as the field tables give a transform an object or array (``AnyCodec``).
+    private static func foundation(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .bool(let flag): return flag
+        case .number(var text):
+            return text.withUTF8 { AnyCodec.foundationNumber(UnsafeRawBufferPointer($0)) } ?? NSNull()
+        case .string(let string): return string
+        case .array(let elements): return elements.map(foundation)
+        case .object(let members):
+            var object: [String: Any] = [:]
+            for member in members { object[member.key] = foundation(member.value) }
+            return object
+        }
+    }
+}
+
+extension JSONValue {
+    /// A transform's JSON value (Foundation-style), written as the field tables write it (``AnyWriter``, as
+    /// ``TransformCodec`` does) and read back as a JSONValue, to go into an ``EncodableTree`` with the rest of the
+    /// value (numbers keep that text; the tree writes its layout).
+    static func written(_ json: Any, options: EncodingOptions) throws -> JSONValue {
+        var compact = options
+        compact.prettyPrinted = false
+        var run = EncodingRun(options: compact)
+        try run.encode(any: json)
+        return try ModelDecoder().decode(JSONValue.self, from: run.writer.bytes)
+    }
+}
