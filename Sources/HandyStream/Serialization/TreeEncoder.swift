@@ -422,16 +422,20 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
         return mappedTreeMember(key, rules.takeUnretainedValue().rule(for: key), of: object, node: node, in: encoder)
     }
 
+    /// A member of a container whose type's mapping says nothing (``rules`` is `nil`, checked by the caller).
+    @inline(__always)
+    private func unmappedMember(_ key: Key) -> Int { treeMember(key, of: object, node: node, in: encoder) }
+
     private func keyName(_ key: Key) -> String { treeKeyName(key, node: node, in: encoder) }
 
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         guard rules == nil else { return try encodeMapped(value, forKey: key) }
-        encoder.encodeBool(value, into: member(key))
+        encoder.encodeBool(value, into: unmappedMember(key))
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
         guard rules == nil else { return try encodeMapped(value, forKey: key) }
-        encoder.encodeString(value, into: member(key))
+        encoder.encodeString(value, into: unmappedMember(key))
     }
     mutating func encode(_ value: Double, forKey key: Key) throws { try encodeMember(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encodeMember(value, forKey: key) }
@@ -452,7 +456,7 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
     @inline(__always)
     private func integer<I: BinaryInteger & Encodable>(_ value: I, _ key: Key) throws {
         guard rules == nil else { return try encodeMapped(value, forKey: key) }
-        encoder.encodeInteger(value, into: member(key))
+        encoder.encodeInteger(value, into: unmappedMember(key))
     }
 
     /// The closures capture the fields they need, not `self` (see ``treeMember(_:of:node:in:)``).

@@ -114,7 +114,7 @@ final class Tokenizer {
         // yajl keeps the callbacks pointer and the context for the handle's whole life.
         guard
             let handle = yajl_alloc(
-                scansKinds ? Self.scanningCallbacks : Self.checkingCallbacks, nil,
+                Self.callbacks(scansKinds: scansKinds, limitsLength: maximumTokenLength != .max), nil,
                 Unmanaged.passUnretained(self).toOpaque())
         else {
             fatalError("yajl_alloc failed: out of memory")
@@ -395,29 +395,54 @@ final class Tokenizer {
 
     private typealias TextCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32
 
+    /// The table for chunks scanned or not (``makeHandle(scansKinds:)``), with or without a token length limit: a
+    /// decoder without one doesn't compare every token's length.
+    private static func callbacks(scansKinds: Bool, limitsLength: Bool) -> UnsafePointer<yajl_callbacks> {
+        switch (scansKinds, limitsLength) {
+        case (false, false): checkingCallbacks
+        case (true, false): scanningCallbacks
+        case (false, true): checkingLimitedCallbacks
+        case (true, true): scanningLimitedCallbacks
+        }
+    }
+
     /// For chunks not scanned (a whole document): every string and key checked.
     nonisolated(unsafe) private static let checkingCallbacks = callbacks(
-        string: { text($0, $1, $2, skipsKnownASCII: false, isKey: false) },
-        key: { text($0, $1, $2, skipsKnownASCII: false, isKey: true) })
+        string: { text($0, $1, $2, skipsKnownASCII: false, isKey: false, limited: false) },
+        key: { text($0, $1, $2, skipsKnownASCII: false, isKey: true, limited: false) },
+        limitsLength: false)
 
     /// For scanned chunks (streamed): a string known to be ASCII is not checked.
     nonisolated(unsafe) private static let scanningCallbacks = callbacks(
-        string: { text($0, $1, $2, skipsKnownASCII: true, isKey: false) },
-        key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true) })
+        string: { text($0, $1, $2, skipsKnownASCII: true, isKey: false, limited: false) },
+        key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true, limited: false) },
+        limitsLength: false)
 
-    /// A table of callbacks with these for strings and keys. yajl keeps the pointer for the handle's life, so it must
-    /// never move: each table is allocated once, for the process.
-    private static func callbacks(string: TextCallback, key: TextCallback) -> UnsafePointer<yajl_callbacks> {
+    /// The same two with every string's, key's and number's length checked (``maximumTokenLength``).
+    nonisolated(unsafe) private static let checkingLimitedCallbacks = callbacks(
+        string: { text($0, $1, $2, skipsKnownASCII: false, isKey: false, limited: true) },
+        key: { text($0, $1, $2, skipsKnownASCII: false, isKey: true, limited: true) },
+        limitsLength: true)
+
+    nonisolated(unsafe) private static let scanningLimitedCallbacks = callbacks(
+        string: { text($0, $1, $2, skipsKnownASCII: true, isKey: false, limited: true) },
+        key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true, limited: true) },
+        limitsLength: true)
+
+    /// A table of callbacks with these for strings and keys, and numbers' lengths checked or not. yajl keeps the pointer for the handle's life, so
+    /// it must never move: each table is allocated once, for the process.
+    private static func callbacks(string: TextCallback, key: TextCallback, limitsLength: Bool)
+        -> UnsafePointer<yajl_callbacks>
+    {
         let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
         table.initialize(
             to: yajl_callbacks(
                 yajl_null: { context in send(context) { $0.tokenNull() } },
                 yajl_boolean: { context, value in send(context) { $0.tokenBool(value != 0) } },
-                // Numbers arrive only as raw text: yajl_integer and yajl_double would lose precision.
                 yajl_integer: nil,
                 yajl_double: nil,
+                // Numbers arrive only as raw text: yajl_integer and yajl_double would lose precision.
                 yajl_number: { context, text, length in
-                    guard tokenizer(context).withInstance({ $0.checkLength(length, quoted: false) }) else { return 0 }
                     let buffer = UnsafeRawBufferPointer(start: text, count: length)
                     return send(context) { $0.tokenNumber(buffer) }
                 },
@@ -428,6 +453,13 @@ final class Tokenizer {
                 yajl_start_array: { context in send(context) { $0.tokenStartArray() } },
                 yajl_end_array: { context in send(context) { $0.tokenEndArray() } }
             ))
+        if limitsLength {
+            table.pointee.yajl_number = { context, text, length in
+                guard tokenizer(context).withInstance({ $0.checkLength(length, quoted: false) }) else { return 0 }
+                let buffer = UnsafeRawBufferPointer(start: text, count: length)
+                return send(context) { $0.tokenNumber(buffer) }
+            }
+        }
         return UnsafePointer(table)
     }
 }
@@ -442,11 +474,11 @@ private func tokenizer(_ context: UnsafeMutableRawPointer?) -> Unmanaged<Tokeniz
 @inline(__always)
 private func text(
     _ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: Int, skipsKnownASCII: Bool,
-    isKey: Bool
+    isKey: Bool, limited: Bool
 ) -> Int32 {
     let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
     let valid = tokenizer(context).withInstance {
-        $0.checkLength(length, quoted: true)
+        (!limited || $0.checkLength(length, quoted: true))
             && (skipsKnownASCII ? $0.checkUTF8UnlessKnownASCII(buffer) : $0.checkUTF8(buffer))
     }
     guard valid else { return 0 }
