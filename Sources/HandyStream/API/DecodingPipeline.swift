@@ -52,6 +52,8 @@ final class DecodingPipeline<T>: StageOwner {
         case finished
     }
     private var state = State.reading
+    /// The tokenizer stopped before the input ended (``State/stopped``, and whatever came after it).
+    private var stoppedReading = false
     /// Values completed since they were last collected: the streaming modes only (`nil` exactly in mode `value`,
     /// whose one value stays in the root frame).
     private let completed: ElementBuffer<T>?
@@ -257,11 +259,20 @@ final class DecodingPipeline<T>: StageOwner {
         case .stopped:
             guard let failure = run.failure else {
                 state = .stopped
+                stoppedReading = true
                 return
             }
-            let error = JSONDecodingError(
-                kind: failure.kind, message: failure.message, offset: failure.offset ?? tokenizer.offset,
-                path: failure.path, chunk: chunk, chunkStart: chunkStart, lines: lines)
+            let offset = failure.offset ?? tokenizer.offset
+            let error =
+                if offset < chunkStart, let before = tokenizer.bytes(from: offset, upTo: chunkStart) {
+                    JSONDecodingError(
+                        kind: failure.kind, message: failure.message, offset: offset, path: failure.path,
+                        before: before, chunk: chunk, chunkStart: chunkStart, lines: lines)
+                } else {
+                    JSONDecodingError(
+                        kind: failure.kind, message: failure.message, offset: offset, path: failure.path,
+                        chunk: chunk, chunkStart: chunkStart, lines: lines)
+                }
             if let underlying = failure.underlying { throw Self.locate(underlying, at: error) }
             throw asThrown(error)
         case .malformed(let syntax):
@@ -366,5 +377,8 @@ final class DecodingPipeline<T>: StageOwner {
     /// Calls of yajl's parser so far (``Tokenizer/parserCalls``).
     var parserCalls: Int { tokenizer.parserCalls }
     /// Bytes the tokenizer read: less than was fed when a designated value ended early.
-    var bytesRead: Int { tokenizer.offset }
+    var bytesRead: Int {
+        // A token held back for the next chunk was read: only a stop leaves input unread.
+        stoppedReading ? tokenizer.offset : tokenizer.bytesFed
+    }
 }

@@ -42,10 +42,12 @@ final class ModelRules: @unchecked Sendable {
         /// `>>>`: the property is neither read nor written.
         let isExcluded: Bool
         let transform: RuleTransform?
-        /// What `init()` gives the property: an excluded property keeps it.
-        let initialValue: Any?
+        /// What `init()` gives the property, made anew at each call (a `UUID()` or a class instance is each value's
+        /// own, as with the field tables): an excluded property keeps it.
+        let initialValue: @Sendable () -> Any?
 
-        init(keys: [String]?, isExcluded: Bool, transform: RuleTransform?, initialValue: Any?) {
+        init(keys: [String]?, isExcluded: Bool, transform: RuleTransform?, initialValue: @escaping @Sendable () -> Any?)
+        {
             self.keys = keys
             paths = keys.map { $0.map(DesignatedPath.mappedKey).filter { !$0.isEmpty } }
             self.isExcluded = isExcluded
@@ -77,7 +79,6 @@ final class ModelRules: @unchecked Sendable {
         // Problems in the mapping are the field tables' to report; here, what resolves is applied.
         let mapping = ResolvedMapping(MappingReader.read(Model.self), properties: properties, modelName: modelName)
         guard !mapping.rules.isEmpty || !mapping.excluded.isEmpty else { return nil }
-        let initial = initialValues(of: Model())
         var rules: [String: Rule] = [:]
         for (index, handler) in mapping.rules where !mapping.excluded.contains(index) {
             let property = properties[index]
@@ -86,14 +87,20 @@ final class ModelRules: @unchecked Sendable {
                 transform: handler.adapter.map {
                     RuleTransform($0, propertyType: handler.propertyType, name: "\(modelName).\(property.name)")
                 },
-                initialValue: initial[property.storedName])
+                initialValue: initialValue(Model.self, property.storedName))
         }
         for index in mapping.excluded {
             let property = properties[index]
             rules[property.name] = Rule(
-                keys: nil, isExcluded: true, transform: nil, initialValue: initial[property.storedName])
+                keys: nil, isExcluded: true, transform: nil,
+                initialValue: initialValue(Model.self, property.storedName))
         }
         return ModelRules(rules: rules)
+    }
+
+    /// What a new `Model()` holds in the stored property `name`, asked anew each time.
+    private static func initialValue<Model: HandyJSON>(_: Model.Type, _ name: String) -> @Sendable () -> Any? {
+        { initialValues(of: Model())[name] }
     }
 
     /// Each stored property's value in `value`, by stored name, superclasses' included.

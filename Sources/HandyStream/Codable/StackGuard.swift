@@ -52,11 +52,13 @@ enum StackGuard {
         return here > low ? here - low : 0
     }
 
-    /// Runs `body` on a thread of its own with a stack of `stackSize` bytes, and waits for it; here, when no thread
-    /// can be made. (For work whose stack the caller's thread may not have: see ``OneTimeSetUp``.)
-    static func onLargeStack(stackSize: Int, _ body: @escaping () -> Void) {
+    /// Runs `body` on a thread of its own with a stack of `stackSize` bytes, and waits for it; returns `false`, and
+    /// runs nothing, when no thread can be made (the work was for a stack the caller's thread may not have: see
+    /// ``OneTimeSetUp``; running it here instead could overflow that stack, or wait on itself).
+    @discardableResult
+    static func onLargeStack(stackSize: Int, _ body: @escaping () -> Void) -> Bool {
         var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else { return body() }
+        guard pthread_attr_init(&attributes) == 0 else { return false }
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, stackSize)
         let job = Unmanaged.passRetained(StackJob(body))
@@ -68,7 +70,10 @@ enum StackGuard {
                 Unmanaged<StackJob>.fromOpaque(context).takeRetainedValue().body()
                 return nil
             }, job.toOpaque())
-        guard created == 0, let thread else { return job.takeRetainedValue().body() }
+        guard created == 0, let thread else {
+            job.release()
+            return false
+        }
         #else
         var thread = pthread_t()
         let created = pthread_create(
@@ -77,9 +82,13 @@ enum StackGuard {
                 Unmanaged<StackJob>.fromOpaque(context!).takeRetainedValue().body()
                 return nil
             }, job.toOpaque())
-        guard created == 0 else { return job.takeRetainedValue().body() }
+        guard created == 0 else {
+            job.release()
+            return false
+        }
         #endif
         pthread_join(thread, nil)
+        return true
     }
 }
 

@@ -139,7 +139,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     ) throws -> T {
         guard let rule = mapping?.model?.rule(for: key) else { return try plainMember(T.self, key, read) }
         if rule.isExcluded {
-            guard let value = rule.initialValue as? T else { throw keyNotFound(key) }
+            guard let value = rule.initialValue() as? T else { throw keyNotFound(key) }
             return value
         }
         guard let transform = rule.transform, transform.applies(to: T.self) else {
@@ -167,7 +167,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
     ) throws -> T? {
         guard let rule = mapping?.model?.rule(for: key) else { return try plainOptionalMember(T.self, key, read) }
-        if rule.isExcluded { return rule.initialValue as? T }
+        if rule.isExcluded { return rule.initialValue() as? T }
         guard let transform = rule.transform, transform.applies(to: T.self) else {
             return try plainOptionalMember(T.self, key, read)
         }

@@ -30,6 +30,17 @@ struct PartialToken {
     }
 
     private(set) var kind = Kind.none
+
+    /// Whether the token held is longer than `limit` (of a string's decoded text, of a number's text) for certain:
+    /// a held string is refused once its text can't decode to `limit` bytes or fewer (six bytes of escape, `\u00E9`,
+    /// decode to one at least), before it is whole; yajl's callback checks the exact length of one that ends.
+    func exceeds(_ limit: Int) -> Bool {
+        switch kind {
+        case .string: (bytes.count - 1) / 6 > limit
+        case .number, .literal: bytes.count > limit
+        case .none: false
+        }
+    }
     /// The token's bytes so far.
     private(set) var bytes: [UInt8] = []
     /// The stream offset of the token's first byte.
@@ -44,12 +55,20 @@ struct PartialToken {
     static func cut(_ text: UnsafeRawBufferPointer) -> (Int, Kind) {
         guard let base = text.baseAddress, !text.isEmpty else { return (0, .none) }
         let open = cyajl_open_string(base.assumingMemoryBound(to: UInt8.self), text.count)
-        if open < text.count { return (open, .string) }
+        if open < text.count {
+            // A control character in it is for yajl to refuse now, not to wait for.
+            let tail = UnsafeRawBufferPointer(rebasing: text[open...])
+            return tail.contains { $0 < ASCII.space } ? (text.count, .none) : (open, .string)
+        }
         var start = text.count
         while start > 0 && isBare(text[start - 1]) { start -= 1 }
         guard start < text.count else { return (text.count, .none) }
         let first = text[start]
-        if first == ASCII.minus || (ASCII.zero...ASCII.nine).contains(first) { return (start, .number) }
+        if first == ASCII.minus || ASCII.isDigit(first) {
+            // Letters in it (`-a`, `1x`) are for yajl to refuse now, not to wait for.
+            let run = UnsafeRawBufferPointer(rebasing: text[start...])
+            return run.allSatisfy(isNumberByte) ? (start, .number) : (text.count, .none)
+        }
         // A whole literal is complete (yajl reports `true` at its `e`); anything else is for yajl to refuse now.
         let length = text.count - start
         for literal in ["true", "false", "null"] where length < literal.utf8.count {
@@ -77,18 +96,29 @@ struct PartialToken {
         case .string:
             guard let base = text.baseAddress else { return nil }
             var from = 0
+            var end: Int?
             while from < text.count, let found = memchr(base + from, Int32(ASCII.quote), text.count - from) {
                 let quote = base.distance(to: UnsafeRawPointer(found))
                 var run = 0
                 while run < quote && text[quote - 1 - run] == ASCII.backslash { run += 1 }
                 if run == quote { run += trailingBackslashes }
-                if run % 2 == 0 { return quote + 1 }
+                if run % 2 == 0 {
+                    end = quote + 1
+                    break
+                }
                 from = quote + 1
             }
-            return nil
-        case .number, .literal:
+            // A control character can't stand in a string: yajl refuses it at once, so the token ends there.
+            let scanned = end ?? text.count
+            for index in 0..<scanned where text[index] < ASCII.space { return index + 1 }
+            return end
+        case .number:
+            var index = 0
+            while index < text.count && Self.isNumberByte(text[index]) { index += 1 }
+            return index < text.count ? index : nil
+        case .literal:
             // A literal is at most five bytes: past that, yajl refuses what is held.
-            let limit = kind == .literal ? max(0, min(text.count, 5 - bytes.count)) : text.count
+            let limit = max(0, min(text.count, 5 - bytes.count))
             var index = 0
             while index < limit && Self.isBare(text[index]) { index += 1 }
             return index < text.count ? index : nil
@@ -114,6 +144,15 @@ struct PartialToken {
         var run = 0
         while run < text.count && text[text.count - 1 - run] == ASCII.backslash { run += 1 }
         trailingBackslashes = run == text.count ? trailingBackslashes + run : run
+    }
+
+    /// A byte that may stand inside a number: a digit, `.`, `e`, `E`, `+` or `-`.
+    @inline(__always)
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case ASCII.zero...ASCII.nine, ASCII.period, ASCII.lowerE, ASCII.upperE, ASCII.plus, ASCII.minus: true
+        default: false
+        }
     }
 
     /// A byte that may stand inside a number or a literal: a digit, a letter, `.`, `+` or `-`.

@@ -159,11 +159,11 @@ final class Tokenizer {
         if !partial.isEmpty {
             guard let end = partial.end(in: rest) else {
                 partial.append(rest)
-                return refuseIfTooLong(partial.bytes.count)
+                return refuseIfTooLong()
             }
             partial.append(UnsafeRawBufferPointer(rebasing: rest[..<end]))
             rest = UnsafeRawBufferPointer(rebasing: rest[end...])
-            let refused = refuseIfTooLong(partial.bytes.count)
+            let refused = refuseIfTooLong()
             guard refused == .needsMore else { return refused }
             lastToken = (partial.start, partial.take())
             let outcome = lastToken.bytes.withUnsafeMutableBytes {
@@ -179,7 +179,7 @@ final class Tokenizer {
         }
         let outcome = parseEscapes(rest, kinds)
         guard outcome == .needsMore, !partial.isEmpty else { return outcome }
-        return refuseIfTooLong(partial.bytes.count)
+        return refuseIfTooLong()
     }
 
     /// The bytes of the stream from `offset` up to `end`, when a token held back (or just handed over) still has them:
@@ -192,9 +192,9 @@ final class Tokenizer {
         return nil
     }
 
-    /// A token held that grew past ``maximumTokenLength`` is refused where it starts.
-    private func refuseIfTooLong(_ length: Int) -> Outcome {
-        guard length > maximumTokenLength else { return .needsMore }
+    /// A token held that grew past ``maximumTokenLength`` is refused where it starts (``PartialToken/exceeds(_:)``).
+    private func refuseIfTooLong() -> Outcome {
+        guard partial.exceeds(maximumTokenLength) else { return .needsMore }
         ownFailure = SyntaxFailure(message: tokenTooLongMessage, isLexical: true, offset: partial.start)
         return .malformed(ownFailure!)
     }
@@ -348,8 +348,8 @@ final class Tokenizer {
         if let failure = ownFailure { return .malformed(failure) }
         if !partial.isEmpty {
             // A token the input's end completes (a number), or leaves cut: yajl says which.
-            var token = partial.take()
-            let outcome = token.withUnsafeMutableBytes { parseEscapes(UnsafeRawBufferPointer($0), .all) }
+            lastToken = (partial.start, partial.take())
+            let outcome = lastToken.bytes.withUnsafeMutableBytes { parseEscapes(UnsafeRawBufferPointer($0), .all) }
             guard outcome == .needsMore else { return outcome }
         }
         if !held.isEmpty {

@@ -197,3 +197,24 @@ struct RuleHolder: HandyJSON, Equatable {
                 == String(decoding: try Self.sorted.encodeByTables(value), as: UTF8.self))
     }
 }
+
+/// A model whose excluded property `init()` makes anew for each value.
+struct RuleTicket: HandyJSON, Codable {
+    var id = UUID()
+    var seat = ""
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper >>> id
+    }
+}
+
+extension CodableModelMappingTests {
+    /// An excluded property keeps what `init()` gives each value, made anew (as the field tables do): never one value
+    /// shared by every decode.
+    @Test func excludedPropertyIsEachValuesOwn() throws {
+        let json = #"[{"id": "00000000-0000-0000-0000-000000000000", "seat": "A1"}, {"seat": "B2"}]"#
+        let tickets = try ModelDecoder().decode([RuleTicket].self, from: json)
+        #expect(tickets.map(\.seat) == ["A1", "B2"])
+        #expect(tickets[0].id != tickets[1].id)
+        #expect(tickets[0].id != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+    }
+}

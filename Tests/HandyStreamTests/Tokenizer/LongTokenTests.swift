@@ -100,6 +100,59 @@ struct LongTokenTests {
                         offset: 1)))
     }
 
+    @Test("A string cut by a chunk is measured as the whole document measures it: its decoded text")
+    func heldStringsAreMeasuredAsDecoded() {
+        for json in [#"["abcd"]"#, #"["\u0041\u0042\u0043\u0044"]"#] {
+            let bytes = Array(json.utf8)
+            for size in [1, 2, 3, 5, 7] {
+                let streamed = tokenize(bytes, chunkSizes: [size], maximumTokenLength: 4)
+                #expect(streamed.outcome == .complete, "\(json) in chunks of \(size)")
+            }
+            let refused = tokenize(bytes, chunkSizes: [2], maximumTokenLength: 3)
+            #expect(
+                refused.outcome
+                    == .malformed(
+                        .init(
+                            message: Tokenizer.tokenTooLongPrefix + "3", isLexical: true,
+                            offset: 1)), "\(json)")
+        }
+    }
+
+    @Test("Garbage that yajl refuses at once is not held waiting for a token's end")
+    func garbageIsNotHeld() {
+        // Each is refused by the chunk that shows it is no token, however long the input goes on after it.
+        let cases: [(first: String, more: String)] = [("[\"", "\n"), ("[\"ab\n", "c"), ("[-", "a"), ("[1", "x")]
+        for (first, more) in cases {
+            let sink = TraceSink()
+            let tokenizer = Tokenizer(sink: sink)
+            var outcome = Array(first.utf8).withUnsafeBytes { tokenizer.parse($0, scansKinds: true) }
+            for _ in 0..<3 where outcome == .needsMore {
+                outcome = Array(String(repeating: more, count: 1000).utf8).withUnsafeBytes {
+                    tokenizer.parse($0, scansKinds: true)
+                }
+            }
+            guard case .malformed = outcome else {
+                Issue.record("\(first.debugDescription) + \(more.debugDescription)…: \(outcome)")
+                continue
+            }
+        }
+    }
+
+    @Test("An error in a token held when the input ends is located in the token")
+    func errorInATokenHeldAtTheEnd() throws {
+        let decoder = try ModelDecoder().incremental(JSONValue.self)
+        #expect(throws: Never.self) { try decoder.feed(Array(#"{"a": "x\u12"#.utf8)) }
+        #expect(throws: Never.self) { try decoder.feed(Array("zz".utf8)) }
+        do {
+            _ = try decoder.finish()
+            Issue.record("a bad escape must be refused")
+        } catch let DecodingError.dataCorrupted(context) {
+            let location = try #require(context.underlyingError as? JSONDecodingError)
+            #expect(location.offset >= 6 && location.offset <= 14, "\(location)")
+            #expect(location.line == 1 && location.column == location.offset + 1, "\(location)")
+        }
+    }
+
     @Test("Decoders report a token past the limit as an error of kind tokenTooLong, with its place")
     func throughTheDecoder() throws {
         struct Item: Decodable { var name: String }
