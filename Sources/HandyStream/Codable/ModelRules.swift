@@ -100,20 +100,7 @@ final class ModelRules: @unchecked Sendable {
 
     /// What a new `Model()` holds in the stored property `name`, asked anew each time.
     private static func initialValue<Model: HandyJSON>(_: Model.Type, _ name: String) -> @Sendable () -> Any? {
-        { initialValues(of: Model())[name] }
-    }
-
-    /// Each stored property's value in `value`, by stored name, superclasses' included.
-    private static func initialValues(of value: Any) -> [String: Any] {
-        var values: [String: Any] = [:]
-        var mirror: Mirror? = Mirror(reflecting: value)
-        while let current = mirror {
-            for child in current.children {
-                if let label = child.label, values[label] == nil { values[label] = child.value }
-            }
-            mirror = current.superclassMirror
-        }
-        return values
+        { Mirror.storedValues(of: Model())[name] }
     }
 }
 
@@ -234,5 +221,20 @@ extension JSONValue {
         var run = EncodingRun(options: compact)
         try run.encode(any: json)
         return try ModelDecoder().decode(JSONValue.self, from: run.writer.bytes)
+    }
+}
+
+extension Mirror {
+    /// Each stored property's value in `value`, by stored name, superclasses' included (a subclass's first).
+    static func storedValues(of value: Any) -> [String: Any] {
+        var values: [String: Any] = [:]
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, values[label] == nil { values[label] = child.value }
+            }
+            mirror = current.superclassMirror
+        }
+        return values
     }
 }

@@ -47,15 +47,7 @@ final class PropertyDefaults: @unchecked Sendable {
             byKey = capture.values
             codingKeys = capture.names
         }
-        var byProperty: [String: Any] = [:]
-        var mirror: Mirror? = Mirror(reflecting: value)
-        while let current = mirror {
-            for child in current.children {
-                if let label = child.label, byProperty[label] == nil { byProperty[label] = child.value }
-            }
-            mirror = current.superclassMirror
-        }
-        return PropertyDefaults(byKey: byKey, byProperty: byProperty, codingKeys: codingKeys)
+        return PropertyDefaults(byKey: byKey, byProperty: Mirror.storedValues(of: value), codingKeys: codingKeys)
     }
 }
 
