@@ -75,13 +75,15 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
             ]
         ),
+        // The command-line tool: its folder's name differs from the library's by more than case.
         .executableTarget(
             name: "handystream",
             dependencies: [
                 "HandyStream",
                 "CYajl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/HandyStreamCLI"
         ),
         // A process of its own for SmallStackTests: one call, the first of the process, on a thread of a given stack.
         .executableTarget(name: "HandyStreamStackCheck", dependencies: ["HandyStream"], path: "Tests/StackCheck"),

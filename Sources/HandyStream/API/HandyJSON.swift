@@ -22,8 +22,8 @@ public protocol HandyJSON: EmptyInitializable {
     mutating func didFinishMapping()
     /// HandyStream's own, not for models to implement: how arrays and dictionaries of this model are made. The
     /// default, below, is compiled where the model is declared, with the model's concrete type: there, making an
-    /// array asks the runtime for no type metadata (in HandyStream's generic code, two look-ups of about 500
-    /// instructions each per array, and one per dictionary entry).
+    /// array asks the runtime for no type metadata (in HandyStream's generic code, two look-ups per array, and one
+    /// per dictionary entry).
     static var _containerFinishing: Any { get }
 }
 

@@ -35,7 +35,7 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
     ) -> [Element] {
         // Small arrays (a GeoJSON point is [x, y]; a handful of tags or ratings) are made from array literals, which
         // allocate directly: a literal's allocation is inlined where `Element` is concrete, where reserving capacity
-        // goes through the standard library's `_consumeAndCreateNew` (about 250 instructions more an array).
+        // goes through the standard library's `_consumeAndCreateNew` on every array.
         @inline(__always) func move(_ index: Int) -> Element { (elements + index).move() }
         switch count {
         case 0: return []
@@ -51,9 +51,8 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
         }
         // Up to 16, specialized: reserved and appended to. `reserveCapacity` allocates in code specialized for
         // `Element`, where `Array(unsafeUninitializedCapacity:)` calls the standard library's unspecialized
-        // allocation, which looks up `_ContiguousArrayStorage<Element>`'s metadata in the runtime's cache (about 650
-        // instructions per array in a generated stream's `[Double]` and `[String]` properties); past 16 elements that
-        // is less than appending one by one costs over moving them at once.
+        // allocation, which looks up `_ContiguousArrayStorage<Element>`'s metadata in the runtime's cache on every
+        // array; past 16 elements that is less than appending one by one costs over moving them at once.
         if specialized && count <= 16 {
             var array: [Element] = []
             array.reserveCapacity(count)
@@ -144,7 +143,7 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
 /// The slots of an ``ElementBuffer``, in code that is not generic: where a frame fills one per element, no code runs
 /// that depends on the element type. (In a generic frame's methods, which are called through the class table and so
 /// are never specialized, each element asked the runtime for the element type's layout, and the element codec's call
-/// was made through a closure the compiler could not inline: about 70 instructions per number in `[Double]`.)
+/// was made through a closure the compiler could not inline.)
 /// Slots `0..<count` hold initialized values, one every `stride` bytes.
 class SlotBuffer {
     final fileprivate(set) var base: UnsafeMutableRawPointer
@@ -363,8 +362,7 @@ class ArrayElementsFrame: Frame {
 final class ArrayFrame<Element>: ArrayElementsFrame {
     private let finishing: ArrayFinishing<Element>
     /// The same buffer as the base's, typed. (Held twice on purpose: casting the base's `SlotBuffer` back in this
-    /// class's unspecialized methods cost 3.2 M instructions on canada.json, the runtime making the buffer type's
-    /// metadata at each array.)
+    /// class's unspecialized methods had the runtime make the buffer type's metadata at each array.)
     private let elements: ElementBuffer<Element>
 
     init(opener: ValueCodec, element: ValueCodec, finishing: ArrayFinishing<Element>) {

@@ -14,8 +14,8 @@ struct DictionaryFinishing<Value>: @unchecked Sendable {
     @inlinable @inline(__always)
     static func make() -> DictionaryFinishing {
         DictionaryFinishing { keys, values, count in
-            // A plain loop: in generic code, `Dictionary(zip(…), uniquingKeysWith:)` cost about 2,700 instructions a
-            // pair, most of them the runtime's metadata look-ups inside the standard library's unspecialized zip.
+            // A plain loop: in generic code, `Dictionary(zip(…), uniquingKeysWith:)` asked the runtime for type
+            // metadata at every pair, inside the standard library's unspecialized zip.
             var dictionary = [String: Value](minimumCapacity: count)
             for index in 0..<count { dictionary.updateValue((values + index).move(), forKey: keys[index]) }
             return dictionary

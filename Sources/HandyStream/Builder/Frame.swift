@@ -143,12 +143,12 @@ struct ChildFrames {
 
 /// One value in memory of its own, and whether it is there: a frame's finished value waiting to be handed over
 /// (``RootFrame``, ``DecodableFrame``). Kept so rather than in a `T?`: in a generic frame's unspecialized code every
-/// use of a `T?` asks the runtime for `Optional<T>`'s metadata (about 330 instructions), where a `T` in place needs
-/// only `T`'s, which the frame's class has. Not generic itself, for the same reason: a `HeldValue<T>` property would
-/// have its metadata looked up on every access. Each method is given `T`, the type the memory was allocated for.
-/// The flag lives in that memory too, so that a frame keeps its `HeldValue` in a constant: a variable would add an
-/// exclusivity check to each use (about 85 instructions, four times per streamed element). Allocated by `init`; the
-/// frame's `deinit` calls ``discard(_:)`` then ``deallocate()``.
+/// use of a `T?` asks the runtime for `Optional<T>`'s metadata, where a `T` in place needs only `T`'s, which the
+/// frame's class has. Not generic itself, for the same reason: a `HeldValue<T>` property would have its metadata
+/// looked up on every access. Each method is given `T`, the type the memory was allocated for. The flag lives in
+/// that memory too, so that a frame keeps its `HeldValue` in a constant: a variable would add an exclusivity check
+/// to each use, four times per streamed element. Allocated by `init`; the frame's `deinit` calls ``discard(_:)``
+/// then ``deallocate()``.
 struct HeldValue {
     /// Where a codec stores the value (`.initialize`).
     let target: UnsafeMutableRawPointer

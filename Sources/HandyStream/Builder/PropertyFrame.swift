@@ -3,8 +3,8 @@
 /// Models and nested key paths (``PathFrame``) share this.
 class PropertyFrame: Frame {
     /// Kept alive by the codec that made the frame, which lives as long as the process; reached only through
-    /// ``withTable(_:)``, without reference counting (a strong reference, retained and released around each use,
-    /// cost about 40 instructions per property on the hot path).
+    /// ``withTable(_:)``, without reference counting (a strong reference is retained and released around each use,
+    /// for every property on the hot path).
     private let tableReference: Unmanaged<FieldTable>
 
     @inline(__always)

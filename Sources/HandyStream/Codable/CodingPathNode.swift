@@ -60,7 +60,7 @@ struct CodingPaths {
         let index: Int
         /// A key of a type of at most one byte that holds no references (an enum's case, the commonest coding key),
         /// kept as its type and that byte: made into an `any CodingKey` only when a path is read (keeping the
-        /// existential in an array cost about 200 instructions a nested value).
+        /// existential in an array made and copied one at every nested value).
         let keyType: (any CodingKey.Type)?
         let keyByte: UInt8
 

@@ -2,11 +2,10 @@ import Foundation
 
 // Keyed containers used again. `KeyedDecodingContainer.init` puts the container into a box of the standard library's,
 // `_KeyedDecodingContainerBox<Container>`, whose type metadata the runtime looks up in its cache on every call (the
-// standard library's code is not specialized for ours) and whose allocation is freed when the container goes: about
-// 670 instructions a container, 7.3 M of a decode of citm_catalog.json (10,927 objects). A decoder that decodes a
-// root value keeps the containers it made, per key type, and hands a kept one out again once nothing but the pool
-// holds its box; the container reads what changes (the object, the coding path, the mapping, the rescue) from a
-// ``TapeKeyedState`` that the box holds.
+// standard library's code is not specialized for ours) and whose allocation is freed when the container goes, for
+// every container. A decoder that decodes a root value keeps the containers it made, per key type, and hands a kept
+// one out again once nothing but the pool holds its box; the container reads what changes (the object, the coding
+// path, the mapping, the rescue) from a ``TapeKeyedState`` that the box holds.
 
 /// What a keyed container reads: its decoder, its object and coding path, and the mapping and rescue state of the
 /// value that made it. A pooled container's state is set again when the container is handed out again.
@@ -296,7 +295,7 @@ enum KeyedContainerBox {
 }
 
 /// The UTF-8 bytes of a key type's string values, found by the key's one byte, so that a look-up need not ask each
-/// key for its `stringValue` and read that `String`'s bytes (about 45 instructions a member).
+/// key for its `stringValue` and read that `String`'s bytes at every member.
 ///
 /// Only for key types of at most one byte that hold no references (``ByteKey``): an enum without payloads, whose
 /// values are its cases, or a struct of one byte. A key's `stringValue` is taken to be a function of its value: the

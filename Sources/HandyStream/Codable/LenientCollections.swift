@@ -313,7 +313,7 @@ extension Dictionary: RescuedCollection where Key == Int, Value: Decodable {
 
 // Room for a container's elements or members, counted on its tape token. An empty one stays the shared empty one:
 // `reserveCapacity(0)` still goes through the standard library's making of a new buffer, which hands back the shared
-// empty one (about 75 instructions and a release per `[Int]`; citm_catalog.json has 8,685 empty `blockIds`).
+// empty one (work and a release on every empty array, for nothing).
 
 extension Array {
     @inline(__always)

@@ -3,13 +3,11 @@
 /// reflection), the lazy statics, the spare tape and the spare keyed-container makers.
 ///
 /// Made where it is first needed, that set-up runs on the caller's stack, deep inside the tokenizer's callbacks and
-/// before the stack guard (``StackBudget``) is asked: in a debug build a flat `Codable` value's first decode needed
-/// about 60 KiB of stack and its next ones about 27 KiB (`JSONDecoder`'s first about 29 KiB), its first encode about
-/// 50 KiB and the next ones 14 KiB. So a first call on a small thread crashed where every later call, and
-/// Foundation's coders, did not. Every decode and encode therefore starts with ``ensure()``: on a thread with less
-/// than ``roomNeeded`` of stack left, the first one does the set-up on a thread of its own, with a large stack, and
-/// waits for it. (A thread with more room makes it in place, as before; the set-up thread has more room, so it never
-/// waits for itself.)
+/// before the stack guard (``StackBudget``) is asked, and it is deeper than a decode or an encode itself: a first call
+/// on a small thread crashed where every later call, and Foundation's coders, did not. So every decode and encode
+/// starts with ``ensure()``: on a thread with less than ``roomNeeded`` of stack left, the first one does the set-up on
+/// a thread of its own, with a large stack, and waits for it. (A thread with more room makes it in place; the set-up
+/// thread has more room, so it never waits for itself. When no thread can be made, the set-up is left for later.)
 ///
 /// What is left is what each type sets up when it is first decoded: see ``TapeDecoder/rehearse(_:builder:)``.
 enum OneTimeSetUp {

@@ -127,8 +127,8 @@ final class TapeDecoder: Decoder {
     }
 
     /// The keyed-container makers of the last decoder freed, for the next decoder made: their pools, the key names
-    /// they keep and the makers themselves serve decode after decode (making them took about 7,000 instructions a
-    /// key type). Containers are pooled only while a root value is decoded, and each root value's reclaim lets the
+    /// they keep and the makers themselves serve decode after decode (else each decoder makes them again, per key
+    /// type). Containers are pooled only while a root value is decoded, and each root value's reclaim lets the
     /// pools forget the containers held elsewhere, so a freed decoder's makers hold no container anything else
     /// holds.
     private static let spareMakers = Locked<KeyedContainerMakers?>(nil)

@@ -106,7 +106,7 @@ extension ModelStorage {
 
     /// An array's elements as untyped memory: `count` values, one every `stride` bytes from `base`. Generic
     /// cursors keep this rather than an `UnsafeBufferPointer<Element>`: in their unspecialized code, keeping one of
-    /// those asked the runtime for its metadata on every array (about 360 instructions).
+    /// those asked the runtime for its metadata on every array.
     struct ElementRun {
         let base: UnsafeRawPointer?
         let count: Int

@@ -61,8 +61,8 @@ extension StoredProperty {
     }
 
     /// Whether `type` is an `Optional`, by its metadata's kind: asked before a cast to ``OptionalMarker``, because a
-    /// cast to a protocol that fails looks through every conformance in the process, once per type (150,000 to
-    /// 190,000 instructions in this binary), and most types a table meets are not optional.
+    /// cast to a protocol that fails looks through every conformance in the process, once per type, and most types
+    /// a table meets are not optional.
     static func isOptional(_ type: Any.Type) -> Bool { kind(type) == .optional }
 
     /// The kind of `type`'s metadata, from the runtime (`nil` for a kind the standard library doesn't name).

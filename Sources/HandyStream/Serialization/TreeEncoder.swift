@@ -309,9 +309,8 @@ protocol TreeKeyedContainerMaking: KeyedEncodingContainerProtocol {
 
 /// Makes the `KeyedEncodingContainer`s of a keyed container type, and keeps them for use again, as the decoder's
 /// makers do (KeyedContainerPool.swift): `KeyedEncodingContainer.init` boxes the container in a box of the standard
-/// library's, whose type metadata the runtime looks up on every call, and allocates it (about 650 instructions a
-/// container; citm_catalog.json has 10,927 objects). The tree keeps one maker per key type
-/// (``KeyedContainerMakers``); the kept containers are a ``ContainerPool``.
+/// library's, whose type metadata the runtime looks up on every call, and allocates it, for every container. The
+/// tree keeps one maker per key type (``KeyedContainerMakers``); the kept containers are a ``ContainerPool``.
 ///
 /// A kept container is handed out again once nothing but the pool holds its box. It holds its encoder, which holds
 /// the tree, which holds the maker: ``reclaim()`` lets the kept containers go when the value is written (a container
@@ -361,7 +360,7 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped
 
 /// A keyed container's member `key` in `object`, added to the tree. Outside ``TreeKeyedContainer`` so that a
 /// closure calling it captures the container's fields and not the container: capturing a `TreeKeyedContainer<Key>`
-/// asks the runtime for that type's metadata in unspecialized code (about 360 instructions a member).
+/// asks the runtime for that type's metadata in unspecialized code, at every member.
 private func treeMember<Key: CodingKey>(
     _ key: Key, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
 ) -> Int {

@@ -9,9 +9,8 @@ extension String {
     /// ``UTF8Validation`` (stricter than the standard library's check) or lies, as it is, in a streamed chunk its scan
     /// found all ASCII (``Tokenizer/isVerbatimASCII(_:)``), a number's text is ASCII, and the other
     /// producers of events (the tape, a `JSONValue`, a `[String: Any]`) hand on bytes that came from one of those or
-    /// from a `String`. `String(decoding:as:)` would check every byte again (on twitter.json, 1.3 M instructions of
-    /// the 23 M a decode takes); this is the one place that relies on the check already made, and debug builds make
-    /// it once more.
+    /// from a `String`. `String(decoding:as:)` would check every byte again; this is the one place that relies on
+    /// the check already made, and debug builds make it once more.
     ///
     /// `knownASCII`: the caller knows the bytes are ASCII (``DecodingRun/isKnownASCII(_:)``), so a string too long
     /// to be inline is not read for it again; checked by an assertion in debug builds.

@@ -1,18 +1,18 @@
 /// The short strings a run has made, by their bytes: a value met again (a tag, a status, a language or currency
 /// code) is copied from here instead of being made again.
 ///
-/// Making a string of up to 15 bytes costs about 90 instructions inside the standard library
-/// (`String(unsafeUninitializedCapacity:initializingUTF8With:)`, which checks the bytes again); finding it here about
-/// 40, the copy's retain included. A string's bytes are folded into two words and a length, which together determine
-/// every byte, so a hit is always the string those bytes make. The table is direct-mapped: a new string takes the
-/// place of the one whose key lands on the same entry. Strings are values: handing out the same one twice is handing
-/// out equal copies.
+/// Making a string of up to 15 bytes inside the standard library
+/// (`String(unsafeUninitializedCapacity:initializingUTF8With:)`, which checks the bytes again) costs more than
+/// finding it here, the copy's retain included. A string's bytes are folded into two words and a length, which
+/// together determine every byte, so a hit is always the string those bytes make. The table is direct-mapped: a new
+/// string takes the place of the one whose key lands on the same entry. Strings are values: handing out the same one
+/// twice is handing out equal copies.
 ///
 /// Its owner (``DecodingRun``) keeps it in an optional stored property, made at the owner's ``madeBeforeTable``-th
 /// short string (a small document makes no table) and freed (``free()``) in its `deinit`. The look-up is not
 /// mutating and the property is otherwise only assigned, so that every access to it is an instant one, which the
 /// compiler checks for exclusivity once and for all; a mutating call or an `inout` use put a runtime check on every
-/// look-up (measured: 3 to 5 % more instructions on a stream). The table's memory changes through its pointer.
+/// look-up. The table's memory changes through its pointer.
 struct ShortStringCache {
     /// Entries in the table: 2^(64 - `indexShift`).
     static let capacity = 256
