@@ -192,6 +192,55 @@ static inline unsigned long long cyajl_block_mask(const unsigned char *block, un
     return mask;
 }
 
+#if defined(__x86_64__)
+/// The quotes in `count` bytes, thirty-two bytes a step (AVX2).
+__attribute__((target("avx2,popcnt"))) static inline size_t cyajl_count_quotes_avx2(const unsigned char *bytes,
+                                                                                  size_t count) {
+    typedef unsigned char vector __attribute__((vector_size(32), aligned(1)));
+    typedef char signed_vector __attribute__((vector_size(32)));
+    size_t quotes = 0, index = 0;
+    for (; count - index >= 32; index += 32) {
+        vector equal = (vector)(*(const vector *)(bytes + index) == '"');
+        quotes += (size_t)__builtin_popcount((unsigned)__builtin_ia32_pmovmskb256((signed_vector)equal));
+    }
+    for (; index < count; index++) quotes += bytes[index] == '"';
+    return quotes;
+}
+#endif
+
+/// The quotes in `count` bytes (sixteen bytes a step with SSE2 on x86-64).
+static inline size_t cyajl_count_quotes(const unsigned char *bytes, size_t count, int use_avx2) {
+    size_t quotes = 0, index = 0;
+#if defined(__x86_64__)
+    if (use_avx2) return cyajl_count_quotes_avx2(bytes, count);
+    typedef unsigned char vector __attribute__((vector_size(16), aligned(1)));
+    typedef char signed_vector __attribute__((vector_size(16)));
+    for (; count - index >= 16; index += 16) {
+        vector equal = (vector)(*(const vector *)(bytes + index) == '"');
+        unsigned bits = (unsigned)__builtin_ia32_pmovmskb128((signed_vector)equal);
+        while (bits) {
+            bits &= bits - 1;
+            quotes++;
+        }
+    }
+#else
+    (void)use_avx2;
+#endif
+    for (; index < count; index++) quotes += bytes[index] == '"';
+    return quotes;
+}
+
+// glibc declares memrchr only under _GNU_SOURCE.
+extern void *memrchr(const void *bytes, int byte, size_t count);
+
+/// ``cyajl_open_string`` for text without a backslash, where no quote is escaped: a string is open at the end when
+/// the text holds an odd number of quotes, and it begins at the last one.
+static inline size_t cyajl_open_string_unescaped(const unsigned char *bytes, size_t count, int use_avx2) {
+    if (cyajl_count_quotes(bytes, count, use_avx2) % 2 == 0) return count;
+    const unsigned char *last = memrchr(bytes, '"', count);
+    return last ? (size_t)(last - bytes) : count;
+}
+
 /// Where a string left open by the end of the `count` bytes at `bytes` begins (the offset of its opening quote), for
 /// text that begins outside any string; `count` when every string in it is closed. Sixty-four bytes a step, as
 /// simdjson's first stage: the quotes that no odd run of backslashes escapes, then which bytes lie inside a string by

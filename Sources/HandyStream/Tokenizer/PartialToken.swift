@@ -51,10 +51,15 @@ struct PartialToken {
     var isEmpty: Bool { kind == .none }
 
     /// Where the token that `text`'s end cuts begins, and its kind; `(text.count, .none)` when `text` ends between
-    /// tokens. `text` must begin outside any token (at a chunk's start, or after a token held before).
-    static func cut(_ text: UnsafeRawBufferPointer) -> (Int, Kind) {
+    /// tokens. `text` must begin outside any token (at a chunk's start, or after a token held before). `kinds`: what
+    /// `text` may hold (without a backslash no quote is escaped, and counting the quotes is enough); `avx2`:
+    /// ``ByteKinds/avx2``.
+    static func cut(_ text: UnsafeRawBufferPointer, kinds: ByteKinds, avx2: Int32) -> (Int, Kind) {
         guard let base = text.baseAddress, !text.isEmpty else { return (0, .none) }
-        let open = cyajl_open_string(base.assumingMemoryBound(to: UInt8.self), text.count)
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let open =
+            kinds.contains(.backslash)
+            ? cyajl_open_string(bytes, text.count) : cyajl_open_string_unescaped(bytes, text.count, avx2)
         if open < text.count {
             // A control character in it is for yajl to refuse now, not to wait for.
             let tail = UnsafeRawBufferPointer(rebasing: text[open...])

@@ -172,7 +172,7 @@ final class Tokenizer {
             }
             guard outcome == .needsMore else { return outcome }
         }
-        let (cut, kind) = PartialToken.cut(rest)
+        let (cut, kind) = PartialToken.cut(rest, kinds: kinds, avx2: scansWithAVX2)
         if cut < rest.count {
             partial.begin(kind, UnsafeRawBufferPointer(rebasing: rest[cut...]), at: bytesFed - rest.count + cut)
             rest = UnsafeRawBufferPointer(rebasing: rest[..<cut])

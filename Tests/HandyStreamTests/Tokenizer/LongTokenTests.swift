@@ -118,6 +118,22 @@ struct LongTokenTests {
         }
     }
 
+    @Test("Text without a backslash is cut where the full scan cuts it, by its quotes alone")
+    func quotesAloneWithoutBackslashes() {
+        var random = SplitMix64(seed: 77)
+        let alphabet = Array(#""a1 ,:[]{}-tru"#.utf8)
+        for length in 0..<300 {
+            let text = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            text.withUnsafeBytes { bytes in
+                let full = PartialToken.cut(bytes, kinds: .all, avx2: 0)
+                for avx2 in [0, ByteKinds.avx2] {
+                    let quick = PartialToken.cut(bytes, kinds: [], avx2: avx2)
+                    #expect(quick == full, "\(String(decoding: text, as: UTF8.self))")
+                }
+            }
+        }
+    }
+
     @Test("Garbage that yajl refuses at once is not held waiting for a token's end")
     func garbageIsNotHeld() {
         // Each is refused by the chunk that shows it is no token, however long the input goes on after it.
