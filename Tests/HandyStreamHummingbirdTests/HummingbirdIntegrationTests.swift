@@ -16,22 +16,8 @@ struct BirdItem: Codable, Equatable, EmptyInitializable, ResponseEncodable {
     var price = 0.0
 }
 
-/// A model from a HandyJSON codebase: its mapping holds in requests and responses, with its coding keys.
-struct BirdMapped: Codable, HandyJSON, Equatable, ResponseEncodable {
-    var name = ""
-    var userId = 0
-    var tags: [String] = []
-    var session = "none"
-    enum CodingKeys: String, CodingKey {
-        case name
-        case userId = "user_id"
-        case tags, session
-    }
-    mutating func mapping(mapper: HelpingMapper) {
-        mapper <<< name <-- ["full_name", "profile.name"]
-        mapper >>> session
-    }
-}
+/// The shared model from a HandyJSON codebase, as a Hummingbird response.
+extension MappedUser: ResponseEncodable {}
 
 struct BirdSample: Codable, Equatable, ResponseEncodable {
     var zeta: String
@@ -79,12 +65,12 @@ struct HandyContext: RequestContext {
             return "\(item.price) \(heard.all.count) \(heard.all.first.map { "\($0)" } ?? "")"
         }
         router.get("sample") { _, _ in Self.sample }
-        router.post("mapped") { request, context -> BirdMapped in
-            try await request.decode(as: BirdMapped.self, context: context)
+        router.post("mapped") { request, context -> MappedUser in
+            try await request.decode(as: MappedUser.self, context: context)
         }
         router.post("mapped-items") { request, _ -> String in
             var names: [String] = []
-            for try await item in ModelDecoder().elements(of: BirdMapped.self, at: "items", from: request.body) {
+            for try await item in ModelDecoder().elements(of: MappedUser.self, at: "items", from: request.body) {
                 names.append(item.name)
             }
             return names.joined(separator: ",")

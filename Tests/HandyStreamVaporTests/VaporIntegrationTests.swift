@@ -15,22 +15,8 @@ struct VaporItem: Content, Equatable, EmptyInitializable {
     var price = 0.0
 }
 
-/// A `Content` model from a HandyJSON codebase: its mapping holds in requests and responses, with its coding keys.
-struct VaporMapped: Content, HandyJSON, Equatable {
-    var name = ""
-    var userId = 0
-    var tags: [String] = []
-    var session = "none"
-    enum CodingKeys: String, CodingKey {
-        case name
-        case userId = "user_id"
-        case tags, session
-    }
-    mutating func mapping(mapper: HelpingMapper) {
-        mapper <<< name <-- ["full_name", "profile.name"]
-        mapper >>> session
-    }
-}
+/// The shared model from a HandyJSON codebase, as a Vapor `Content`.
+extension MappedUser: Content {}
 
 struct VaporSample: Content, Equatable {
     var zeta: String
@@ -62,12 +48,12 @@ struct VaporSample: Content, Equatable {
             return "\(item.price) \(heard.all.count) \(heard.all.first.map { "\($0)" } ?? "")"
         }
         app.get("sample") { _ in Self.sample }
-        app.post("mapped") { req async throws -> VaporMapped in
-            try req.content.decode(VaporMapped.self)
+        app.post("mapped") { req async throws -> MappedUser in
+            try req.content.decode(MappedUser.self)
         }
         app.on(.POST, "mapped-items", body: .stream) { req async throws -> String in
             var names: [String] = []
-            for try await item in ModelDecoder().elements(of: VaporMapped.self, at: "items", from: req.body) {
+            for try await item in ModelDecoder().elements(of: MappedUser.self, at: "items", from: req.body) {
                 names.append(item.name)
             }
             return names.joined(separator: ",")

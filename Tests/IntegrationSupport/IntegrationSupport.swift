@@ -7,6 +7,25 @@ import HandyStream
 import NIOCore
 import Synchronization
 
+/// A model from a HandyJSON codebase that both frameworks decode and answer: its mapping holds in requests and
+/// responses, with its coding keys (each test adds its framework's conformance).
+public struct MappedUser: Codable, HandyJSON, Equatable, Sendable {
+    public var name = ""
+    public var userId = 0
+    public var tags: [String] = []
+    public var session = "none"
+    enum CodingKeys: String, CodingKey {
+        case name
+        case userId = "user_id"
+        case tags, session
+    }
+    public init() {}
+    public mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< name <-- ["full_name", "profile.name"]
+        mapper >>> session
+    }
+}
+
 /// Bodies that are not JSON (malformed, cut short): each must be answered 400 with its location.
 public let malformedBodies = ["{\"id\": 1,,", "{\n  \"id\": 1,\n  \"name\": \"lamp\"", "[tru"]
 
