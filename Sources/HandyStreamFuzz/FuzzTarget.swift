@@ -65,10 +65,10 @@ final class FuzzChild: HandyJSON {
 
 /// A Codable type touching every part of the Codable path: synthesized and hand-written `init(from:)`, candidate keys,
 /// a nested key path, defaults, enums, dates, optionals, arrays, dictionaries, a HandyJSON model inside.
-struct FuzzCodable: Codable, DecodableMapping {
-    enum Kind: String, Codable, DecodableDefault {
+struct FuzzCodable: Codable, HandyJSON {
+    enum Kind: String, Codable, EmptyInitializable {
         case a, b
-        static let defaultValue = Kind.a
+        init() { self = .a }
     }
 
     struct Point: Codable {
@@ -88,21 +88,23 @@ struct FuzzCodable: Codable, DecodableMapping {
         }
     }
 
-    var int: Int
-    var text: String
-    var flag: Bool
-    var kind: Kind
+    var int = -1
+    var text = ""
+    var flag = false
+    var kind = Kind.a
     var maybe: Kind?
     var when: Date?
-    var points: [Point]
-    var optionals: [Int?]
-    var map: [String: [UInt8]]
+    var points: [Point] = []
+    var optionals: [Int?] = []
+    var map: [String: [UInt8]] = [:]
     var child: [FuzzCodable]?
     var model: FuzzModelInCodable?
-    var deep: Int
+    var deep = 0
 
-    static let keyMapping = ["text": ["text", "t", "x.t"], "deep": ["a.b.c"]]
-    static let defaultValues: [String: any Sendable] = ["int": -1]
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< text <-- ["text", "t", "x.t"]
+        mapper <<< deep <-- "a.b.c"
+    }
 }
 
 struct FuzzModelInCodable: HandyJSON, Codable {

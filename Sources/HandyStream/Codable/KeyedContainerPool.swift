@@ -26,7 +26,7 @@ final class TapeKeyedState {
     var object: Int
     var node: CodingPathNode
     /// The mapping of the type whose `init(from:)` made the container.
-    var mapping: MappingTable?
+    var mapping: ModelRules?
     /// `nil` while the value that made the container runs strictly.
     var rescue: ContainerRescue?
     /// Whether a key is found by its own bytes: no mapping, and a key strategy that converts no key (the
@@ -39,7 +39,7 @@ final class TapeKeyedState {
     private var bound = true
 
     init(
-        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?,
+        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: ModelRules?,
         _ rescue: ContainerRescue?, names: KeyNames, keeper: TapeDecoder?
     ) {
         self.names = names
@@ -56,7 +56,7 @@ final class TapeKeyedState {
     /// references are written only when one is not.
     @inline(__always)
     func set(
-        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?,
+        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: ModelRules?,
         _ rescue: ContainerRescue?
     ) {
         self.object = object
@@ -167,7 +167,7 @@ final class TapeKeyedContainerMaker<Container: TapeKeyedContainerMaking, Wrapped
     /// else holds, set again, when `pooled` (the decoder is decoding a root value, and will call ``reclaim()`` when
     /// it is done); else a new one.
     func wrapped(
-        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: MappingTable?,
+        _ decoder: TapeDecoder, _ object: Int, _ node: CodingPathNode, _ mapping: ModelRules?,
         _ rescue: ContainerRescue?, pooled: Bool
     ) -> Wrapped {
         if pooled {

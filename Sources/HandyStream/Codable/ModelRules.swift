@@ -28,7 +28,7 @@ enum CodingKeyNames {
 }
 
 /// What `mapping(mapper:)` says of one model type's properties, by property name, for the `Codable` route: the
-/// decoder reads it from the type's ``MappingTable/model``, the encoder from ``EncodableTree/TypeKind/model(_:)``.
+/// decoder reads it from the type's ``ModelRules/model``, the encoder from ``EncodableTree/TypeKind/model(_:)``.
 /// Made once per type by ``TypeRegistry/modelRules(of:)`` (which keeps it for the life of the process), and only for a
 /// model whose mapping says something.
 final class ModelRules: @unchecked Sendable {

@@ -60,14 +60,12 @@ struct RescueRequest {
 final class RescueScope {
     let places: [RescuePath]
     let everything: Bool
-    /// The type's own defaults: its mapping and, for a type that can be made empty, what `init()` gives.
-    let mapping: MappingTable?
+    /// For a type that can be made empty, what `init()` gives its properties.
     let defaults: PropertyDefaults?
 
-    init(places: [RescuePath], everything: Bool, mapping: MappingTable?, defaults: PropertyDefaults?) {
+    init(places: [RescuePath], everything: Bool, defaults: PropertyDefaults?) {
         self.places = places
         self.everything = everything
-        self.mapping = mapping
         self.defaults = defaults
     }
 

@@ -4,7 +4,7 @@ import Foundation
 //
 // Every call first does what `JSONDecoder` does. A container made by a value decoded in rescue mode (Rescue.swift)
 // carries the value's scope: a call on the way to a rescued place decodes its value in rescue mode, and when that
-// still fails, puts lenient mode's fallback in its place (``TapeDecoder/fallback(_:key:mapping:defaults:node:)``),
+// still fails, puts lenient mode's fallback in its place (``TapeDecoder/fallback(_:key:defaults:node:)``),
 // told to the diagnostics handler. Every other call stays strict.
 
 /// A keyed container: what it reads is its state's (``TapeKeyedState``), which a pooled container's maker sets again
@@ -19,7 +19,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     /// The object's token, or -1 (absent: every key is missing).
     var object: Int { @inline(__always) get { state.object } }
     var node: CodingPathNode { @inline(__always) get { state.node } }
-    var mapping: MappingTable? { @inline(__always) get { state.mapping } }
+    var mapping: ModelRules? { @inline(__always) get { state.mapping } }
     /// `nil` while the value that made the container runs strictly.
     var rescue: ContainerRescue? { @inline(__always) get { state.rescue } }
 
@@ -122,7 +122,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
             let here = node.appending(key)
             guard
                 let value = decoder.fallback(
-                    T.self, key: key, mapping: mapping, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
+                    T.self, key: key, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
                     node: here)
             else { throw error }
             decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
@@ -137,7 +137,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     private func mappedMember<T: Decodable>(
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
     ) throws -> T {
-        guard let rule = mapping?.model?.rule(for: key) else { return try plainMember(T.self, key, read) }
+        guard let rule = mapping?.rule(for: key) else { return try plainMember(T.self, key, read) }
         if rule.isExcluded {
             guard let value = rule.initialValue() as? T else { throw keyNotFound(key) }
             return value
@@ -166,7 +166,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     private func mappedOptionalMember<T: Decodable>(
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
     ) throws -> T? {
-        guard let rule = mapping?.model?.rule(for: key) else { return try plainOptionalMember(T.self, key, read) }
+        guard let rule = mapping?.rule(for: key) else { return try plainOptionalMember(T.self, key, read) }
         if rule.isExcluded { return rule.initialValue() as? T }
         guard let transform = rule.transform, transform.applies(to: T.self) else {
             return try plainOptionalMember(T.self, key, read)
@@ -423,7 +423,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
             advance()
             return value
         } catch let error as any RescuableFailure {
-            guard let value = decoder.fallback(T.self, key: nil, mapping: nil, defaults: nil, node: here) else {
+            guard let value = decoder.fallback(T.self, key: nil, defaults: nil, node: here) else {
                 throw error
             }
             decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
@@ -565,7 +565,7 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
         do {
             return try read(request)
         } catch let error as any RescuableFailure {
-            guard let value = decoder.fallback(T.self, key: nil, mapping: nil, defaults: nil, node: node) else {
+            guard let value = decoder.fallback(T.self, key: nil, defaults: nil, node: node) else {
                 throw error
             }
             decoder.context.report(decoder.pathPrefix, node, "\(error.summary); \(TapeDecoder.replaced(T.self))")

@@ -65,7 +65,7 @@ final class TapeDecoder: Decoder {
     /// ``decodeDate(at:node:convert:)``).
     var node: CodingPathNode
     /// The mapping of the type whose `init(from:)` is running: its keyed containers search with it.
-    var mapping: MappingTable?
+    var mapping: ModelRules?
     /// The builder whose value is being decoded: where the value sits in the document, asked only when a diagnostic
     /// is made (weak: a decoder a user keeps, from `superDecoder()`, may outlive it).
     weak var builder: Builder?
@@ -166,7 +166,7 @@ final class TapeDecoder: Decoder {
     /// (``KeyedContainerMakers``), pooled while a root value is decoded (KeyedContainerPool.swift).
     @inline(__always)
     func keyedDecodingContainer<Key: CodingKey>(
-        at object: Int, node: CodingPathNode, mapping: MappingTable?, rescue: ContainerRescue?, _: Key.Type
+        at object: Int, node: CodingPathNode, mapping: ModelRules?, rescue: ContainerRescue?, _: Key.Type
     ) -> KeyedDecodingContainer<Key> {
         madeKeyedContainers = true
         guard let known = keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
@@ -405,8 +405,8 @@ final class TapeDecoder: Decoder {
     }
 
     private static func finishHooked<T>(_ value: T) -> T {
-        guard var mapped = value as? any DecodableMapping else { return value }
-        mapped.didFinishDecoding()
+        guard var mapped = value as? any HandyJSON else { return value }
+        mapped.didFinishMapping()
         return mapped as! T
     }
 
@@ -429,7 +429,7 @@ final class TapeDecoder: Decoder {
         var attempts = 0
         while true {
             scope = RescueScope(
-                places: places, everything: rescue.everything, mapping: traits.mapping, defaults: defaults)
+                places: places, everything: rescue.everything, defaults: defaults)
             let mark = context.pendingCount
             do {
                 return try finish(T(from: self), traits)
@@ -449,21 +449,15 @@ final class TapeDecoder: Decoder {
     /// failed at, and a document has finitely many, but a user's `init(from:)` could make up new ones forever.
     static let rescueAttemptLimit = 4096
 
-    /// What lenient mode puts in place of a value that can't be rescued at a call: `nil` for an optional, the
-    /// value declared for the key (``DecodableMapping``), what the owner's `init()` gives it
-    /// (``EmptyInitializable``), the type's default (``DecodableDefault``), or the type made from nothing (empty
-    /// containers, zero scalars, a type whose properties all take their defaults); `nil` when none can be made.
+    /// What lenient mode puts in place of a value that can't be rescued at a call: `nil` for an optional, what the
+    /// owner's `init()` gives it (``EmptyInitializable``), the type's own `init()`, or the type made from nothing
+    /// (empty containers, zero scalars, a type whose properties all take their defaults); `nil` when none can be made.
     func fallback<T: Decodable>(
-        _: T.Type, key: (any CodingKey)?, mapping: MappingTable?, defaults: PropertyDefaults?, node: CodingPathNode
+        _: T.Type, key: (any CodingKey)?, defaults: PropertyDefaults?, node: CodingPathNode
     ) -> T? {
         if let none = T.self as? any OptionalNone.Type { return none.none as? T }
-        if let key {
-            if let value = mapping?.defaults[key.stringValue] as? T { return value }
-            if let value = defaults?.value(for: key) as? T { return value }
-        }
-        if let defaulted = T.self as? any DecodableDefault.Type, let value = defaulted.defaultValue as? T {
-            return value
-        }
+        if let key, let value = defaults?.value(for: key) as? T { return value }
+        if let empty = T.self as? any EmptyInitializable.Type, let value = empty.init() as? T { return value }
         let saved = (scope, scopePath)
         defer { (scope, scopePath) = saved }
         return try? decode(T.self, at: -1, node: node, rescue: .everywhere)
@@ -980,17 +974,14 @@ extension TapeDecoder {
     }
 
     func lookUp(
-        _ key: some CodingKey, in object: Int, mapping: MappingTable?, path: () -> [any CodingKey] = { [] }
+        _ key: some CodingKey, in object: Int, mapping: ModelRules?, path: () -> [any CodingKey] = { [] }
     ) -> Int? {
         guard object >= 0 else { return nil }
         var name = key.stringValue
-        if let mapping {
-            // A model's `mapping(mapper:)` first (an excluded property is never read), then `DecodableMapping`.
-            if let rule = mapping.model?.rule(for: key) {
-                if rule.isExcluded { return nil }
-                if let paths = rule.paths { return firstPresent(paths, in: object) }
-            }
-            if let candidates = mapping.keys[name] { return firstPresent(candidates, in: object) }
+        // A model's `mapping(mapper:)` first: an excluded property is never read.
+        if let rule = mapping?.rule(for: key) {
+            if rule.isExcluded { return nil }
+            if let paths = rule.paths { return firstPresent(paths, in: object) }
         }
         if context.documentKeysAreConverted { return _slowpath_member(convertedTo: name, in: object, path: path) }
         if context.keysAreConverted {

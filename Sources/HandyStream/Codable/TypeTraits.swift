@@ -20,21 +20,20 @@ struct TypeTraits: @unchecked Sendable {
     }
 
     var kind: Kind
-    /// The type's mapping (a ``DecodableMapping``'s, a model's `mapping(mapper:)`), unretained: ``TypeRegistry``
+    /// The type's `mapping(mapper:)`, if it is a ``HandyJSON`` model, unretained: ``TypeRegistry``
     /// keeps every mapping of the traits it publishes for the life of the process. Traits are copied out of a cache
     /// on every value decoded, and a reference would be retained and released each time.
-    var mappingReference: Unmanaged<MappingTable>?
-    /// A ``DecodableMapping`` type, whose `didFinishDecoding()` runs on each value (a model's mapping alone has no
-    /// hook).
+    var mappingReference: Unmanaged<ModelRules>?
+    /// A ``HandyJSON`` model, whose `didFinishMapping()` runs on each value, as on the models route.
     var hasHook = false
 
-    var mapping: MappingTable? { mappingReference?.takeUnretainedValue() }
+    var mapping: ModelRules? { mappingReference?.takeUnretainedValue() }
 
     /// The traits of `type` under `strategy`, worked out, and the mapping they refer to, which the caller keeps
     /// (``TypeRegistry/traits(of:strategy:)`` does, for the process's life).
-    static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> (TypeTraits, MappingTable?) {
+    static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> (TypeTraits, ModelRules?) {
         var traits = TypeTraits(kind: .plain, mappingReference: nil)
-        var mapping: MappingTable?
+        var mapping: ModelRules?
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(String.self): traits.kind = .string
         case ObjectIdentifier(Int.self): traits.kind = .int
@@ -61,15 +60,11 @@ struct TypeTraits: @unchecked Sendable {
                 traits.kind = .rescuedCollection(collection)
             }
         }
-        let declared = type as? any DecodableMapping.Type
-        let model = TypeRegistry.modelRules(of: type)
-        if declared != nil || model != nil {
-            let table = MappingTable(
-                keyMapping: declared?.keyMapping ?? [:], defaults: declared?.defaultValues ?? [:], model: model)
-            mapping = table
-            traits.mappingReference = .passUnretained(table)
-            traits.hasHook = declared != nil
+        if let model = TypeRegistry.modelRules(of: type) {
+            mapping = model
+            traits.mappingReference = .passUnretained(model)
         }
+        traits.hasHook = type is any HandyJSON.Type
         return (traits, mapping)
     }
 }

@@ -23,7 +23,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         try self.init(text, keysOnly: false)
     }
 
-    /// The segments of a mapped key (`<--` in `mapping(mapper:)`, `DecodableMapping.keyMapping`): the same syntax
+    /// The segments of a mapped key (`<--` in `mapping(mapper:)`): the same syntax
     /// with keys only — `userInfo.age` is a nested key path, `\.` a literal dot; brackets and `*` are plain
     /// characters, and a trailing backslash is itself (a mapping has no way to refuse a key). Empty segments are
     /// dropped; no segment at all means the key can never match.

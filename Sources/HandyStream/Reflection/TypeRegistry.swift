@@ -30,7 +30,7 @@ enum TypeRegistry {
         var traits: [Key: TypeTraits] = [:]
         /// The mappings the published traits refer to, unretained (``TypeTraits/mapping``): kept for the life of the
         /// process.
-        var mappings: [MappingTable] = []
+        var mappings: [ModelRules] = []
         /// `EmptyInitializable` types: what `init()` gives each property (`nil`: nothing to take).
         var defaults: [Key: PropertyDefaults?] = [:]
         /// `Decodable` types at the root of a decode.
@@ -61,7 +61,7 @@ enum TypeRegistry {
 
     /// How the `Decodable` decoder treats `type` under `strategy`.
     static func traits<T>(of type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
-        var mapping: MappingTable?
+        var mapping: ModelRules?
         return memo(
             \.traits, Key(type: ObjectIdentifier(type), strategy: strategy),
             make: {

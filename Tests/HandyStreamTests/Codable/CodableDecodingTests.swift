@@ -40,25 +40,27 @@ struct Convertible: Codable, Equatable {
 
 // MARK: - Lenient defaults, mapping, hook
 
-enum CodableMood: String, Codable, DecodableDefault {
+enum CodableMood: String, Codable, EmptyInitializable {
     case happy, sad, unknown
-    static let defaultValue = CodableMood.unknown
+    init() { self = .unknown }
 }
 
-struct CodableProfile: Codable, Equatable, DecodableMapping {
-    var nickname: String
-    var age: Int
-    var mood: CodableMood
-    var tags: [String]
-    var scores: [Int]
-    var optionalScores: [Int?]
+struct CodableProfile: Codable, Equatable, HandyJSON {
+    var nickname = ""
+    var age = 0
+    var mood = CodableMood()
+    var tags: [String] = []
+    var scores: [Int] = []
+    var optionalScores: [Int?] = []
     var note: String?
-    var visits: Int
+    var visits = 1
 
-    static let keyMapping = ["nickname": ["nickname", "nickName", "nick_name"], "age": ["userInfo.age"]]
-    static let defaultValues: [String: any Sendable] = ["visits": 1]
+    mutating func mapping(mapper: HelpingMapper) {
+        mapper <<< nickname <-- ["nickname", "nickName", "nick_name"]
+        mapper <<< age <-- "userInfo.age"
+    }
 
-    mutating func didFinishDecoding() { nickname = nickname.uppercased() }
+    mutating func didFinishMapping() { nickname = nickname.uppercased() }
 }
 
 struct ProfileHolder: Codable, Equatable {

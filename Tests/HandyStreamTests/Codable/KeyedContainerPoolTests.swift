@@ -120,9 +120,10 @@ private struct Unmapped: Decodable {
     }
 }
 
-private struct Mapped: Decodable, DecodableMapping {
-    var nickname: String
-    static let keyMapping = ["nickname": ["nick", "nickname"]]
+private struct Mapped: Decodable, HandyJSON {
+    var nickname = ""
+    init() {}
+    mutating func mapping(mapper: HelpingMapper) { mapper <<< nickname <-- ["nick", "nickname"] }
     init(from decoder: any Decoder) throws {
         nickname = try decoder.container(keyedBy: AnyCodingKey.self).decode(
             String.self, forKey: AnyCodingKey(stringValue: "nickname"))

@@ -53,9 +53,9 @@ struct DesignatedPathTests {
             required init() {}
             func mapping(mapper: HelpingMapper) { mapper <<< self.first <-- "list[0]" }
         }
-        struct Value: Decodable, DecodableMapping {
-            var first: Int
-            static var keyMapping: [String: [String]] { ["first": ["list[0]"]] }
+        struct Value: Decodable, HandyJSON {
+            var first = 0
+            mutating func mapping(mapper: HelpingMapper) { mapper <<< first <-- "list[0]" }
         }
         let json = #"{"list": [1], "list[0]": 2}"#
         #expect(Model.deserialize(from: json)?.first == 2)
