@@ -16,14 +16,14 @@ import Darwin
 ///     }
 ///     for item in try items.finish() { handle(item) }
 ///
-/// Each chunk lives only during the call. A read error throws a ``FileReadError``; it is never taken for the end.
+/// Each chunk lives only during the call. A read error throws a ``JSONDecodingError`` of kind `unreadable`; it is never taken for the end.
 public enum ChunkReader {
     /// Calls `body` with each chunk until it returns `false` or the input ends.
     public static func read(
         file: String, chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Bool
     ) throws {
         let descriptor = open(file, O_RDONLY)
-        guard descriptor >= 0 else { throw FileReadError(path: file, code: errno) }
+        guard descriptor >= 0 else { throw JSONDecodingError.unreadable(file, code: errno) }
         defer { close(descriptor) }
         try read(descriptor: descriptor, name: file, chunkSize: chunkSize, body)
     }
@@ -48,7 +48,7 @@ public enum ChunkReader {
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
-            if errno != EINTR { throw FileReadError(path: name, code: errno) }
+            if errno != EINTR { throw JSONDecodingError.unreadable(name, code: errno) }
         }
     }
 }

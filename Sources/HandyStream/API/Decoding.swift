@@ -3,23 +3,26 @@ enum Decoding {
     /// The codec for `T`, or the declaration error that stops a throwing caller.
     static func codec<T>(
         for type: T.Type, strategy: KeyDecodingStrategy, reportProblems: Bool
-    ) throws(ModelDeclarationError) -> ValueCodec {
+    ) throws(JSONDecodingError) -> ValueCodec {
         OneTimeSetUp.ensure()
         let (codec, problems) = TypeRegistry.codec(for: type, strategy: strategy)
         guard let codec else {
-            throw ModelDeclarationError(
-                typeName: "\(type)",
-                problems: problems.isEmpty ? ["\(type) is not a type HandyStream can decode"] : problems)
+            throw invalidModel(type, problems.isEmpty ? ["\(type) is not a type HandyStream can decode"] : problems)
         }
-        if reportProblems && !problems.isEmpty { throw ModelDeclarationError(typeName: "\(type)", problems: problems) }
+        if reportProblems && !problems.isEmpty { throw invalidModel(type, problems) }
         return codec
+    }
+
+    /// The error for a type whose declaration can't be decoded: a line per problem (`Model.property: …`).
+    private static func invalidModel(_ type: Any.Type, _ problems: [String]) -> JSONDecodingError {
+        JSONDecodingError(.invalidModel, "\(type) can't be decoded:\n" + problems.map { "  - " + $0 }.joined(separator: "\n"))
     }
 
     /// The codec for `T` at the root of a ``ModelDecoder`` call (a whole value or a stream element): a `Decodable`
     /// type follows its `Decodable` declarations (its coding keys and `init(from:)`, exactly as `JSONDecoder` reads
     /// them), and a ``HandyJSON`` model that is `Decodable` its `mapping(mapper:)` too, which the decoder applies to
     /// the keys its `init(from:)` asks for (ModelRules.swift); any other type takes the field tables.
-    static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(ModelDeclarationError)
+    static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(JSONDecodingError)
         -> ValueCodec
     {
         OneTimeSetUp.ensure()

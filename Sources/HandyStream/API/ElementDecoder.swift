@@ -13,7 +13,7 @@ public final class ElementDecoder<T> {
 
     /// Feeds the next chunk and returns the elements it completed. When the chunk holds bad input, the elements it
     /// completed before it are returned first, and the next call throws the error; after that every call throws the
-    /// same error; after ``finish()``, a ``DecoderMisuseError``.
+    /// same error; after ``finish()``, a ``JSONDecodingError`` of kind `misuse`.
     public func feed(_ chunk: some ContiguousBytes) throws -> [T] {
         do {
             try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }

@@ -34,7 +34,7 @@ extension ModelDecoder {
 }
 
 /// A file's bytes as an `AsyncSequence` of chunks, each read by a blocking `read` on a dispatch queue of its own, so
-/// that no thread of Swift's cooperative pool waits on the disk. A read error throws a ``FileReadError``.
+/// that no thread of Swift's cooperative pool waits on the disk. A read error throws a ``JSONDecodingError`` of kind `unreadable`.
 public struct FileChunks: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
     /// The file's path.
@@ -81,7 +81,7 @@ public struct FileChunks: AsyncSequence, Sendable {
                 descriptor = open(path, O_RDONLY)
                 guard descriptor >= 0 else {
                     ended = true
-                    throw FileReadError(path: path, code: errno)
+                    throw JSONDecodingError.unreadable(path, code: errno)
                 }
             }
             var chunk = [UInt8](repeating: 0, count: count)

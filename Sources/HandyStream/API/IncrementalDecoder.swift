@@ -18,7 +18,7 @@ public final class IncrementalDecoder<T> {
     /// then returns `false` until the end.
     ///
     /// After bad input, this and every later call throw the same error; after ``finish()``, a
-    /// ``DecoderMisuseError``.
+    /// ``JSONDecodingError`` of kind `misuse`.
     @discardableResult
     public func feed(_ chunk: some ContiguousBytes) throws -> Bool {
         try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }

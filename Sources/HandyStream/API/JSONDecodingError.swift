@@ -5,11 +5,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Bad input: the one error type for everything wrong with a document, as opposed to a mistake in a model's
-/// declaration (``ModelDeclarationError``).
+/// The one error type of decoding outside `Decodable`'s own calls: everything wrong with a document, and the mistakes
+/// of a call found before any input is read (a path that is not a path, a model that can't be decoded, a decoder used
+/// after it ended, a file that can't be read).
 ///
-/// Every error says where: the byte offset, the 1-based line and column (in characters), the JSON path, and a
-/// snippet of the input with a caret. Line and column are worked out only when an error is made.
+/// An error in the input says where: the byte offset, the 1-based line and column (in characters), the JSON path,
+/// and a snippet of the input with a caret. Line and column are worked out only when an error is made.
 ///
 ///     3:17: expected ',' or '}' after an object member at $.data.items[3]
 public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {
@@ -43,6 +44,14 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
         /// Strict mode: a value does not fit its property or element (the lenient rules would have kept the default,
         /// or dropped the element); also the root value's own mismatch, in every mode.
         public static let typeMismatch = Kind("typeMismatch")
+        /// The designated path is not well formed (thrown before any input is read).
+        public static let invalidPath = Kind("invalidPath")
+        /// The type asked for can't be decoded: a property of a type that can't be, a mapping that can never match.
+        public static let invalidModel = Kind("invalidModel")
+        /// A push decoder was fed or finished after it ended.
+        public static let misuse = Kind("misuse")
+        /// The file or descriptor could not be opened or read: the message gives the system's reason.
+        public static let unreadable = Kind("unreadable")
     }
 
     /// What is wrong with the input.
@@ -55,14 +64,25 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
     public var line: Int
     /// 1-based column, in Unicode scalars; 0 when the input was not available.
     public var column: Int
-    /// Where in the document: `$.data.items[3].price`.
+    /// Where in the document: `$.data.items[3].price`; empty for a mistake of the call, not of the input.
     public var path: String
     /// The line of input around the error, and a caret under the point of the error.
     public var snippet: String
 
     public var description: String {
+        guard !path.isEmpty else { return message }
         let position = line > 0 ? "\(line):\(column): " : "byte \(offset): "
         return position + message + " at " + path
+    }
+
+    /// A mistake of the call, found before or without reading input: no position, no path.
+    init(_ kind: Kind, _ message: String) {
+        (self.kind, self.message, offset, path, line, column, snippet) = (kind, message, 0, "", 0, 0, "")
+    }
+
+    /// A file or descriptor that could not be read, named `name`, with the system's error number.
+    static func unreadable(_ name: String, code: Int32) -> JSONDecodingError {
+        JSONDecodingError(.unreadable, "\(name): cannot read: \(String(cString: strerror(code)))")
     }
 
     init(kind: Kind, message: String, offset: Int, path: String, input: UnsafeRawBufferPointer?) {
@@ -254,30 +274,6 @@ extension JSONDecodingError {
     }
 }
 
-/// A designated path that is not well formed: a mistake in the calling code, not in the input, thrown before any
-/// input is read.
-public struct InvalidPathError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {
-    /// The path as given.
-    public var path: String
-    /// Why it is not a path.
-    public var reason: String
-
-    public var description: String { "invalid path '\(path)': \(reason)" }
-}
-
-/// A mistake in a model's declaration, found when its field table is built: a property whose type can't be decoded
-/// and isn't excluded. Reported by the throwing API; the HandyJSON-compatible calls leave such properties alone.
-public struct ModelDeclarationError: Error, CustomStringConvertible, LocalizedError, Sendable {
-    /// The type that was asked for.
-    public var typeName: String
-    /// One line per problem: `Model.property: …`.
-    public var problems: [String]
-
-    public var description: String {
-        "\(typeName) can't be decoded:\n" + problems.map { "  - " + $0 }.joined(separator: "\n")
-    }
-}
-
 /// A value the lenient rules passed over (kept the default, dropped an element), reported to
 /// ``DecodingOptions/diagnostics`` without changing the result.
 public struct DecodingDiagnostic: Sendable, CustomStringConvertible {
@@ -293,15 +289,5 @@ public struct DecodingDiagnostic: Sendable, CustomStringConvertible {
 
 extension JSONDecodingError {
     /// The description: position, problem and path.
-    public var errorDescription: String? { description }
-}
-
-extension InvalidPathError {
-    /// The description: what is wrong with the path.
-    public var errorDescription: String? { description }
-}
-
-extension ModelDeclarationError {
-    /// The description: the type and its problems.
     public var errorDescription: String? { description }
 }

@@ -6,7 +6,7 @@ import Foundation
 ///     let cats = try ModelDecoder().decode([Cat].self, from: json)
 ///
 /// Bad input throws a ``JSONDecodingError`` that says what went wrong and where (byte offset, line, column and JSON
-/// path); a model whose declaration can't be decoded throws a ``ModelDeclarationError``. Values that don't fit their
+/// path); so does a model whose declaration can't be decoded (kind `invalidModel`). Values that don't fit their
 /// property follow the lenient rules (the default is kept) unless ``DecodingOptions/strict`` is set.
 ///
 /// Any `Decodable` type is accepted too (see <doc:MigratingFromJSONDecoder>): in strict mode exactly Foundation's

@@ -19,7 +19,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     var segments: [Segment]
     let text: String
 
-    init(parsing text: String) throws(InvalidPathError) {
+    init(parsing text: String) throws(JSONDecodingError) {
         try self.init(text, keysOnly: false)
     }
 
@@ -37,7 +37,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     }
 
     /// Parses `text`; with `keysOnly`, `.` and `\` are the only special characters.
-    private init(_ text: String, keysOnly: Bool) throws(InvalidPathError) {
+    private init(_ text: String, keysOnly: Bool) throws(JSONDecodingError) {
         self.text = text
         var segments: [Segment] = []
         var key: [UInt8] = []
@@ -61,7 +61,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                         hasKey = true
                         break
                     }
-                    throw InvalidPathError(path: text, reason: "it ends with a lone backslash")
+                    throw Self.invalid(text, "it ends with a lone backslash")
                 }
                 if literal == UInt8(ascii: "*") { escapedStar = true }
                 key.append(literal)
@@ -71,7 +71,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             case UInt8(ascii: "[") where !keysOnly:
                 endKey()
                 guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else {
-                    throw InvalidPathError(path: text, reason: "a '[' is not closed")
+                    throw Self.invalid(text, "a '[' is not closed")
                 }
                 let inside = bytes[bytes.startIndex..<close]
                 bytes = bytes[(close + 1)...]
@@ -80,9 +80,9 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                 } else if !inside.isEmpty, inside.count <= 18, inside.allSatisfy(ASCII.isDigit) {
                     segments.append(.index(inside.reduce(0) { $0 * 10 + Int($1 &- ASCII.zero) }))
                 } else {
-                    throw InvalidPathError(
-                        path: text,
-                        reason: "'[\(String(decoding: inside, as: UTF8.self))]' is "
+                    throw Self.invalid(
+                        text,
+                        "'[\(String(decoding: inside, as: UTF8.self))]' is "
                             + "neither an index nor [*]; write \\[ for a key containing '['")
                 }
             default:
@@ -92,6 +92,11 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         }
         endKey()
         self.segments = segments
+    }
+
+    /// The error for `text`, which is not a path, and why.
+    private static func invalid(_ text: String, _ reason: String) -> JSONDecodingError {
+        JSONDecodingError(.invalidPath, "invalid path '\(text)': \(reason)")
     }
 
     /// The index of the first wildcard segment, or `nil` for a path that designates one value.

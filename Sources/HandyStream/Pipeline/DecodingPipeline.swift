@@ -13,7 +13,7 @@
 ///     reading ──feed──▶ reading                 chunks are converted, rewritten and tokenized
 ///        ├──the value is complete──▶ stopped    later chunks are ignored; finish returns the value
 ///        ├──bad input──▶ failed(error)          every later feed and finish throws the same error
-///        └──finish────▶ finished                every later feed and finish is misuse (DecoderMisuseError)
+///        └──finish────▶ finished                every later feed and finish is misuse (kind misuse)
 final class DecodingPipeline<T>: StageOwner {
     /// What the pipeline yields.
     enum Mode {
@@ -247,7 +247,7 @@ final class DecodingPipeline<T>: StageOwner {
         case .failed(let error): throw error
         case .finished:
             let owner = mode == .value ? "IncrementalDecoder" : "ElementDecoder"
-            throw DecoderMisuseError(message: "\(owner).\(misuse): the decoder has ended")
+            throw JSONDecodingError(.misuse, "\(owner).\(misuse): the decoder has ended")
         }
     }
 

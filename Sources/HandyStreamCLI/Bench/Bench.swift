@@ -95,7 +95,7 @@ struct Bench: ParsableCommand {
             return data
         } catch {
             let failure = ExitCode.report(error, file: path)
-            if (error as? FileReadError)?.code == ENOENT {
+            if (error as? JSONDecodingError)?.kind == .unreadable, !FileManager.default.fileExists(atPath: path) {
                 FileHandle.standardError.write(
                     Data(
                         ("handystream bench: the corpus is the repository's Benchmarks/Corpus: run bench from the "

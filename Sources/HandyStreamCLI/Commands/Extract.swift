@@ -36,7 +36,7 @@ struct Extract: ParsableCommand {
     func validate() throws {
         do {
             _ = try ModelDecoder().values(of: JSONText.self, at: path)
-        } catch let error as InvalidPathError {
+        } catch let error as JSONDecodingError where error.kind == .invalidPath {
             throw ValidationError(error.description)
         }
     }
@@ -107,7 +107,7 @@ let standardInputName = "<stdin>"
 func inputFile(_ argument: String?) -> String? { argument == "-" ? nil : argument }
 
 /// Reads `file`, or standard input when it is `nil`, in chunks; a file that cannot be opened or read throws a
-/// ``FileReadError``, whichever command reads it.
+/// ``JSONDecodingError`` of kind `unreadable`, whichever command reads it.
 func readInput(_ file: String?, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
     if let file {
         try ChunkReader.read(file: file, body)
@@ -128,12 +128,11 @@ extension ExitCode {
     /// opened or read (one form, whatever the command), `FILE: description` otherwise.
     static func message(_ error: Error, file: String) -> String {
         if let error = error as? JSONDecodingError {
+            // A file that cannot be read says `FILE: cannot read: reason` itself.
+            if error.kind == .unreadable { return error.message }
             return error.line > 0
                 ? "\(file):\(error.line):\(error.column): \(error.message) at \(error.path)"
                 : "\(file): \(error.message) at \(error.path)"
-        }
-        if let error = error as? FileReadError {
-            return "\(file): cannot read: \(String(cString: strerror(error.code)))"
         }
         return "\(file): \(error.localizedDescription)"
     }

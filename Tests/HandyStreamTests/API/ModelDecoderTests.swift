@@ -79,7 +79,7 @@ struct ModelDecoderTests {
             wrongShape.description
                 == "1:32: path 'data.cat.name.first' not found: found a scalar value instead of an object at $.data.cat.name"
         )
-        let invalid = #expect(throws: InvalidPathError.self) {
+        let invalid = expectError(.invalidPath) {
             try ModelDecoder().decode(Owner.self, from: json, at: "data[x]")
         }
         #expect(

@@ -252,9 +252,9 @@ struct BothDeclared: HandyJSON, Codable, Equatable {
     }
 
     @Test func errorsSayWhatTheyMean() throws {
-        let path = try #require(throws: InvalidPathError.self) {
+        let path = try #require(expectError(.invalidPath) {
             _ = try ModelDecoder().decode(Int.self, from: "1", at: "a[")
-        }
+        })
         #expect(path.localizedDescription == path.description)
         #expect(!path.localizedDescription.contains("operation could not be completed"))
         let json = try #require(throws: JSONDecodingError.self) { try ModelDecoder().decode(Owner.self, from: "{,") }
@@ -262,7 +262,7 @@ struct BothDeclared: HandyJSON, Codable, Equatable {
         let decoder = try ModelDecoder().incremental(Int.self)
         _ = try decoder.feed(Array("1".utf8))
         _ = try decoder.finish()
-        let misuse = try #require(throws: DecoderMisuseError.self) { _ = try decoder.finish() }
+        let misuse = try #require(expectError(.misuse) { _ = try decoder.finish() })
         #expect(misuse.localizedDescription == misuse.description)
         let encoding = try #require(throws: JSONEncodingError.self) {
             _ = try ModelEncoder().encode(["x": Double.nan] as [String: Any])

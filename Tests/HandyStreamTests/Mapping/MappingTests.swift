@@ -258,7 +258,7 @@ struct MappingTests {
         do {
             _ = try ModelDecoder().decode(TwiceMapped.self, from: "{}")
             Issue.record("expected a declaration error")
-        } catch let error as ModelDeclarationError {
+        } catch let error as JSONDecodingError {
             #expect(
                 error.problems == [
                     "TwiceMapped.a: mapped twice in mapping(mapper:); the last mapping is used",
@@ -268,7 +268,7 @@ struct MappingTests {
         do {
             _ = try ModelDecoder().decode(SameKey.self, from: "{}")
             Issue.record("expected a declaration error")
-        } catch let error as ModelDeclarationError {
+        } catch let error as JSONDecodingError {
             #expect(
                 error.problems == ["SameKey.second: the key 'first' can never match: 'first' is already read by first"])
         }

@@ -64,7 +64,7 @@ struct DesignatedPathTests {
 
     @Test("Malformed paths", arguments: ["a[", "a[x]", "a\\", "a[*", "a[-1]"])
     func malformed(text: String) {
-        #expect(throws: InvalidPathError.self) { try DesignatedPath(parsing: text) }
+        expectError(.invalidPath) { try DesignatedPath(parsing: text) }
     }
 
     @Test("Siblings before the path are skipped, whatever they hold")

@@ -110,11 +110,11 @@ struct FieldTableTests {
         let model = try #require(WithUndecodable.deserialize(from: json))
         #expect(model.id == 1)
         #expect(model.plain.x == 0)
-        #expect(throws: ModelDeclarationError.self) { try ModelDecoder().decode(WithUndecodable.self, from: json) }
+        expectError(.invalidModel) { try ModelDecoder().decode(WithUndecodable.self, from: json) }
         do {
             _ = try ModelDecoder().decode([WithUndecodable].self, from: "[]")
             Issue.record("expected a declaration error")
-        } catch let error as ModelDeclarationError {
+        } catch let error as JSONDecodingError {
             #expect(
                 error.description == """
                     Array<WithUndecodable> can't be decoded:

@@ -57,7 +57,7 @@ struct MappingSafetyTests {
     func droppedCandidate() throws {
         let model = CandidateTaken.deserialize(from: #"{"id": 1, "cat_id": 2}"#)
         #expect(model == CandidateTaken(id: 1, catID: 2))
-        #expect(throws: ModelDeclarationError.self) { try ModelDecoder().decode(CandidateTaken.self, from: "{}") }
+        expectError(.invalidModel) { try ModelDecoder().decode(CandidateTaken.self, from: "{}") }
     }
 
     @Test("Candidates on several levels, and 300 candidates for one property")
@@ -125,7 +125,7 @@ extension MappingSafetyTests {
 
     @Test("Lazy and weak properties are found by type; an observed one is named in the report")
     func propertiesPassedAsCopies() throws {
-        let error = #expect(throws: ModelDeclarationError.self) {
+        let error = expectError(.invalidModel) {
             try ModelDecoder().decode(PassedAsCopies.self, from: #"{"label": 1, "w": "y"}"#)
         }
         #expect(error?.problems.count == 1)
@@ -141,7 +141,7 @@ extension MappingSafetyTests {
 
     @Test("An actor is refused by name, not filled")
     func actorRefused() throws {
-        let error = #expect(throws: ModelDeclarationError.self) {
+        let error = expectError(.invalidModel) {
             try ModelDecoder().decode(Account.self, from: #"{"balance": 5}"#)
         }
         #expect(error?.description.contains("Account: an actor can't be filled from JSON") == true)
@@ -158,13 +158,13 @@ struct NeitherModelNorDecodable {
 extension MappingSafetyTests {
     @Test("A type HandyStream can't decode is refused before any input is read, with its name")
     func notDecodableRefusedByName() throws {
-        let error = #expect(throws: ModelDeclarationError.self) {
+        let error = expectError(.invalidModel) {
             try ModelDecoder().decode(NeitherModelNorDecodable.self, from: #"{"x": 2}"#)
         }
         #expect(
             error?.description.contains("NeitherModelNorDecodable is not a type HandyStream can decode") == true,
             "\(String(describing: error))")
-        #expect(throws: ModelDeclarationError.self) { try ModelDecoder().incremental(NeitherModelNorDecodable.self) }
-        #expect(throws: ModelDeclarationError.self) { try ModelDecoder().elements(of: NeitherModelNorDecodable.self) }
+        expectError(.invalidModel) { try ModelDecoder().incremental(NeitherModelNorDecodable.self) }
+        expectError(.invalidModel) { try ModelDecoder().elements(of: NeitherModelNorDecodable.self) }
     }
 }

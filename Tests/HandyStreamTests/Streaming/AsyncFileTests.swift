@@ -30,10 +30,10 @@ struct FileItem: Codable, Equatable, Sendable {
         }
         #expect(count == 5_000)
         #expect(try await ModelDecoder().decode(Int.self, fileAt: path, at: "total", chunkSize: 333) == 5_000)
-        await #expect(throws: FileReadError.self) {
+        await expectError(.unreadable) {
             try await ModelDecoder().decode(Int.self, fileAt: path + ".missing")
         }
-        await #expect(throws: FileReadError.self) {
+        await expectError(.unreadable) {
             try await ModelDecoder().decode(Int.self, fileAt: NSTemporaryDirectory())
         }
     }
