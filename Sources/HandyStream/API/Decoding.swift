@@ -15,7 +15,8 @@ enum Decoding {
 
     /// The error for a type whose declaration can't be decoded: a line per problem (`Model.property: …`).
     private static func invalidModel(_ type: Any.Type, _ problems: [String]) -> JSONDecodingError {
-        JSONDecodingError(.invalidModel, "\(type) can't be decoded:\n" + problems.map { "  - " + $0 }.joined(separator: "\n"))
+        JSONDecodingError(
+            .invalidModel, "\(type) can't be decoded:\n" + problems.map { "  - " + $0 }.joined(separator: "\n"))
     }
 
     /// The codec for `T` at the root of a ``ModelDecoder`` call (a whole value or a stream element): a `Decodable`

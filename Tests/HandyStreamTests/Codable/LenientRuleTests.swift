@@ -252,9 +252,10 @@ struct BothDeclared: HandyJSON, Codable, Equatable {
     }
 
     @Test func errorsSayWhatTheyMean() throws {
-        let path = try #require(expectError(.invalidPath) {
-            _ = try ModelDecoder().decode(Int.self, from: "1", at: "a[")
-        })
+        let path = try #require(
+            expectError(.invalidPath) {
+                _ = try ModelDecoder().decode(Int.self, from: "1", at: "a[")
+            })
         #expect(path.localizedDescription == path.description)
         #expect(!path.localizedDescription.contains("operation could not be completed"))
         let json = try #require(throws: JSONDecodingError.self) { try ModelDecoder().decode(Owner.self, from: "{,") }
