@@ -5,7 +5,8 @@ let package = Package(
     name: "HandyStream",
     products: [
         .library(name: "HandyStream", targets: ["HandyStream"]),
-        // Re-exports HandyStream so that code written for HandyJSON (`import HandyJSON`) builds unchanged.
+        // HandyJSON's own calls, operators and transforms, and HandyStream re-exported: code written for HandyJSON
+        // (`import HandyJSON`) builds unchanged.
         .library(name: "HandyJSON", targets: ["HandyJSON"]),
         // Each re-exports HandyStream; the integration itself is built only with its trait (HTTP, Vapor, Hummingbird).
         .library(name: "HandyStreamHTTP", targets: ["HandyStreamHTTP"]),
@@ -79,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "handystream",
             dependencies: [
-                "HandyStream",
+                "HandyJSON",
                 "CYajl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -88,7 +89,7 @@ let package = Package(
         // A process of its own for SmallStackTests: one call, the first of the process, on a thread of a given stack.
         .executableTarget(name: "HandyStreamStackCheck", dependencies: ["HandyStream"], path: "Tests/StackCheck"),
         // Replays inputs normally; `make fuzz` builds it for libFuzzer.
-        .executableTarget(name: "HandyStreamFuzz", dependencies: ["HandyStream"]),
+        .executableTarget(name: "HandyStreamFuzz", dependencies: ["HandyJSON"]),
         // The fixtures are read from the repository at run time (#filePath), not bundled.
         .testTarget(name: "HandyStreamTests", dependencies: ["HandyStream", "HandyJSON"], exclude: ["Fixtures"]),
         // Runs with the HTTP trait (`make test` enables it); empty without.
@@ -106,7 +107,7 @@ let package = Package(
         .target(
             name: "IntegrationSupport",
             dependencies: [
-                "HandyStream",
+                "HandyJSON",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Vapor", "Hummingbird"])),
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",

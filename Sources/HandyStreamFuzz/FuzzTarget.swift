@@ -1,5 +1,5 @@
 import Foundation
-import HandyStream
+import HandyJSON
 
 // The fuzz target: arbitrary bytes decoded into a model with every property kind, into plain Codable types (where
 // JSONDecoder decodes, strict and lenient mode must give its value), and into a Codable type with a
@@ -217,7 +217,7 @@ enum Fuzz {
         _ = try? lenient.decode([FuzzModel].self, from: bytes, at: "data[*].items[*]")
         _ = try? lenient.decode(Any.self, from: bytes)
         _ = try? lenient.extractJSON(at: "a", from: bytes)
-        _ = FuzzModel.deserialize(from: bytes)
+        _ = FuzzModel.deserialize(from: String(decoding: bytes, as: UTF8.self))
         // Random chunk splits, chosen by the input's first byte.
         let step = Int(bytes.first ?? 1) % 13 + 1
         /// Feeds `bytes` in chunks of `step` until one is refused; whether all were taken.

@@ -3,7 +3,7 @@
 #if Vapor || Hummingbird
 import AsyncHTTPClient
 import Foundation
-import HandyStream
+import HandyJSON
 import NIOCore
 import Synchronization
 

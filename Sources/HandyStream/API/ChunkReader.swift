@@ -17,9 +17,9 @@ import Darwin
 ///     for item in try items.finish() { handle(item) }
 ///
 /// Each chunk lives only during the call. A read error throws a ``JSONDecodingError`` of kind `unreadable`; it is never taken for the end.
-public enum ChunkReader {
+package enum ChunkReader {
     /// Calls `body` with each chunk until it returns `false` or the input ends.
-    public static func read(
+    package static func read(
         file: String, chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Bool
     ) throws {
         let descriptor = open(file, O_RDONLY)
@@ -29,7 +29,7 @@ public enum ChunkReader {
     }
 
     /// The same for an open descriptor; `name` is what errors call it. A read error is an error, never the end.
-    public static func read(
+    package static func read(
         descriptor: Int32, name: String = "<input>", chunkSize: Int = 1 << 16,
         _ body: (UnsafeRawBufferPointer) throws -> Bool
     ) throws {

@@ -1,5 +1,5 @@
 /// The shared entry points behind ``ModelDecoder`` and the HandyJSON-compatible calls.
-enum Decoding {
+package enum Decoding {
     /// The codec for `T`, or the declaration error that stops a throwing caller.
     static func codec<T>(
         for type: T.Type, strategy: KeyDecodingStrategy, reportProblems: Bool
@@ -36,7 +36,7 @@ enum Decoding {
     }
 
     /// Decodes `T` from a whole document in memory; throws for bad input, returns `nil` when the value doesn't fit.
-    static func decode<T>(
+    package static func decode<T>(
         _ type: T.Type, from input: UnsafeRawBufferPointer, path: String, options: DecodingOptions,
         reportProblems: Bool, seed: Any? = nil
     ) throws -> T? {
@@ -47,7 +47,7 @@ enum Decoding {
     }
 
     /// Decodes `T` from Foundation-style values (`[String: Any]`, `[Any]`), through the same pipeline.
-    static func decode<T>(
+    package static func decode<T>(
         _ type: T.Type, fromObject object: Any, path: String, options: DecodingOptions, seed: Any? = nil
     ) throws -> T? {
         let codec = try codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: false)

@@ -66,7 +66,7 @@ public final class ElementDecoder<T> {
     }
 
     /// Bytes fed so far: every chunk taken, whole.
-    public var bytesFed: Int { engine.bytesFed }
+    var bytesFed: Int { engine.bytesFed }
     /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),
     /// otherwise all that was fed (in the UTF-8 JSON text the tokenizer reads, as ``IncrementalDecoder/bytesRead``).
     public var bytesRead: Int { engine.bytesRead }

@@ -33,7 +33,7 @@ public final class IncrementalDecoder<T> {
     }
 
     /// Bytes fed so far: every chunk taken, whole.
-    public var bytesFed: Int { engine.bytesFed }
+    var bytesFed: Int { engine.bytesFed }
     /// Bytes of the input read: where reading stopped when the value ended before the input did (a designated
     /// value: the rest is never read), otherwise all that was fed. Both counts are of the UTF-8 JSON text the
     /// tokenizer reads (for UTF-16 or UTF-32 input, or JSON5, after conversion).

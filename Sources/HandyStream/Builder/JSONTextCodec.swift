@@ -3,7 +3,7 @@ import Foundation
 // The codecs and frame of JSONText and of validation (nothing kept), built by the one builder.
 
 /// The "type" a document is validated as: every value fits and none is kept.
-struct Validation {}
+package struct Validation {}
 
 /// Accepts any value and keeps nothing: containers open a JSONTextFrame that keeps no text (the builder still counts
 /// their depth).

@@ -28,7 +28,7 @@ public final class HelpingMapper {
     /// The offset of a property passed `inout`, from its address.
     func offset(ofAddress address: Int) -> Int { address - Int(bitPattern: base) }
 
-    func add(_ mapping: CustomMappingKeyValueTuple) {
+    package func add(_ mapping: CustomMappingKeyValueTuple) {
         mappings.append(
             (
                 MappedProperty(offset: offset(ofAddress: mapping.0), type: mapping.1.propertyType),
@@ -36,13 +36,13 @@ public final class HelpingMapper {
             ))
     }
 
-    func exclude<T>(address: Int, _: T.Type) {
+    package func exclude<T>(address: Int, _: T.Type) {
         exclusions.append(MappedProperty(offset: offset(ofAddress: address), type: PropertyType(T.self)))
     }
 
     /// Reads the property from `key` (a nested path such as `"friend.name"` is allowed).
     public func specify<T>(property: inout T, name: String) {
-        self <<< property <-- name
+        add((address(of: &property), MappingPropertyHandler(keys: [name], type: T.self)))
     }
 
     /// Reads the property through `converter`, which is given the value's text as the document writes it: a
@@ -75,7 +75,7 @@ public final class HelpingMapper {
 
 /// A property's address, as HandyJSON's mapping identified properties.
 @inline(__always)
-func address<T>(of property: inout T) -> Int {
+package func address<T>(of property: inout T) -> Int {
     withUnsafeMutablePointer(to: &property) { Int(bitPattern: $0) }
 }
 
@@ -92,6 +92,47 @@ public final class MappingPropertyHandler {
         self.keys = keys
         self.adapter = adapter
         self.propertyType = PropertyType(T.self)
+    }
+
+    /// Reads the property from the first of `keys` present (its own key when `nil`).
+    package convenience init<T>(keys: [String]?, type: T.Type) {
+        self.init(keys: keys, type: type, adapter: nil)
+    }
+
+    /// Reads and writes the property from `keys` (its own key when `nil`) through `transformer`.
+    package static func transform<Transform: TransformType>(keys: [String]?, _ transformer: Transform?)
+        -> MappingPropertyHandler
+    {
+        let adapter = transformer.map { transform in
+            ValueAdapter(
+                fromJSON: { json, target, mode in
+                    guard let value = transform.transformFromJSON(json) else { return false }
+                    ModelStorage.store(value, at: target, mode: mode)
+                    return true
+                },
+                toJSON: { source in
+                    transform.transformToJSON(ModelStorage.load(Transform.Object.self, from: source))
+                })
+        }
+        return MappingPropertyHandler(keys: keys, type: Transform.Object.self, adapter: adapter)
+    }
+
+    /// The same for an optional property.
+    package static func optionalTransform<Transform: TransformType>(keys: [String]?, _ transformer: Transform?)
+        -> MappingPropertyHandler
+    {
+        let adapter = transformer.map { transform in
+            ValueAdapter(
+                fromJSON: { json, target, mode in
+                    guard let value = transform.transformFromJSON(json) else { return false }
+                    ModelStorage.store(Optional(value), at: target, mode: mode)
+                    return true
+                },
+                toJSON: { source in
+                    ModelStorage.load(Transform.Object?.self, from: source).flatMap(transform.transformToJSON)
+                })
+        }
+        return MappingPropertyHandler(keys: keys, type: Transform.Object?.self, adapter: adapter)
     }
 }
 
@@ -131,111 +172,4 @@ struct ValueAdapter {
     let fromJSON: (Any?, UnsafeMutableRawPointer, StoreMode) -> Bool
     /// The JSON value for the property at `source`, or `nil` to leave it out.
     let toJSON: (UnsafeRawPointer) -> Any?
-}
-
-// MARK: - Operators
-
-infix operator <-- : LogicalConjunctionPrecedence
-infix operator <<< : AssignmentPrecedence
-infix operator >>> : AssignmentPrecedence
-
-/// Reads the property from `name`: a key, or a nested path (`"friend.name"`, `\.` for a literal dot).
-public func <-- <T>(property: inout T, name: String) -> CustomMappingKeyValueTuple {
-    property <-- [name]
-}
-
-/// Reads the property from the first of `names` present in the document.
-public func <-- <T>(property: inout T, names: [String]) -> CustomMappingKeyValueTuple {
-    (address(of: &property), MappingPropertyHandler(keys: names, type: T.self, adapter: nil))
-}
-
-/// Reads and writes the property through `transformer`.
-public func <-- <Transform: TransformType>(property: inout Transform.Object, transformer: Transform)
-    -> CustomMappingKeyValueTuple
-{
-    mapping(&property, keys: nil, transformer)
-}
-
-/// Reads and writes the property from `key` through `transformer`.
-public func <-- <Transform: TransformType>(property: inout Transform.Object, transformer: (String?, Transform?))
-    -> CustomMappingKeyValueTuple
-{
-    mapping(&property, keys: transformer.0.map { [$0] }, transformer.1)
-}
-
-/// Reads and writes the property from the first of `keys` present through `transformer`.
-public func <-- <Transform: TransformType>(property: inout Transform.Object, transformer: ([String], Transform?))
-    -> CustomMappingKeyValueTuple
-{
-    mapping(&property, keys: transformer.0, transformer.1)
-}
-
-private func mapping<Transform: TransformType>(
-    _ property: inout Transform.Object, keys: [String]?, _ transformer: Transform?
-) -> CustomMappingKeyValueTuple {
-    let adapter = transformer.map { transform in
-        ValueAdapter(
-            fromJSON: { json, target, mode in
-                guard let value = transform.transformFromJSON(json) else { return false }
-                ModelStorage.store(value, at: target, mode: mode)
-                return true
-            },
-            toJSON: { source in
-                transform.transformToJSON(ModelStorage.load(Transform.Object.self, from: source))
-            })
-    }
-    return (address(of: &property), MappingPropertyHandler(keys: keys, type: Transform.Object.self, adapter: adapter))
-}
-
-/// The same for an optional property.
-public func <-- <Transform: TransformType>(property: inout Transform.Object?, transformer: Transform)
-    -> CustomMappingKeyValueTuple
-{
-    optionalMapping(&property, keys: nil, transformer)
-}
-
-/// The same for an optional property, with a key.
-public func <-- <Transform: TransformType>(property: inout Transform.Object?, transformer: (String?, Transform?))
-    -> CustomMappingKeyValueTuple
-{
-    optionalMapping(&property, keys: transformer.0.map { [$0] }, transformer.1)
-}
-
-/// The same for an optional property, with candidate keys.
-public func <-- <Transform: TransformType>(property: inout Transform.Object?, transformer: ([String], Transform?))
-    -> CustomMappingKeyValueTuple
-{
-    optionalMapping(&property, keys: transformer.0, transformer.1)
-}
-
-private func optionalMapping<Transform: TransformType>(
-    _ property: inout Transform.Object?, keys: [String]?, _ transformer: Transform?
-) -> CustomMappingKeyValueTuple {
-    let adapter = transformer.map { transform in
-        ValueAdapter(
-            fromJSON: { json, target, mode in
-                guard let value = transform.transformFromJSON(json) else { return false }
-                ModelStorage.store(Optional(value), at: target, mode: mode)
-                return true
-            },
-            toJSON: { source in
-                ModelStorage.load(Transform.Object?.self, from: source).flatMap(transform.transformToJSON)
-            })
-    }
-    return (address(of: &property), MappingPropertyHandler(keys: keys, type: Transform.Object?.self, adapter: adapter))
-}
-
-/// Declares one mapping.
-public func <<< (mapper: HelpingMapper, mapping: CustomMappingKeyValueTuple) {
-    mapper.add(mapping)
-}
-
-/// Declares several mappings.
-public func <<< (mapper: HelpingMapper, mappings: [CustomMappingKeyValueTuple]) {
-    mappings.forEach(mapper.add)
-}
-
-/// Leaves the property out of decoding and encoding.
-public func >>> <T>(mapper: HelpingMapper, property: inout T) {
-    mapper.exclude(address: address(of: &property), T.self)
 }

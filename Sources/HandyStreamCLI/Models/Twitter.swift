@@ -1,4 +1,4 @@
-import HandyStream
+import HandyJSON
 
 // twitter.json (a search API response) as HandyStream models, decoded by their field tables. Their plain Codable
 // twins (PlainCodable.swift) have the same properties, so that the model path, the Codable path and Foundation's

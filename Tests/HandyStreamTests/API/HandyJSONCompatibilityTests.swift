@@ -1,5 +1,6 @@
 import Foundation
 @testable import HandyStream
+import HandyJSON
 import Testing
 
 struct NSContainers: HandyJSON {

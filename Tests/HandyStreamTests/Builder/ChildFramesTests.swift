@@ -1,5 +1,5 @@
 import Foundation
-import HandyStream
+import HandyJSON
 import Testing
 
 // A frame keeps the child frames it opened (`ChildFrames`) and hands the same one out again for the next container

@@ -1,4 +1,5 @@
 @testable import HandyStream
+import HandyJSON
 import Testing
 
 private struct Shape: HandyJSON {

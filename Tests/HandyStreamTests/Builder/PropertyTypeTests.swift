@@ -1,5 +1,5 @@
 import Foundation
-import HandyStream
+import HandyJSON
 import Testing
 
 // MARK: - Models covering every property type

@@ -1,5 +1,5 @@
 import Foundation
-import HandyStream
+import HandyJSON
 import Testing
 
 // Decodable types through the engine: lenient mode's rules, key mapping, defaults, the post-decode hook, and every

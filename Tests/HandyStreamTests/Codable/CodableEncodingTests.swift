@@ -1,5 +1,5 @@
 import Foundation
-import HandyStream
+import HandyJSON
 import Testing
 
 // Encodable values through ModelEncoder: byte for byte what JSONEncoder writes with the same options.

@@ -1,5 +1,5 @@
 import Foundation
-import HandyStream
+import HandyJSON
 import Testing
 
 // Hand-picked cases of Foundation's behaviour, each decoded by JSONDecoder and by strict mode (and lenient mode,

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HandyStream
+import HandyJSON
 import Testing
 
 /// Keyed containers used again (KeyedContainerPool.swift): a container is handed out again only when nothing but

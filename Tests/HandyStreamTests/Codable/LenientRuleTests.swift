@@ -1,5 +1,5 @@
 import Foundation
-import HandyStream
+import HandyJSON
 import Testing
 
 // Lenient mode never changes what JSONDecoder decodes: it rescues only where strict decoding throws, at the innermost

@@ -1,4 +1,5 @@
 @testable import HandyStream
+import HandyJSON
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HandyStream
+import HandyJSON
 import Testing
 
 /// Runs `body` on a thread with a 256 KiB stack, as small as Dispatch and Task threads can be.

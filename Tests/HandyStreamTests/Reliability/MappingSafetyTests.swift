@@ -1,5 +1,6 @@
 import Foundation
 @testable import HandyStream
+import HandyJSON
 import Testing
 
 /// One candidate is a plain key, the next a nested key path: the path's table holds a key of priority 1 alone.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HandyStream
+import HandyJSON
 import Testing
 
 /// Encodes with sorted keys, so that two encodings of equal values compare equal as text.

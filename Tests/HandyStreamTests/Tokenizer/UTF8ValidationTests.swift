@@ -1,5 +1,6 @@
 import Foundation
 @testable import HandyStream
+import HandyJSON
 import Testing
 
 /// More of the strict UTF-8 check against the standard library's own validation (`String(validating:as:)`): every

@@ -1,4 +1,5 @@
 import Foundation
+import HandyStream
 
 // HandyJSON's deserialization calls, source compatible: malformed JSON, a missing path or a value of the wrong shape
 // give `nil`; values that don't fit a property leave its default.
@@ -21,16 +22,6 @@ extension HandyJSON {
     public static func deserialize(from dict: NSDictionary?, designatedPath: String? = nil) -> Self? {
         guard let dict else { return nil }
         return deserialize(from: HandyJSONDecoding.dictionary(dict), designatedPath: designatedPath)
-    }
-
-    /// Decodes a model from JSON bytes.
-    public static func deserialize(from data: Data, designatedPath: String? = nil) -> Self? {
-        data.withUnsafeBytes { HandyJSONDecoding.model(Self.self, $0, designatedPath) }
-    }
-
-    /// Decodes a model from JSON bytes.
-    public static func deserialize(from bytes: [UInt8], designatedPath: String? = nil) -> Self? {
-        bytes.withUnsafeBytes { HandyJSONDecoding.model(Self.self, $0, designatedPath) }
     }
 }
 

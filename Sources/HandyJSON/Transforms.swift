@@ -1,20 +1,5 @@
 import Foundation
-
-/// Converts a property's value from and to a Foundation-style JSON value, as in HandyJSON. The JSON value handed to
-/// `transformFromJSON` is built for this property only: a `String`, `Int`, `Double`, `Bool`, `NSNull`, `[Any]` or
-/// `[String: Any]`.
-public protocol TransformType {
-    /// The property's type.
-    associatedtype Object
-    /// The type of the JSON value written for the property.
-    associatedtype JSON
-
-    /// The property's value for a JSON value (a `String`, `Int`, `Double`, `Bool`, `NSNull`, `[Any]` or `[String:
-    /// Any]`), or `nil` to keep the default.
-    func transformFromJSON(_ value: Any?) -> Object?
-    /// The JSON value to write for the property's value, or `nil` to leave the property out.
-    func transformToJSON(_ value: Object?) -> JSON?
-}
+import HandyStream
 
 /// A transform made of two closures.
 ///
@@ -22,10 +7,7 @@ public protocol TransformType {
 ///         fromJSON: { text in text.map { ($0.components(separatedBy: "/")[0], $0.components(separatedBy: "/")[1]) } },
 ///         toJSON: { pair in pair.map { "\($0.0)/\($0.1)" } })
 open class TransformOf<ObjectType, JSONType>: TransformType {
-    /// The property's type.
-    public typealias Object = ObjectType
     /// The JSON value's type.
-    public typealias JSON = JSONType
 
     private let fromJSON: (JSONType?) -> ObjectType?
     private let toJSON: (ObjectType?) -> JSONType?
@@ -45,10 +27,7 @@ open class TransformOf<ObjectType, JSONType>: TransformType {
 
 /// Seconds since 1970 as a number (or a string holding one) ⇄ `Date`.
 open class DateTransform: TransformType {
-    /// The property's type.
-    public typealias Object = Date
     /// The JSON value's type.
-    public typealias JSON = Double
 
     /// A transform between seconds since 1970 and `Date`.
     public init() {}
@@ -69,10 +48,7 @@ open class DateTransform: TransformType {
 
 /// A string in a `DateFormatter`'s format ⇄ `Date`.
 open class DateFormatterTransform: TransformType {
-    /// The property's type.
-    public typealias Object = Date
     /// The JSON value's type.
-    public typealias JSON = String
 
     /// The formatter that reads and writes the text.
     public let dateFormatter: DateFormatter
@@ -115,10 +91,7 @@ open class CustomDateFormatTransform: DateFormatterTransform, @unchecked Sendabl
 
 /// A string ⇄ `URL`; with `shouldEncodeURLString`, characters not allowed in a URL are percent-encoded first.
 open class URLTransform: TransformType {
-    /// The property's type.
-    public typealias Object = URL
     /// The JSON value's type.
-    public typealias JSON = String
 
     private let shouldEncodeURLString: Bool
 
@@ -141,10 +114,7 @@ open class URLTransform: TransformType {
 
 /// Base64 text ⇄ `Data`.
 open class DataTransform: TransformType {
-    /// The property's type.
-    public typealias Object = Data
     /// The JSON value's type.
-    public typealias JSON = String
 
     /// A transform between base64 text and `Data`.
     public init() {}
@@ -157,10 +127,7 @@ open class DataTransform: TransformType {
 
 /// A raw value ⇄ a `RawRepresentable` enum, for enums that are not `HandyJSONEnum`.
 open class EnumTransform<T: RawRepresentable>: TransformType {
-    /// The property's type.
-    public typealias Object = T
     /// The JSON value's type.
-    public typealias JSON = T.RawValue
 
     /// A transform between raw values and `T`.
     public init() {}
@@ -173,10 +140,7 @@ open class EnumTransform<T: RawRepresentable>: TransformType {
 
 /// A number or a string holding one ⇄ `NSDecimalNumber`.
 open class NSDecimalNumberTransform: TransformType {
-    /// The property's type.
-    public typealias Object = NSDecimalNumber
     /// The JSON value's type.
-    public typealias JSON = String
 
     /// A transform between numbers (or strings holding them) and `NSDecimalNumber`.
     public init() {}
@@ -220,10 +184,7 @@ public struct HexColor: Equatable, Sendable {
 
 /// `"#RRGGBB"`, `"#RRGGBBAA"`, `"#RGB"`, `"#RGBA"` (the `#` optional) ⇄ ``HexColor``.
 open class HexColorTransform: TransformType {
-    /// The property's type.
-    public typealias Object = HexColor
     /// The JSON value's type.
-    public typealias JSON = String
 
     private let prefixToJSON: Bool
     private let alphaToJSON: Bool
@@ -275,10 +236,4 @@ extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
-}
-
-/// A custom scalar type that decodes itself from a Foundation-style JSON value and encodes itself as one.
-public protocol HandyJSONCustomTransformable {
-    static func _transform(from object: Any) -> Self?
-    func _plainValue() -> Any?
 }

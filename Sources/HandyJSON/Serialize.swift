@@ -1,0 +1,41 @@
+import Foundation
+import HandyStream
+
+// HandyJSON's serialization calls: `nil` where HandyJSON gave `nil` (a value that can't be written).
+
+extension HandyJSON {
+    /// The model as Foundation-style values: objects as `[String: Any]`, arrays as `[Any]`, and every number in the
+    /// type its property has (`UInt64.max` stays a `UInt64`, a `Float` a `Float`, a `Decimal` a `Decimal`), as
+    /// HandyJSON gave them.
+    public func toJSON() -> [String: Any]? {
+        (try? ModelEncoder().foundationValue(self)) as? [String: Any]
+    }
+
+    /// The model's JSON text, compact or pretty printed.
+    public func toJSONString(prettyPrint: Bool = false) -> String? {
+        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(self))
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The model's JSON bytes.
+    public func toJSONData(prettyPrint: Bool = false) -> Data? {
+        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(self)).map { Data($0) }
+    }
+}
+
+extension Collection where Element: HandyJSON {
+    /// Each model as Foundation-style values.
+    public func toJSON() -> [[String: Any]?] { map { $0.toJSON() } }
+
+    /// The models as one JSON array.
+    public func toJSONString(prettyPrint: Bool = false) -> String? {
+        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(Array(self)))
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The models as one JSON array, as `Data`; `nil` when a value can't be written.
+    public func toJSONData(prettyPrint: Bool = false) -> Data? {
+        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(Array(self)))
+            .map { Data($0) }
+    }
+}
