@@ -13,9 +13,4 @@
 
 #if HTTP
 import AsyncHTTPClient
-
-/// A response body as byte chunks (what ``ModelDecoder/elements(of:at:from:)`` streams from).
-public typealias ResponseChunks = ByteBufferChunks<HTTPClientResponse.Body>
-/// One buffer of a response body, read in place.
-public typealias ResponseChunk = ByteBufferChunk
 #endif

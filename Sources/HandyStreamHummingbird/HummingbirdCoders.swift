@@ -43,8 +43,8 @@ extension ModelDecoder {
     /// rather than an error Hummingbird would answer with 500.
     ///
     ///     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
-    public func elements<T>(of type: T.Type, at path: String = "", from body: RequestBody) -> RequestBodyElements<T> {
-        RequestBodyElements(base: forNetworkInput.elements(of: type, at: path, from: ByteBufferChunks(base: body)))
+    public func elements<T>(of type: T.Type, at path: String = "", from body: RequestBody) -> AsyncElementSequence<T> {
+        forNetworkInput.elements(of: type, at: path, from: ByteBufferChunks(base: body)).mappingErrors(badRequest)
     }
 
     /// Decodes the value at `path` from a request body as it arrives (see the generic ``decode(_:from:at:)``); bad
@@ -63,29 +63,6 @@ extension ModelDecoder {
         try await decode(type, from: body, at: path)
     }
 }
-
-/// The elements of a request body (``ModelDecoder/elements(of:at:from:)``): bad input ends them with a 400
-/// `HTTPError`.
-public struct RequestBodyElements<T>: AsyncSequence {
-    public typealias Element = T
-    let base: AsyncElementSequence<T, ByteBufferChunks<RequestBody>>
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncElementSequence<T, ByteBufferChunks<RequestBody>>.AsyncIterator
-
-        public mutating func next() async throws -> T? {
-            do {
-                return try await base.next()
-            } catch {
-                throw badRequest(error)
-            }
-        }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
-}
-
-extension RequestBodyElements: Sendable where T: Sendable {}
 
 /// What Hummingbird answers for an error met decoding a request body: bad input (a `DecodingError`, or HandyStream's
 /// own error for a model that is not `Decodable`) is a 400 `HTTPError` with the message `request.decode(as:context:)`

@@ -47,8 +47,8 @@ extension ModelDecoder {
     /// `ByteBuffer`'s.
     ///
     ///     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
-    public func elements<T, Body: AsyncSequence>(of type: T.Type, at path: String = "", from body: Body)
-        -> AsyncElementSequence<T, ByteBufferChunks<Body>> where Body.Element == ByteBuffer
+    public func elements<T, Body: AsyncSequence & Sendable>(of type: T.Type, at path: String = "", from body: Body)
+        -> AsyncElementSequence<T> where Body.Element == ByteBuffer
     {
         forNetworkInput.elements(of: type, at: path, from: ByteBufferChunks(base: body))
     }
@@ -70,39 +70,35 @@ extension ElementDecoder {
 }
 
 /// A body of `ByteBuffer`s as byte chunks, each handed to the decoder where SwiftNIO received it (no copy).
-public struct ByteBufferChunks<Base: AsyncSequence>: AsyncSequence where Base.Element == ByteBuffer {
-    public typealias Element = ByteBufferChunk
+package struct ByteBufferChunks<Base: AsyncSequence>: AsyncSequence where Base.Element == ByteBuffer {
+    package typealias Element = ByteBufferChunk
     let base: Base
 
-    public init(base: Base) {
+    package init(base: Base) {
         self.base = base
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
 
-        public mutating func next() async throws -> ByteBufferChunk? {
+        package mutating func next() async throws -> ByteBufferChunk? {
             guard let buffer = try await base.next() else { return nil }
             return ByteBufferChunk(buffer: buffer)
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
 }
 
 extension ByteBufferChunks: Sendable where Base: Sendable {}
 
 /// One `ByteBuffer` of a body, read in place.
-public struct ByteBufferChunk: ContiguousBytes, Sendable {
+package struct ByteBufferChunk: ContiguousBytes, Sendable {
     /// The buffer as SwiftNIO received it; its readable bytes are the chunk.
-    public let buffer: ByteBuffer
-
-    public init(buffer: ByteBuffer) {
-        self.buffer = buffer
-    }
+    let buffer: ByteBuffer
 
     /// Calls `body` with the buffer's readable bytes, in place.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try buffer.withUnsafeReadableBytes(body)
     }
 }

@@ -27,7 +27,7 @@ extension ModelDecoder {
     ///
     ///     for try await item in ModelDecoder().elements(of: Item.self, at: "items", fileAt: "export.json") { … }
     public func elements<T>(of type: T.Type, at path: String = "", fileAt file: String, chunkSize: Int = 1 << 16)
-        -> AsyncElementSequence<T, FileChunks>
+        -> AsyncElementSequence<T>
     {
         elements(of: type, at: path, from: FileChunks(path: file, chunkSize: chunkSize))
     }
@@ -35,25 +35,25 @@ extension ModelDecoder {
 
 /// A file's bytes as an `AsyncSequence` of chunks, each read by a blocking `read` on a dispatch queue of its own, so
 /// that no thread of Swift's cooperative pool waits on the disk. A read error throws a ``JSONDecodingError`` of kind `unreadable`.
-public struct FileChunks: AsyncSequence, Sendable {
-    public typealias Element = [UInt8]
+struct FileChunks: AsyncSequence, Sendable {
+    typealias Element = [UInt8]
     /// The file's path.
-    public let path: String
+    let path: String
     /// The most bytes a chunk holds.
-    public let chunkSize: Int
+    let chunkSize: Int
 
-    public init(path: String, chunkSize: Int = 1 << 16) {
+    init(path: String, chunkSize: Int = 1 << 16) {
         self.path = path
         self.chunkSize = Swift.max(1, chunkSize)
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(file: OpenFile(path: path), chunkSize: chunkSize) }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(file: OpenFile(path: path), chunkSize: chunkSize) }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    struct AsyncIterator: AsyncIteratorProtocol {
         let file: OpenFile
         let chunkSize: Int
 
-        public mutating func next() async throws -> [UInt8]? {
+        mutating func next() async throws -> [UInt8]? {
             let file = self.file
             let chunkSize = self.chunkSize
             return try await withCheckedThrowingContinuation { continuation in

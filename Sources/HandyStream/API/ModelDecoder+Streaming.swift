@@ -42,8 +42,10 @@ extension ModelDecoder {
     /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`, `ArraySlice<UInt8>`),
     /// each yielded as soon as it is complete. The chunks are read no faster than elements are taken, and the
     /// iteration stops when its task is cancelled.
-    public func elements<T, Chunks: AsyncSequence>(of type: T.Type, at path: String = "", from chunks: Chunks)
-        -> AsyncElementSequence<T, Chunks> where Chunks.Element: ContiguousBytes
+    public func elements<T, Chunks: AsyncSequence & Sendable>(
+        of type: T.Type, at path: String = "", from chunks: Chunks
+    )
+        -> AsyncElementSequence<T> where Chunks.Element: ContiguousBytes
     {
         AsyncElementSequence(decoder: self, path: path, chunks: chunks)
     }
