@@ -41,14 +41,11 @@ public struct DecodingOptions: Sendable {
     /// The token length the Vapor and Hummingbird coders accept unless told otherwise: 8 MiB.
     public static let serverMaximumTokenLength = 8 << 20
 
-    /// The cap on nesting that decoders and encoders start with.
-    public static let defaultMaximumDepth = 512
-
     /// Options for a decoder; every one has the default a HandyJSON user expects (lenient, a cap of 512 levels, keys
     /// as declared, no diagnostics) and the strategies Foundation's `JSONDecoder` starts with.
     public init(
         strict: Bool = false,
-        maximumDepth: Int = DecodingOptions.defaultMaximumDepth,
+        maximumDepth: Int = 512,
         keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys,
         dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate,
         dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64,

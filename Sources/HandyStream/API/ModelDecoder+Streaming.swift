@@ -83,17 +83,4 @@ extension ModelDecoder {
         }
         try decoder.finish(each: body)
     }
-
-    /// The same, from an open file handle (standard input, a pipe).
-    public func forEachElement<T>(
-        of type: T.Type, at path: String = "", from handle: FileHandle, chunkSize: Int = 1 << 16,
-        _ body: (T) throws -> Void
-    ) throws {
-        let decoder = try elements(of: type, at: path)
-        try ChunkReader.read(descriptor: handle.fileDescriptor, chunkSize: chunkSize) { chunk in
-            try decoder.feed(chunk, each: body)
-            return true
-        }
-        try decoder.finish(each: body)
-    }
 }

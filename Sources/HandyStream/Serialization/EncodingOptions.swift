@@ -52,7 +52,7 @@ public struct EncodingOptions: Sendable {
         prettyPrinted: Bool = false, sortedKeys: Bool = false,
         keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys,
         nilEncoding: NilEncoding = .omit, nonFiniteNumbers: NonFiniteNumbers = .throwError,
-        maximumDepth: Int = DecodingOptions.defaultMaximumDepth,
+        maximumDepth: Int = 512,
         escapesSlashes: Bool = true
     ) {
         self.escapesSlashes = escapesSlashes

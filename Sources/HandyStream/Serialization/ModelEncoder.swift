@@ -59,9 +59,6 @@ public struct ModelEncoder: Sendable {
         return run.writer.builtValue
     }
 
-    /// The JSON of `value`, as `Data`.
-    public func encodeToData<T>(_ value: T) throws -> Data { Data(try encode(value)) }
-
     /// The JSON of `value`, as a `String`.
     public func encodeToString<T>(_ value: T) throws -> String { String(decoding: try encode(value), as: UTF8.self) }
 }

@@ -446,7 +446,7 @@ func difference(_ ours: String, _ theirs: String) -> String {
         _ value: T, _ choice: EncodingChoice, sourceLocation: SourceLocation = #_sourceLocation
     ) -> EncodeOutcome {
         let foundation = EncodeOutcome { try choice.foundation.encode(value) }
-        let ours = EncodeOutcome { try choice.ours.encodeToData(value) }
+        let ours = EncodeOutcome { Data(try choice.ours.encode(value)) }
         var same = choice.sortedKeys ? ours == foundation : ours.sameJSON(as: foundation)
         if !same, choice.keys != 0, case .error = ours, case .error = foundation {
             same = jsonEncoderCanReport(ours, for: value, choice)

@@ -111,7 +111,7 @@ struct EncodingParityCase: CustomStringConvertible, Sendable {
             let options = EncodingOptions(
                 prettyPrinted: formatting.contains(.prettyPrinted), sortedKeys: formatting.contains(.sortedKeys),
                 escapesSlashes: !formatting.contains(.withoutEscapingSlashes))
-            let ours = outcome { try ModelEncoder(options: options).encodeToData(make()) }
+            let ours = outcome { Data(try ModelEncoder(options: options).encode(make())) }
             return (ours, foundation)
         }
     }
@@ -236,7 +236,7 @@ extension EncodingParityTests {
             func same<T: Encodable>(_ value: T, _ label: String) throws {
                 let expected = String(decoding: try foundation.encode(value), as: UTF8.self)
                 #expect(
-                    String(decoding: try ours.encodeToData(value), as: UTF8.self) == expected,
+                    String(decoding: try ours.encode(value), as: UTF8.self) == expected,
                     "\(label), closure \(number)")
             }
             let date = Date(timeIntervalSince1970: 0)

@@ -221,8 +221,9 @@ final class EncodingScriptRunner {
                     EncodingScript(seed: seedOfScript, depth: 0, log: theirLog, converted: converted))
             }
             let ours = EncodeOutcome {
-                try choice.ours.encodeToData(
-                    EncodingScript(seed: seedOfScript, depth: 0, log: ourLog, converted: converted))
+                Data(
+                    try choice.ours.encode(
+                        EncodingScript(seed: seedOfScript, depth: 0, log: ourLog, converted: converted)))
             }
             if case .text = theirs { written += 1 } else { thrown += 1 }
             guard ours != theirs || ourLog.lines != theirLog.lines else { continue }
