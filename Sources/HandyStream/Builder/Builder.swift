@@ -16,7 +16,7 @@ final class Builder: TokenSink {
     var owner: Unmanaged<StageOwner>?
     /// What the pipeline's stages share: the tokenizer's position, the failure slot.
     let run: DecodingRun
-    /// The byte offset just past the token being handled (a `Decodable` value records it on its tape).
+    /// The byte offset just past the token being handled.
     @inline(__always)
     var currentOffset: Int { run.offset }
     /// The stack, `stack[0]` being the root frame, in raw memory of `capacity` entries, grown as nesting deepens
@@ -41,22 +41,6 @@ final class Builder: TokenSink {
     private var skipDepth = 0
     /// Why the run was stopped, when the builder (or another stage) stopped it because of an error.
     var failure: BuildFailure? { run.failure }
-    /// What the `Decodable` values of this run share (the run's).
-    var codable: CodableContext { run.codable }
-    /// Decodes `Decodable` scalars (one-token tapes), made when the first one is met.
-    private var scalarDecoder: TapeDecoder?
-    var codableScalarDecoder: TapeDecoder {
-        if let scalarDecoder { return scalarDecoder }
-        let decoder = TapeDecoder(storage: TapeStorage(), context: codable)
-        scalarDecoder = decoder
-        return decoder
-    }
-
-    /// Lets go of the scalar decoder when a value's `init(from:)` kept it (or one of its containers, or a decoder
-    /// detached from it, which holds it): the next scalar gets a new one, and the kept one keeps reading its own tape.
-    func releaseScalarDecoderIfKept() {
-        if scalarDecoder != nil, !isKnownUniquelyReferenced(&scalarDecoder!) { scalarDecoder = nil }
-    }
     /// Whether the value being finished (a container closing now, or a scalar arriving) is the root value itself.
     var atRootValue: Bool { height == 0 }
 
@@ -87,68 +71,28 @@ final class Builder: TokenSink {
 
     // MARK: - Events
 
-    // Inside a `Decodable` value the top frame records on a tape (``Frame/recorder``): keys and scalars are written
-    // there directly, without a call to the frame. The events are inlined into the tokenizer's thunks, which call the
-    // builder directly (``Tokenizer/Sink``): one call fewer per event.
+    // The events are inlined into the tokenizer's thunks, which call the builder directly (``Tokenizer/Sink``): one
+    // call fewer per event.
 
     @inline(__always) override func tokenNull() -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) { return recordScalar(.null, on: tape) }
         return top.withInstance { $0.null(self) }
     }
     @inline(__always) override func tokenBool(_ value: Bool) -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) { return recordScalar(value ? .true : .false, on: tape) }
         return top.withInstance { $0.bool(value, self) }
     }
     @inline(__always) override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) { return recordScalar(.number, text, on: tape) }
         return top.withInstance { $0.number(text, self) }
     }
     @inline(__always) override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) { return recordScalar(.string, bytes, on: tape) }
         return top.withInstance { $0.string(bytes, self) }
     }
     @inline(__always) override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if skipDepth > 0 { return true }
-        if let tape = top.withInstance({ $0.recorder }) { return recordKey(bytes, on: tape) }
         return top.withInstance { $0.key(bytes, self) }
-    }
-
-    // Recording is out of line: the events above then hand a model's scalar to its frame without saving registers
-    // first (a call through the frame's table at the end), and a tape's writes keep their own.
-
-    @inline(never)
-    private func recordScalar(
-        _ kind: Tape.Kind, _ bytes: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-        on tape: UnsafeMutablePointer<Tape>
-    ) -> Bool {
-        record(on: tape, byteCount: bytes.count) { $0.scalar(kind, bytes, offset: $1) }
-    }
-
-    @inline(never)
-    private func recordKey(_ bytes: UnsafeRawBufferPointer, on tape: UnsafeMutablePointer<Tape>) -> Bool {
-        record(on: tape, byteCount: bytes.count) { $0.key(bytes, offset: $1) }
-    }
-
-    /// Writes an event on `tape` with the current offset, unless the tape is full (its positions are 32-bit).
-    @inline(__always)
-    func record(
-        on tape: UnsafeMutablePointer<Tape>, byteCount: Int, _ body: (inout Tape, Int) -> Void
-    ) -> Bool {
-        guard tape.pointee.fits(byteCount: byteCount) else { return _slowpath_tapeFull() }
-        body(&tape.pointee, currentOffset)
-        return true
-    }
-
-    @inline(never)
-    private func _slowpath_tapeFull() -> Bool {
-        fail(
-            BuildFailure(
-                kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens",
-                path: currentPath()))
     }
     override func tokenReady(_ value: Any) -> Bool? {
         skipDepth > 0 ? true : top.withInstance { $0.ready(value, self) }
@@ -163,7 +107,7 @@ final class Builder: TokenSink {
         depth += 1
         // The run's allowance: the cap less the levels a path filter has entered, so that the cap holds for the
         // whole document and not per stage.
-        if depth > run.depthAllowance { return _slowpath_tooDeep() }
+        if depth > run.depthAllowance { return tooDeep() }
         if skipDepth > 0 {
             skipDepth += 1
             return true
@@ -269,11 +213,8 @@ final class Builder: TokenSink {
     func fallback(_ problem: String, _ consequence: String) -> Bool {
         if options.strict {
             var failure = BuildFailure(kind: .typeMismatch, message: problem, path: currentPath())
-            // A `Decodable` scalar that failed: its own error says more.
-            if let decodable = run.codableContext?.lastFailure {
-                run.codableContext?.lastFailure = nil
-                failure.underlying = decodable.error
-            }
+            // A value whose own decoding failed (a `Decodable` scalar's `init(from:)`): its error says more.
+            failure.underlying = run.takeValueFailure()?.error
             return run.fail(failure)
         }
         if let handler = options.diagnostics {
@@ -282,8 +223,9 @@ final class Builder: TokenSink {
         return true
     }
 
+    /// Stops decoding: the value nests deeper than the cap.
     @inline(never)
-    private func _slowpath_tooDeep() -> Bool {
+    func tooDeep() -> Bool {
         run.fail(
             BuildFailure(kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels", path: currentPath()))
     }

@@ -21,10 +21,6 @@ class Frame {
     /// For frames that fill properties: where the properties' offsets count from (a struct's storage, a class
     /// instance, or for a nested key path, the owning model's).
     var propertyBase: UnsafeMutableRawPointer?
-    /// For a frame that records its value's events on a tape (a `Decodable` value, ``DecodableFrame``): the tape.
-    /// The builder writes the value's keys and scalars there itself, without calling the frame (the commonest
-    /// events of a `Codable` document); containers still open and close through the frame.
-    var recorder: UnsafeMutablePointer<Tape>?
 
     /// The child frames this frame opened, one entry per codec it opens children with: the frame opens every child
     /// container through ``openChild(_:with:isObject:_:)``.

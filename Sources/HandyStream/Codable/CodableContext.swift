@@ -20,9 +20,8 @@ final class CodableContext {
     /// The traits of the types met so far (``TypeTable``), in memory of their own (allocated by `init`, freed by
     /// `deinit`): every value asks, and a class property would add an exclusivity check to each question.
     private let traitsCache = UnsafeMutablePointer<TypeTable<TypeTraits>>.allocate(capacity: 1)
-    /// The last error of a `Decodable` value at the root (or a scalar one anywhere), with the document offset of
-    /// the token it is about: the pipeline throws it when the root value is missing.
-    var lastFailure: (error: any Error, offset: Int)?
+    /// Decodes `Decodable` scalars (one-token tapes), made when the first one is met.
+    private var scalarDecoder: TapeDecoder?
 
     init(options: DecodingOptions) {
         self.options = options
@@ -41,6 +40,17 @@ final class CodableContext {
     deinit {
         traitsCache.deinitialize(count: 1)
         traitsCache.deallocate()
+    }
+
+    /// The decoder of a `Decodable` scalar, on a tape reset for it. A new one when a value's `init(from:)` kept the
+    /// last (or one of its containers, or a decoder detached from it, which holds it): the kept one keeps reading
+    /// its own tape.
+    func decoderForScalar() -> TapeDecoder {
+        if scalarDecoder == nil || !isKnownUniquelyReferenced(&scalarDecoder!) {
+            scalarDecoder = TapeDecoder(storage: TapeStorage(), context: self)
+        }
+        scalarDecoder!.storage.tape.pointee.reset()
+        return scalarDecoder!
     }
 
     /// The bytes a coding key is read from under the key strategy.

@@ -17,9 +17,7 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
     private func scalar(
         at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder, _ record: (inout Tape) -> Void
     ) -> Bool {
-        builder.releaseScalarDecoderIfKept()
-        let decoder = builder.codableScalarDecoder
-        decoder.storage.tape.pointee.reset()
+        let decoder = builder.run.codable.decoderForScalar()
         record(&decoder.storage.tape.pointee)
         do {
             let value = try decoder.decodeRoot(T.self, builder: builder)
@@ -28,7 +26,7 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
         } catch {
             // Kept for the error the builder makes next (strict mode) or for the root value's error.
             if builder.options.strict || builder.atRootValue {
-                builder.codable.lastFailure = (error, builder.currentOffset)
+                builder.run.valueFailure = (error, builder.currentOffset)
             }
             return false
         }
@@ -88,21 +86,83 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
     }
 }
 
-/// Records a `Decodable` value's events on a tape, then decodes it when its outermost container ends.
-final class DecodableFrame<T: Decodable>: Frame {
-    private var storage = TapeStorage() {
-        didSet { recorder = storage.tape }
+/// Records a value's events on a tape: a frame that stands for every level of its value, whose keys, scalars and
+/// inner containers are written on the tape as they arrive. Not generic, so that recording, the commonest work of a
+/// `Codable` document, reads its fields at fixed offsets.
+class RecordingFrame: Frame {
+    fileprivate var storage = TapeStorage() {
+        didSet { tape = storage.tape }
     }
+    /// `storage`'s tape.
+    final fileprivate private(set) var tape: UnsafeMutablePointer<Tape>
+
+    override init(opener: ValueCodec, isObject: Bool, childCodecs: Int = 1) {
+        tape = storage.tape
+        super.init(opener: opener, isObject: isObject, childCodecs: childCodecs)
+    }
+
+    override func begin(_ builder: Builder) {
+        tape.pointee.reset()
+        tape.pointee.beginContainer(isObject: isObject, offset: builder.currentOffset)
+    }
+
+    override final func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        record(byteCount: bytes.count, builder) { $0.key(bytes, offset: $1) }
+    }
+    override final func null(_ builder: Builder) -> Bool {
+        record(byteCount: 0, builder) { $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1) }
+    }
+    override final func bool(_ flag: Bool, _ builder: Builder) -> Bool {
+        record(byteCount: 0, builder) {
+            $0.scalar(flag ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1)
+        }
+    }
+    override final func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        record(byteCount: text.count, builder) { $0.scalar(.number, text, offset: $1) }
+    }
+    override final func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
+        record(byteCount: bytes.count, builder) { $0.scalar(.string, bytes, offset: $1) }
+    }
+    override final func ready(_ ready: Any, _ builder: Builder) -> Bool? { nil }
+    override final func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
+        guard record(byteCount: 0, builder, { $0.beginContainer(isObject: isObject, offset: $1) }) else {
+            return nil
+        }
+        return .passUnretained(self)
+    }
+    override final func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
+
+    /// Writes an event on the tape with the current offset, unless the tape is full (its positions are 32-bit).
+    @inline(__always)
+    private func record(byteCount: Int, _ builder: Builder, _ body: (inout Tape, Int) -> Void) -> Bool {
+        guard tape.pointee.fits(byteCount: byteCount) else { return tapeFull(builder) }
+        body(&tape.pointee, builder.currentOffset)
+        return true
+    }
+
+    @inline(never)
+    private func tapeFull(_ builder: Builder) -> Bool {
+        builder.fail(
+            BuildFailure(
+                kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens",
+                path: builder.currentPath()))
+    }
+
+    /// The frame stands for every level of its value: the position inside it, from the tape.
+    override final func appendPosition(to path: inout String) {
+        path += tape.pointee.openPath()
+    }
+}
+
+/// Records a `Decodable` value's events on a tape, then decodes it when its outermost container ends.
+final class DecodableFrame<T: Decodable>: RecordingFrame {
     private var decoder: TapeDecoder?
     /// The decoded value, until the parent moves it into place (a `T?` here cost five look-ups of `Optional<T>`'s
     /// metadata per value).
     private let held = HeldValue(T.self)
 
-    private var tape: UnsafeMutablePointer<Tape> { storage.tape }
-
     init(opener: ValueCodec, isObject: Bool) {
         super.init(opener: opener, isObject: isObject)
-        recorder = storage.tape
     }
 
     deinit {
@@ -113,35 +173,8 @@ final class DecodableFrame<T: Decodable>: Frame {
     override func begin(_ builder: Builder) {
         releaseDecoderIfKept()
         held.discard(T.self)
-        tape.pointee.reset()
-        tape.pointee.beginContainer(isObject: isObject, offset: builder.currentOffset)
+        super.begin(builder)
     }
-
-    // Keys and scalars are written on the tape by the builder itself (``Frame/recorder``).
-
-    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        preconditionFailure("DecodableFrame: the builder records keys on the tape")
-    }
-    override func null(_ builder: Builder) -> Bool {
-        preconditionFailure("DecodableFrame: the builder records scalars on the tape")
-    }
-    override func bool(_ flag: Bool, _ builder: Builder) -> Bool {
-        preconditionFailure("DecodableFrame: the builder records scalars on the tape")
-    }
-    override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        preconditionFailure("DecodableFrame: the builder records scalars on the tape")
-    }
-    override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        preconditionFailure("DecodableFrame: the builder records scalars on the tape")
-    }
-    override func ready(_ ready: Any, _ builder: Builder) -> Bool? { nil }
-    override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        guard builder.record(on: tape, byteCount: 0, { $0.beginContainer(isObject: isObject, offset: $1) }) else {
-            return nil
-        }
-        return .passUnretained(self)
-    }
-    override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
 
     override func finish(_ builder: Builder) -> Bool {
         tape.pointee.endContainer()
@@ -152,7 +185,7 @@ final class DecodableFrame<T: Decodable>: Frame {
     /// The value's last container has closed: decode it.
     @inline(never)
     private func decodeValue(_ builder: Builder) -> Bool {
-        let context = builder.codable
+        let context = builder.run.codable
         let decoder = self.decoder ?? TapeDecoder(storage: storage, context: context)
         self.decoder = decoder
         do {
@@ -175,7 +208,7 @@ final class DecodableFrame<T: Decodable>: Frame {
                         kind: .typeMismatch, message: "\(error)", path: builder.currentPath(), underlying: error,
                         offset: decoder.errorOffset))
             }
-            if builder.atRootValue { context.lastFailure = (error, decoder.errorOffset) }
+            if builder.atRootValue { builder.run.valueFailure = (error, decoder.errorOffset) }
             return true
         }
     }
@@ -193,11 +226,6 @@ final class DecodableFrame<T: Decodable>: Frame {
     /// not decode).
     func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         held.move(T.self, to: target, mode: mode)
-    }
-
-    /// The frame stands for every level of its value: the position inside it, from the tape.
-    override func appendPosition(to path: inout String) {
-        path += tape.pointee.openPath()
     }
 
     override func discard() { held.discard(T.self) }

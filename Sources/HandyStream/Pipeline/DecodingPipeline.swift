@@ -323,7 +323,7 @@ final class DecodingPipeline<T>: StageOwner {
     func takeValue(input: UnsafeRawBufferPointer? = nil) throws -> T {
         if let value = root.take() { return value }
         // A `Decodable` root value whose `init(from:)` failed: its own error, located.
-        if let decodable = run.codableContext?.lastFailure {
+        if let decodable = run.valueFailure {
             let error = JSONDecodingError(
                 kind: .typeMismatch, message: "\(decodable.error)", offset: decodable.offset,
                 path: run.valuePath, input: input)

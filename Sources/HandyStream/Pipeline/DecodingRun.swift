@@ -27,6 +27,10 @@ final class DecodingRun {
     private var tokenizer: Unmanaged<Tokenizer>?
     /// Why a stage stopped the run, when one did.
     private(set) var failure: BuildFailure?
+    /// The error a value's own decoding threw (a `Decodable` value's `init(from:)`) when the value failed at the
+    /// root, or as a scalar anywhere, with the document offset of the token it is about: the builder's strict error
+    /// and the pipeline's missing-root error pass it on.
+    var valueFailure: (error: any Error, offset: Int)?
     /// The short strings made so far, once ``shortStringsMade`` reaches ``ShortStringCache/madeBeforeTable``.
     private var shortStrings: ShortStringCache?
     private var shortStringsMade = 0
@@ -65,6 +69,12 @@ final class DecodingRun {
             hasSeed = false
         }
         return seed
+    }
+
+    /// The ``valueFailure``, given once.
+    func takeValueFailure() -> (error: any Error, offset: Int)? {
+        defer { valueFailure = nil }
+        return valueFailure
     }
 
     /// What the run's `Decodable` values share.
