@@ -1,39 +1,35 @@
 /// The model builder: a state machine over an explicit stack of ``Frame``s, driven by the tokenizer's events.
 ///
-///     events ─▶ Builder ─▶ top frame ─▶ codec.store…(at: base + offset)       scalars, written in place
-///                   │           └────▶ codec.openObject / openArray ─▶ push  containers
-///                   └─ skipDepth > 0: a subtree nobody wants, only counted
+///     events ─▶ Builder ─▶ top frame ─▶ scalar stored at its target (by the frame, or through its codec)
+///                  │           └────▶ openChild ─▶ push a child frame; when it ends, childFinished ─▶ pop
+///                  └─ skipDepth > 0: a subtree nobody wants, only counted
 ///
-/// No recursion: nesting is the stack, capped at ``maximumDepth`` levels (every level counts, skipped ones too), so
-/// hostile input meets a clear error instead of a stack overflow. When the root value is complete the builder asks
-/// its owner (``StageOwner``) whether to go on (a whole document: yes, to check the rest is well formed; a designated path: no).
+/// Nesting is the stack, not recursion, capped at ``maximumDepth`` levels (skipped ones count): hostile input meets
+/// an error, not a stack overflow. Once the root value is complete, the ``StageOwner`` says whether to read on.
 final class Builder: TokenSink {
-    /// The nesting cap (the run's).
     let maximumDepth: Int
     let options: DecodingOptions
-    /// Unretained: the pipeline that sets it owns the builder and drives every event to it, so it is alive whenever
-    /// the builder calls it (a `weak` reference cost a look-up and a retain and release per stream element).
+/// Unretained: the pipeline that sets it owns the builder and drives every event, so it outlives each call.
     var owner: Unmanaged<StageOwner>?
     /// What the pipeline's stages share: the tokenizer's position, the failure slot.
     let run: DecodingRun
     /// The byte offset just past the token being handled.
     @inline(__always)
     var currentOffset: Int { run.offset }
-    /// The stack, `stack[0]` being the root frame, in raw memory of `capacity` entries, grown as nesting deepens
-    /// (up to `maximumDepth + 1`): frames are pushed and popped on every container, and neither reference counting
-    /// nor exclusivity checks belong there. The frames are owned by `ownedFrames`.
+/// `stack[0]` is the root frame. Raw memory of `capacity` entries, grown up to `maximumDepth + 1`, so that a push or
+/// pop costs no reference counting or exclusivity check; `ownedFrames` owns the frames.
     private var stack: UnsafeMutablePointer<Unmanaged<Frame>>
     /// `stack[height]`.
     private var top: Unmanaged<Frame>
     /// The index of the top frame: `depth` less the skipped levels, once all is well.
     private var height = 0
     private let root: Frame
-    /// For each depth, the frames used there so far, as a list through ``Frame/nextAtDepth``: an object's
-    /// children at one depth are of several types (a tweet's `user`, `entities`, …), and each keeps its frame.
+/// For each depth, the frames used there, listed through ``Frame/nextAtDepth``: an object's children at one depth
+/// are of several types (a tweet's `user`, `entities`), each keeping its frame.
     private var recycled: UnsafeMutablePointer<Unmanaged<Frame>?>
     /// Entries allocated in `stack` and `recycled`.
     private var capacity: Int
-    /// Every frame made for this builder.
+/// Owns every frame made for this builder; the stack and lists hold them unretained.
     private var ownedFrames: [Frame] = []
     /// Containers nested so far, skipped ones included.
     private(set) var depth = 0
@@ -71,8 +67,7 @@ final class Builder: TokenSink {
 
     // MARK: - Events
 
-    // The events are inlined into the tokenizer's thunks, which call the builder directly (``Tokenizer/Sink``): one
-    // call fewer per event.
+// The events are inlined into the tokenizer's thunks, which call the builder directly (``Tokenizer/Sink``).
 
     @inline(__always) override func tokenNull() -> Bool {
         if skipDepth > 0 { return true }
@@ -105,8 +100,7 @@ final class Builder: TokenSink {
     @inline(__always)
     private func open(isObject: Bool) -> Bool {
         depth += 1
-        // The run's allowance: the cap less the levels a path filter has entered, so that the cap holds for the
-        // whole document and not per stage.
+        // The run's allowance: the cap less the levels a path filter entered, so the cap holds for the whole document.
         if depth > run.depthAllowance { return tooDeep() }
         if skipDepth > 0 {
             skipDepth += 1
@@ -167,12 +161,9 @@ final class Builder: TokenSink {
     /// The frame on top of the stack (the one opening a child now), when it fills properties.
     var topPropertyFrame: PropertyFrame? { top.withInstance { $0 as? PropertyFrame } }
 
-    /// A frame for the container opening now at the current depth: the one used last time at this depth when the
-    /// same codec opened it, otherwise a new one from `make`. Either way it has begun a fresh value.
     @inline(__always)
-    ///
-    /// The frame is handed over unretained: the builder owns every frame it made (`ownedFrames`) for as long as it
-    /// lives, and a strong reference returned here would be retained and released once per container.
+    /// A frame for the container opening now: the one last used at this depth by the same codec, else a new one
+    /// from `make`; either way begun afresh. Unretained: the builder owns every frame it made (`ownedFrames`).
     func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Unmanaged<Frame> {
         assert(depth < capacity, "Builder: frame list index out of range")
         var candidate = recycled[depth]
@@ -205,10 +196,9 @@ final class Builder: TokenSink {
         owner?.withInstance { $0.builderCompletedRoot(self) } ?? true
     }
 
-    /// A value could not be used as the lenient rules allow: `problem` says what was expected and found, and
-    /// `consequence` what lenient mode does about it (`"; the default was kept"`, `"; the element was dropped"`).
-    /// In strict mode this becomes the error that stops decoding, whose message is the problem alone (nothing was
-    /// kept or dropped: the decode failed); otherwise the diagnostics handler hears of both. Returns whether to go on.
+    /// A value the lenient rules can't use: `problem` says what was expected and found, `consequence` what lenient
+    /// mode does (`"; the default was kept"`). Strict mode fails with the problem alone; otherwise the diagnostics
+    /// handler hears both. Returns whether to go on.
     @inline(never)
     func fallback(_ problem: String, _ consequence: String) -> Bool {
         if options.strict {
@@ -245,8 +235,8 @@ final class Builder: TokenSink {
     }
 }
 
-/// An error the builder found (rather than yajl): it stops the parse, and the decoder turns it into a
-/// ``JSONDecodingError`` with the offset where it happened.
+/// An error the builder found (not the tokenizer): it stops the parse, and becomes a ``JSONDecodingError`` with the
+/// offset where it happened.
 struct BuildFailure: Error {
     var kind: JSONDecodingError.Kind
     var message: String
