@@ -18,9 +18,8 @@ public enum HandyJSONConfiguration {
         set { strategy.withLock { $0 = newValue } }
     }
 
-    /// HandyJSON's options: `.caseInsensitive` matches keys whatever their ASCII case (it wins over
-    /// ``keyDecodingStrategy``). Setting them changes them for every thread; inside
-    /// ``withDeserializeOptions(_:_:)`` that call's value is read instead.
+    /// HandyJSON's options: `.caseInsensitive` matches keys whatever their ASCII case (over ``keyDecodingStrategy``).
+    /// Setting them changes them for every thread, except inside ``withDeserializeOptions(_:_:)``.
     public static var deserializeOptions: DeserializeOptions {
         get { scopedOptions ?? options.withLock { $0 } }
         set { options.withLock { $0 = newValue } }

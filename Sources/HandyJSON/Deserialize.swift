@@ -90,9 +90,9 @@ public final class JSONDeserializer<T: HandyJSON> {
         }
     }
 
-    /// Decodes the JSON text's values into an existing model: properties it doesn't mention keep their values.
-    /// All or nothing: when the text is malformed or cut short (anywhere, as HandyJSON read it whole), or the path
-    /// isn't there, the model is left as it was.
+    /// Decodes the JSON text's values into an existing model: properties it doesn't mention keep their values. All or
+    /// nothing: on malformed or cut text (anywhere, as HandyJSON read it whole) or a missing path, the model is
+    /// unchanged.
     public static func update(object: inout T, from json: String?, designatedPath: String? = nil) {
         guard var json else { return }
         let seed = object
@@ -117,8 +117,7 @@ public final class JSONDeserializer<T: HandyJSON> {
 }
 
 enum HandyJSONDecoding {
-    /// The HandyJSON calls are lenient and quiet, with the configured key strategy (`.caseInsensitive` when
-    /// `HandyJSONConfiguration.deserializeOptions` says so, as in HandyJSON).
+    /// Lenient and quiet, with the configured key strategy (`.caseInsensitive` per `deserializeOptions`, as HandyJSON).
     static var options: DecodingOptions {
         let strategy =
             HandyJSONConfiguration.deserializeOptions.contains(.caseInsensitive)
@@ -126,7 +125,6 @@ enum HandyJSONDecoding {
         return DecodingOptions(keyDecodingStrategy: strategy)
     }
 
-    /// An `NSDictionary`'s entries as a `[String: Any]` (keys as their text).
     static func dictionary(_ dict: NSDictionary) -> [String: Any] {
         var result: [String: Any] = [:]
         for (key, value) in dict { result["\(key)"] = value }

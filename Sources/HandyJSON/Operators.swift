@@ -1,8 +1,6 @@
 import Foundation
 import HandyStream
 
-// MARK: - Operators
-
 infix operator <-- : LogicalConjunctionPrecedence
 infix operator <<< : AssignmentPrecedence
 infix operator >>> : AssignmentPrecedence

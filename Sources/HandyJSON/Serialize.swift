@@ -4,9 +4,8 @@ import HandyStream
 // HandyJSON's serialization calls: `nil` where HandyJSON gave `nil` (a value that can't be written).
 
 extension HandyJSON {
-    /// The model as Foundation-style values: objects as `[String: Any]`, arrays as `[Any]`, and every number in the
-    /// type its property has (`UInt64.max` stays a `UInt64`, a `Float` a `Float`, a `Decimal` a `Decimal`), as
-    /// HandyJSON gave them.
+    /// The model as Foundation-style values, each number in its property's type (`UInt64.max` stays a `UInt64`, a
+    /// `Decimal` a `Decimal`), as HandyJSON gave them.
     public func toJSON() -> [String: Any]? {
         (try? ModelEncoder().foundationValue(self)) as? [String: Any]
     }

@@ -7,7 +7,6 @@ import HandyStream
 ///         fromJSON: { text in text.map { ($0.components(separatedBy: "/")[0], $0.components(separatedBy: "/")[1]) } },
 ///         toJSON: { pair in pair.map { "\($0.0)/\($0.1)" } })
 open class TransformOf<ObjectType, JSONType>: TransformType {
-    /// The JSON value's type.
 
     private let fromJSON: (JSONType?) -> ObjectType?
     private let toJSON: (ObjectType?) -> JSONType?
@@ -27,7 +26,6 @@ open class TransformOf<ObjectType, JSONType>: TransformType {
 
 /// Seconds since 1970 as a number (or a string holding one) ⇄ `Date`.
 open class DateTransform: TransformType {
-    /// The JSON value's type.
 
     /// A transform between seconds since 1970 and `Date`.
     public init() {}
@@ -48,7 +46,6 @@ open class DateTransform: TransformType {
 
 /// A string in a `DateFormatter`'s format ⇄ `Date`.
 open class DateFormatterTransform: TransformType {
-    /// The JSON value's type.
 
     /// The formatter that reads and writes the text.
     public let dateFormatter: DateFormatter
@@ -91,7 +88,6 @@ open class CustomDateFormatTransform: DateFormatterTransform, @unchecked Sendabl
 
 /// A string ⇄ `URL`; with `shouldEncodeURLString`, characters not allowed in a URL are percent-encoded first.
 open class URLTransform: TransformType {
-    /// The JSON value's type.
 
     private let shouldEncodeURLString: Bool
 
@@ -114,7 +110,6 @@ open class URLTransform: TransformType {
 
 /// Base64 text ⇄ `Data`.
 open class DataTransform: TransformType {
-    /// The JSON value's type.
 
     /// A transform between base64 text and `Data`.
     public init() {}
@@ -127,7 +122,6 @@ open class DataTransform: TransformType {
 
 /// A raw value ⇄ a `RawRepresentable` enum, for enums that are not `HandyJSONEnum`.
 open class EnumTransform<T: RawRepresentable>: TransformType {
-    /// The JSON value's type.
 
     /// A transform between raw values and `T`.
     public init() {}
@@ -140,7 +134,6 @@ open class EnumTransform<T: RawRepresentable>: TransformType {
 
 /// A number or a string holding one ⇄ `NSDecimalNumber`.
 open class NSDecimalNumberTransform: TransformType {
-    /// The JSON value's type.
 
     /// A transform between numbers (or strings holding them) and `NSDecimalNumber`.
     public init() {}
@@ -184,7 +177,6 @@ public struct HexColor: Equatable, Sendable {
 
 /// `"#RRGGBB"`, `"#RRGGBBAA"`, `"#RGB"`, `"#RGBA"` (the `#` optional) ⇄ ``HexColor``.
 open class HexColorTransform: TransformType {
-    /// The JSON value's type.
 
     private let prefixToJSON: Bool
     private let alphaToJSON: Bool

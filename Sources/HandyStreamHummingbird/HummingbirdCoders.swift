@@ -1,22 +1,9 @@
-// HandyStream as Hummingbird's JSON coder:
-//
-//     import HandyStreamHummingbird
-//     struct AppContext: RequestContext {
-//         var requestDecoder: ModelDecoder { ModelDecoder() }   // request bodies decoded as they arrive
-//         var responseEncoder: ModelEncoder { ModelEncoder() }
-//         …
-//     }
-//
-// and a request body streamed element by element, in flat memory:
-//
+// HandyStream as Hummingbird's JSON coder: a `RequestContext` whose `requestDecoder` is `ModelDecoder()` decodes
+// request bodies as they arrive, and whose `responseEncoder` is `ModelEncoder()` writes the responses.
 //     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
-//
-// Errors: every error a `Decodable` type meets is a `DecodingError` (malformed JSON included), which
-// `request.decode(as:context:)` answers with 400 and, for malformed JSON, the error's description (line, column and
-// JSON path) as the message. Hummingbird answers any other error that is not an `HTTPResponseError` with 500, so a
-// request body decoded here (`elements(of:at:from:)`, `decode(_:from:at:)`) throws bad input as the same 400
-// `HTTPError`, with the same message. Built only with the Hummingbird trait; without it this module only re-exports
-// HandyStream.
+// Bad input is a `DecodingError`, which `request.decode(as:context:)` answers with 400 and the error's description
+// (line, column, JSON path). Hummingbird answers other errors with 500, so a body decoded here throws bad input as
+// that same 400 `HTTPError`. Built only with the Hummingbird trait; without it this module only re-exports HandyStream.
 
 @_exported import HandyStreamNIO
 
@@ -37,10 +24,9 @@ extension ModelDecoder: RequestDecoder {
 }
 
 extension ModelDecoder {
-    /// The elements at `path` of a request body, each yielded as soon as it is complete, in flat memory (see the
-    /// generic ``elements(of:at:from:)``). A body that is malformed or cut short ends the sequence with a 400
-    /// `HTTPError` whose message names the line, column and JSON path, as `request.decode(as:context:)` answers it,
-    /// rather than an error Hummingbird would answer with 500.
+    /// The elements at `path` of a request body, each yielded once complete, in flat memory (see the generic
+    /// ``elements(of:at:from:)``). A malformed or cut body ends the sequence with the 400 `HTTPError` that
+    /// `request.decode(as:context:)` gives, not a 500.
     ///
     ///     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
     public func elements<T>(of type: T.Type, at path: String = "", from body: RequestBody) -> AsyncElementSequence<T> {
@@ -65,9 +51,8 @@ extension ModelDecoder {
 }
 
 /// What Hummingbird answers for an error met decoding a request body: bad input (a `DecodingError`, or HandyStream's
-/// own error for a model that is not `Decodable`) is a 400 `HTTPError` with the message `request.decode(as:context:)`
-/// gives it; any other error (the body's own, a 413, cancellation, a mistake in a model's declaration) is passed on
-/// as it is.
+/// own error for a model that is not `Decodable`) is a 400 `HTTPError` worded as by `request.decode(as:context:)`;
+/// any other error (the body's own, a 413, cancellation, a model's declaration) is passed on as it is.
 func badRequest(_ error: any Error) -> any Error {
     if let error = error as? JSONDecodingError {
         return HTTPError(.badRequest, message: "The given data was not valid input: \(error)")

@@ -9,9 +9,8 @@ import Foundation
 import NIOCore
 
 extension ModelDecoder {
-    /// This decoder, with ``DecodingOptions/serverMaximumTokenLength`` as its token limit unless its options set one:
-    /// what bytes from the network are decoded with, so that a client can't make a server hold or scan one endless
-    /// string. `Int.max` in the options lifts the limit.
+    /// This decoder, with ``DecodingOptions/serverMaximumTokenLength`` as its token limit unless its options set one,
+    /// so that a client can't make a server hold or scan one endless string; `Int.max` in the options lifts the limit.
     package var forNetworkInput: ModelDecoder {
         guard options.maximumTokenLength == nil else { return self }
         var options = self.options
@@ -42,9 +41,8 @@ extension ModelDecoder {
         return try decoder.finish()
     }
 
-    /// The elements at `path` of a body of `ByteBuffer`s, each yielded as soon as it is complete; the body is read no
-    /// faster than the elements are taken, so a large body is decoded in flat memory. The token limit is as for a
-    /// `ByteBuffer`'s.
+    /// The elements at `path` of a body of `ByteBuffer`s, each yielded once complete; the body is read no faster than
+    /// they are taken, in flat memory. The token limit is as for a `ByteBuffer`.
     ///
     ///     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: request.body) { … }
     public func elements<T, Body: AsyncSequence & Sendable>(of type: T.Type, at path: String = "", from body: Body)
@@ -94,7 +92,6 @@ extension ByteBufferChunks: Sendable where Base: Sendable {}
 
 /// One `ByteBuffer` of a body, read in place.
 package struct ByteBufferChunk: ContiguousBytes, Sendable {
-    /// The buffer as SwiftNIO received it; its readable bytes are the chunk.
     let buffer: ByteBuffer
 
     /// Calls `body` with the buffer's readable bytes, in place.

@@ -1,19 +1,10 @@
-// HandyStream as Vapor's JSON coder, in two lines:
-//
-//     import HandyStreamVapor
+// HandyStream as Vapor's JSON coder:
 //     ContentConfiguration.global.use(decoder: ModelDecoder(), for: .json)
 //     ContentConfiguration.global.use(encoder: ModelEncoder(), for: .json)
-//
-// and a request body streamed element by element, in flat memory, on a route that streams its body:
-//
-//     app.on(.POST, "items", body: .stream) { req async throws -> HTTPStatus in
-//         for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: req.body) { … }
-//         return .ok
-//     }
-//
-// Errors: every error a `Decodable` type meets is a `DecodingError` (malformed JSON included), which Vapor answers
-// with 400 and the error's description as the reason: line, column and JSON path come with it. Built only with the
-// Vapor trait; without it this module only re-exports HandyStream.
+// A route with `body: .stream` can read its body element by element, in flat memory:
+//     for try await item in ModelDecoder().elements(of: Item.self, at: "items", from: req.body) { … }
+// Bad input is a `DecodingError` (malformed JSON too), which Vapor answers with 400 and the error's description
+// (line, column, JSON path). Built only with the Vapor trait; without it this module only re-exports HandyStream.
 
 @_exported import HandyStreamNIO
 

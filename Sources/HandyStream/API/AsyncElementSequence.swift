@@ -1,14 +1,12 @@
 import Foundation
 
 /// Elements decoded from an asynchronous sequence of chunks (``ModelDecoder/elements(of:at:from:)``, a file, a request
-/// or response body), each handed over as soon as it is complete. It can be handed to another task when its elements
-/// can: the chunk sequences it reads are `Sendable`.
+/// or response body), each handed over once complete; `Sendable` when its elements are.
 public struct AsyncElementSequence<T>: AsyncSequence {
     public typealias Element = T
 
     let decoder: ModelDecoder
     let path: String
-    /// Makes the iterator of the chunks, once per iteration.
     let chunks: @Sendable () -> any ChunkIterator
     /// Turns an error met decoding into the one the caller throws (a framework's 400, say); `nil` passes it on.
     private(set) var mapError: (@Sendable (any Error) -> any Error)?
@@ -86,8 +84,7 @@ public struct AsyncElementSequence<T>: AsyncSequence {
 
 extension AsyncElementSequence: Sendable where T: Sendable {}
 
-/// The iterator of a sequence of chunks, its type hidden: each chunk is fed where it lies (a `ByteBuffer` is not
-/// copied).
+/// A chunk sequence's iterator, its type hidden: each chunk is fed where it lies (a `ByteBuffer` is not copied).
 protocol ChunkIterator {
     /// Feeds the next chunk to `decoder` and returns the elements it completed; `nil` at the end of the chunks.
     mutating func feedNext<T>(to decoder: ElementDecoder<T>) async throws -> [T]?

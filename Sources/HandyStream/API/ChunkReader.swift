@@ -5,18 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a file or descriptor in chunks through one reused buffer: what the file entry points use, and what a tool
-/// that wants to see each chunk (for a progress bar, say) can use to feed a push decoder itself.
-///
-///     let items = try ModelDecoder().elements(of: Item.self, at: "data.items")
-///     try ChunkReader.read(file: "export.json") { chunk in
-///         for item in try items.feed(chunk) { handle(item) }
-///         progress.advance(by: chunk.count)
-///         return true                                   // false stops reading
-///     }
-///     for item in try items.finish() { handle(item) }
-///
-/// Each chunk lives only during the call. A read error throws a ``JSONDecodingError`` of kind `unreadable`; it is never taken for the end.
+/// Reads a file or descriptor in chunks through one reused buffer, for the file entry points and the command-line
+/// tool. Each chunk lives only during the call; a read error throws a ``JSONDecodingError`` of kind `unreadable`,
+/// never taken for the end.
 package enum ChunkReader {
     /// Calls `body` with each chunk until it returns `false` or the input ends.
     package static func read(
@@ -28,7 +19,7 @@ package enum ChunkReader {
         try read(descriptor: descriptor, name: file, chunkSize: chunkSize, body)
     }
 
-    /// The same for an open descriptor; `name` is what errors call it. A read error is an error, never the end.
+    /// The same for an open descriptor; `name` is what errors call it.
     package static func read(
         descriptor: Int32, name: String = "<input>", chunkSize: Int = 1 << 16,
         _ body: (UnsafeRawBufferPointer) throws -> Bool
@@ -42,8 +33,7 @@ package enum ChunkReader {
         }
     }
 
-    /// One `read` into `buffer`, retried when a signal interrupts it: the bytes read, 0 at the end. A read error is
-    /// an error, never the end.
+    /// One `read` into `buffer`, retried when a signal interrupts it: the bytes read, 0 at the end.
     static func readOnce(descriptor: Int32, name: String, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)

@@ -39,8 +39,7 @@ extension ModelEncoder {
     }
 }
 
-/// Carries a configuration, which need not be `Sendable`, through `userInfo` to the value's `init(from:)` on the
-/// decoding thread.
+/// Carries a configuration, which need not be `Sendable`, through `userInfo` to `init(from:)`.
 private final class ConfigurationBox<Configuration>: @unchecked Sendable {
     let configuration: Configuration
     init(_ configuration: Configuration) { self.configuration = configuration }
@@ -61,7 +60,6 @@ private struct ConfiguredDecodable<T: DecodableWithConfiguration>: Decodable {
     }
 }
 
-/// Encodes `T` with its configuration.
 struct ConfiguredEncodable<T: EncodableWithConfiguration>: Encodable {
     var value: T
     var configuration: T.EncodingConfiguration

@@ -19,16 +19,14 @@ package enum Decoding {
             .invalidModel, "\(type) can't be decoded:\n" + problems.map { "  - " + $0 }.joined(separator: "\n"))
     }
 
-    /// The codec for `T` at the root of a ``ModelDecoder`` call (a whole value or a stream element): a `Decodable`
-    /// type follows its `Decodable` declarations (its coding keys and `init(from:)`, exactly as `JSONDecoder` reads
-    /// them), and a ``HandyJSON`` model that is `Decodable` its `mapping(mapper:)` too, which the decoder applies to
-    /// the keys its `init(from:)` asks for (ModelRules.swift); any other type takes the field tables.
+    /// The codec for `T` at the root of a ``ModelDecoder`` call: a `Decodable` type follows its coding keys and
+    /// `init(from:)`, exactly as `JSONDecoder` reads them (a ``HandyJSON`` model's `mapping(mapper:)` applied to the
+    /// keys its `init(from:)` asks for); any other type takes the field tables.
     static func rootCodec<T>(for type: T.Type, strategy: KeyDecodingStrategy) throws(JSONDecodingError)
         -> ValueCodec
     {
         OneTimeSetUp.ensure()
-        // JSONValue keeps its own codec at the root, which builds it from the events as they come (in a `Codable`
-        // value it is read from the tape, see JSONValueCodable.swift).
+        // JSONValue keeps its own codec at the root, built from the events (a `Codable` value reads it from the tape).
         if let decodable = type as? any Decodable.Type, type != JSONValue.self {
             return TypeRegistry.decodableCodec(decodable)
         }

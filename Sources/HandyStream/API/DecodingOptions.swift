@@ -19,23 +19,20 @@ public struct DecodingOptions: Sendable {
     public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy
     /// `Decodable` types: what `Decoder.userInfo` gives their `init(from:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable]
-    /// Accept a comma that ends an array or an object (`[1, 2,]`, `{"a": 1,}`), as Foundation's `JSONDecoder`
-    /// does. Off by default: RFC 8259 forbids it, and a document with one is refused, as every JSONTestSuite case
-    /// expects. Error offsets then count the text with such commas left out.
+    /// Accept a comma that ends an array or an object (`[1, 2,]`), as Foundation's `JSONDecoder` does; off by default,
+    /// as RFC 8259 forbids it. Error offsets then count the text without such commas.
     public var allowsTrailingCommas = false
-    /// Read JSON5 (comments, single-quoted strings, unquoted keys, trailing commas, hexadecimal numbers, `Infinity`
-    /// and `NaN`, a leading `+` or decimal point, escaped line breaks), as Foundation's `JSONDecoder.allowsJSON5`.
-    /// The text is rewritten as JSON before the tokenizer: error offsets then count that text.
+    /// Read JSON5 (comments, single quotes, unquoted keys, trailing commas, hexadecimal, `Infinity`, `NaN`, a leading
+    /// `+` or point, escaped line breaks), as `JSONDecoder.allowsJSON5`; error offsets then count the JSON it is
+    /// rewritten as.
     public var allowsJSON5 = false
-    /// Read a document that doesn't start with `{` as the members of an object without its braces (`a: 1, b: 2`
-    /// with JSON5, `"a": 1, "b": 2` without), as Foundation's `JSONDecoder.assumesTopLevelDictionary`. Such a
-    /// document may end with a comma; this option also accepts trailing commas inside it.
+    /// Read a document that doesn't start with `{` as an object's members without braces, as
+    /// `JSONDecoder.assumesTopLevelDictionary`; trailing commas are then accepted inside it too.
     public var assumesTopLevelDictionary = false
 
-    /// The longest string, key or number accepted, in bytes (of a string's or key's text as decoded, of a number's
-    /// as written); a longer one is an error (kind `tokenTooLong`) where it starts, found before more of it is read.
-    /// `nil`, the default: no limit. A server that reads bodies from clients it doesn't trust sets one: the Vapor and
-    /// Hummingbird coders start with ``serverMaximumTokenLength``.
+    /// The longest string, key or number accepted, in bytes (a string's decoded text, a number's as written); a longer
+    /// one is an error (kind `tokenTooLong`) where it starts. `nil` (the default): no limit. The Vapor and Hummingbird
+    /// coders start with ``serverMaximumTokenLength``.
     public var maximumTokenLength: Int? = nil
 
     /// The token length the Vapor and Hummingbird coders accept unless told otherwise: 8 MiB.

@@ -11,9 +11,8 @@ public final class ElementDecoder<T> {
 
     init(engine: DecodingPipeline<T>) { self.engine = engine }
 
-    /// Feeds the next chunk and returns the elements it completed. When the chunk holds bad input, the elements it
-    /// completed before it are returned first, and the next call throws the error; after that every call throws the
-    /// same error; after ``finish()``, a ``JSONDecodingError`` of kind `misuse`.
+    /// Feeds the next chunk and returns the elements it completed. Elements completed before bad input are returned
+    /// first, and the next call, and every one after, throws the error; after ``finish()``, kind `misuse`.
     public func feed(_ chunk: some ContiguousBytes) throws -> [T] {
         do {
             try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
@@ -26,27 +25,23 @@ public final class ElementDecoder<T> {
         return engine.takeElements()
     }
 
-    /// Ends the input: returns the last elements, and throws when the document is malformed or cut short. Call it
-    /// once.
+    /// Ends the input: returns the last elements; throws when the document is malformed or cut short. Call it once.
     public func finish() throws -> [T] {
         try engine.finish()
         return engine.takeElements()
     }
 
-    /// Feeds the next chunk and hands each element it completed to `body`, in order, moved out of the decoder (no
-    /// array per chunk, no copy per element). When the chunk holds bad input, the elements completed before it are
-    /// handed over first, then the error is thrown. `forEachElement` reads with this.
+    /// Feeds the next chunk and moves each element it completed to `body`, in order (no array, no copy); elements
+    /// completed before bad input come first, then the error is thrown. `forEachElement` reads with this.
     func feed(_ chunk: UnsafeRawBufferPointer, each body: (T) throws -> Void) throws {
         try handOver(after: { try engine.feed(chunk) }, to: body)
     }
 
-    /// The same for ``finish()``: the last elements, each handed to `body`, then the error that ended the input if
-    /// any.
+    /// The same for ``finish()``: the last elements to `body`, then the error that ended the input, if any.
     func finish(each body: (T) throws -> Void) throws {
         try handOver(after: { try engine.finish() }, to: body)
     }
 
-    /// Runs `step`, hands the elements completed so far to `body`, then throws `step`'s error if it threw.
     private func handOver(after step: () throws -> Void, to body: (T) throws -> Void) throws {
         var failure: (any Error)?
         do { try step() } catch { failure = error }
@@ -54,8 +49,7 @@ public final class ElementDecoder<T> {
         if let failure { throw failure }
     }
 
-    /// Ends the input: the last elements, and the error that ended the input if any (elements completed before bad
-    /// input come first, as with ``feed(_:)``).
+    /// Ends the input: the last elements, and the error that ended it if any (those completed before it come first).
     func finishDeliveringFirst() -> (elements: [T], error: (any Error)?) {
         do {
             try engine.finish()
@@ -65,7 +59,6 @@ public final class ElementDecoder<T> {
         }
     }
 
-    /// Bytes fed so far: every chunk taken, whole.
     var bytesFed: Int { engine.bytesFed }
     /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),
     /// otherwise all that was fed (in the UTF-8 JSON text the tokenizer reads, as ``IncrementalDecoder/bytesRead``).

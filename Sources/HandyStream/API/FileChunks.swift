@@ -34,12 +34,10 @@ extension ModelDecoder {
 }
 
 /// A file's bytes as an `AsyncSequence` of chunks, each read by a blocking `read` on a dispatch queue of its own, so
-/// that no thread of Swift's cooperative pool waits on the disk. A read error throws a ``JSONDecodingError`` of kind `unreadable`.
+/// that no cooperative thread waits on the disk. A read error is `unreadable`.
 struct FileChunks: AsyncSequence, Sendable {
     typealias Element = [UInt8]
-    /// The file's path.
     let path: String
-    /// The most bytes a chunk holds.
     let chunkSize: Int
 
     init(path: String, chunkSize: Int = 1 << 16) {
@@ -65,7 +63,6 @@ struct FileChunks: AsyncSequence, Sendable {
     /// The descriptor, opened on the first read and closed at the end, at an error, or when the iterator goes.
     final class OpenFile: @unchecked Sendable {
         let path: String
-        /// Every read of this file runs here, one at a time.
         let queue = DispatchQueue(label: "HandyStream.FileChunks")
         private var descriptor: Int32 = -1
         private var ended = false

@@ -21,9 +21,8 @@ public protocol HandyJSON: EmptyInitializable {
     /// Called after the model's JSON object has been read completely.
     mutating func didFinishMapping()
     /// HandyStream's own, not for models to implement: how arrays and dictionaries of this model are made. The
-    /// default, below, is compiled where the model is declared, with the model's concrete type: there, making an
-    /// array asks the runtime for no type metadata (in HandyStream's generic code, two look-ups per array, and one
-    /// per dictionary entry).
+    /// default, below, is compiled where the model is declared, with its concrete type, so that making them asks the
+    /// runtime for no type metadata.
     static var _containerFinishing: Any { get }
 }
 

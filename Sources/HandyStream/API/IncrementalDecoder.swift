@@ -12,13 +12,10 @@ public final class IncrementalDecoder<T> {
 
     init(engine: DecodingPipeline<T>) { self.engine = engine }
 
-    /// Feeds the next chunk. Returns `true` once the designated value is complete: further chunks are not needed
-    /// (and are ignored), so a caller may stop reading, for instance close the connection. Without a path the whole
-    /// document is the value, and the rest of the input must still be read (to check it is only whitespace): `feed`
-    /// then returns `false` until the end.
-    ///
-    /// After bad input, this and every later call throw the same error; after ``finish()``, a
-    /// ``JSONDecodingError`` of kind `misuse`.
+    /// Feeds the next chunk. Returns `true` once the designated value is complete: later chunks are ignored, so a
+    /// caller may stop reading (close the connection, say). Without a path the whole document is the value, and `feed`
+    /// returns `false` until the end, which must still be read to check it holds only white space. After bad input this
+    /// and every later call throw the same error; after ``finish()``, a ``JSONDecodingError`` of kind `misuse`.
     @discardableResult
     public func feed(_ chunk: some ContiguousBytes) throws -> Bool {
         try chunk.withUnsafeBytes { bytes in try engine.feed(bytes) }
@@ -32,10 +29,8 @@ public final class IncrementalDecoder<T> {
         return try engine.takeValue()
     }
 
-    /// Bytes fed so far: every chunk taken, whole.
     var bytesFed: Int { engine.bytesFed }
-    /// Bytes of the input read: where reading stopped when the value ended before the input did (a designated
-    /// value: the rest is never read), otherwise all that was fed. Both counts are of the UTF-8 JSON text the
-    /// tokenizer reads (for UTF-16 or UTF-32 input, or JSON5, after conversion).
+    /// Bytes of the input read: where reading stopped when a designated value ended first (the rest is never read),
+    /// otherwise all that was fed, counted in the UTF-8 JSON text the tokenizer reads.
     public var bytesRead: Int { engine.bytesRead }
 }

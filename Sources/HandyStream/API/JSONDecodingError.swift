@@ -80,7 +80,6 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
         (self.kind, self.message, offset, path, line, column, snippet) = (kind, message, 0, "", 0, 0, "")
     }
 
-    /// A file or descriptor that could not be read, named `name`, with the system's error number.
     static func unreadable(_ name: String, code: Int32) -> JSONDecodingError {
         JSONDecodingError(.unreadable, "\(name): cannot read: \(String(cString: strerror(code)))")
     }
@@ -93,8 +92,7 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
         (line, column, snippet) = Self.locate(offset, in: input)
     }
 
-    /// An error in streamed input: `chunk` is the chunk being read (it begins at `chunkStart`), and `lines` knows
-    /// the lines of the chunks before it.
+    /// An error in streamed input: `chunk` begins at `chunkStart`; `lines` counted the chunks before it.
     init(
         kind: Kind, message: String, offset: Int, path: String, chunk: UnsafeRawBufferPointer, chunkStart: Int,
         lines: LineTracker
@@ -160,13 +158,11 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
 
 /// Counts the lines of streamed input chunk by chunk, so that an error in a later chunk knows its line and column.
 struct LineTracker {
-    /// Newlines in the chunks read so far.
     private(set) var newlines = 0
     /// The characters (Unicode scalars) of the current line in the chunks read so far.
     private(set) var columnsBefore = 0
 
-    /// Counts the lines and characters of `chunk`; `kinds`: what the chunk may hold (its ``ByteKinds``). A chunk
-    /// without a line feed or a byte past ASCII only lengthens the line by its bytes.
+    /// Counts `chunk`'s lines and characters; one whose ``ByteKinds`` lack line feeds and non-ASCII adds its length.
     mutating func advance(over chunk: UnsafeRawBufferPointer, startingAt start: Int, kinds: ByteKinds) {
         guard let base = chunk.baseAddress else { return }
         if !kinds.contains(.newline) && !kinds.contains(.nonASCII) {
@@ -182,8 +178,7 @@ struct LineTracker {
             lineStart = cursor
             columnsBefore = 0
         }
-        // Every byte that does not continue a UTF-8 sequence (10xxxxxx) starts a character; 32 bytes at a time
-        // while they are all ASCII (most text), else eight at a time.
+        // A byte that does not continue a UTF-8 sequence (10xxxxxx) starts a character; 32 bytes at a time while ASCII.
         let length = lineStart.distance(to: end)
         var continuations = 0
         var offset = 0

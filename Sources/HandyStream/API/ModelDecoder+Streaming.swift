@@ -39,9 +39,8 @@ extension ModelDecoder {
                 codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .valuePerDocument))
     }
 
-    /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`, `ArraySlice<UInt8>`),
-    /// each yielded as soon as it is complete. The chunks are read no faster than elements are taken, and the
-    /// iteration stops when its task is cancelled.
+    /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`…), each yielded once
+    /// complete; chunks are read no faster than elements are taken, until the task is cancelled.
     public func elements<T, Chunks: AsyncSequence & Sendable>(
         of type: T.Type, at path: String = "", from chunks: Chunks
     )

@@ -5,18 +5,16 @@ import Foundation
 ///     let cat = try ModelDecoder().decode(Cat.self, from: data, at: "data.cat")
 ///     let cats = try ModelDecoder().decode([Cat].self, from: json)
 ///
-/// Bad input throws a ``JSONDecodingError`` that says what went wrong and where (byte offset, line, column and JSON
-/// path); so does a model whose declaration can't be decoded (kind `invalidModel`). Values that don't fit their
-/// property follow the lenient rules (the default is kept) unless ``DecodingOptions/strict`` is set.
+/// Bad input, or a model whose declaration can't be decoded (kind `invalidModel`), throws a ``JSONDecodingError`` that
+/// says what went wrong and where (byte offset, line, column, JSON path). Values that don't fit their property keep its
+/// default unless ``DecodingOptions/strict`` is set. Decoding a designated path reads the document only up to the end
+/// of that value.
 ///
-/// Any `Decodable` type is accepted too (see <doc:MigratingFromJSONDecoder>): in strict mode exactly Foundation's
-/// `JSONDecoder` (every error a `DecodingError` carrying this library's location as its `underlyingError`); lenient
-/// by default, which gives `JSONDecoder`'s value wherever it decodes and rescues only what it refuses. A type that is
-/// both ``HandyJSON`` and `Decodable` runs its `init(from:)` here, each property read from the keys HandyJSON's own
-/// calls read it from: its ``HandyJSON/mapping(mapper:)`` first (keys, exclusions, transforms), then its
-/// `CodingKeys`.
-///
-/// Decoding a designated path reads the document only up to the end of the designated value.
+/// Any `Decodable` type is accepted too (see <doc:MigratingFromJSONDecoder>): in strict mode exactly as Foundation's
+/// `JSONDecoder` (every error a `DecodingError` with this library's location as its `underlyingError`); by default
+/// leniently, giving `JSONDecoder`'s value wherever it decodes and rescuing only what it refuses. A type that is both
+/// ``HandyJSON`` and `Decodable` reads each property as its ``HandyJSON/mapping(mapper:)`` says (keys, exclusions,
+/// transforms), then by its `CodingKeys`.
 public struct ModelDecoder: Sendable {
     /// How values that don't fit are treated, the nesting cap, the key strategy and the diagnostics handler.
     public var options: DecodingOptions

@@ -1,9 +1,8 @@
 import Foundation
 
-/// How an array frame makes its elements into an `[Element]` and stores it. ``make(specialized:)`` called where
-/// `Element` is a concrete type gives specialized code (``KnownContainers`` does so for common element types, and a
-/// model's own module for the model, through ``ContainerFinishing``); called from generic code it gives generic code,
-/// which asks the runtime for `[Element]`'s metadata on every array.
+/// How an array frame makes its `[Element]`. ``make(specialized:)`` called where `Element` is concrete
+/// (``KnownContainers``, ``ContainerFinishing``) gives specialized code; from generic code, `[Element]`'s metadata is
+/// looked up per array.
 @usableFromInline
 struct ArrayFinishing<Element>: @unchecked Sendable {
     let take: (UnsafeMutablePointer<Element>, Int) -> [Element]
@@ -18,8 +17,6 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
         self.store = store
     }
 
-    /// `specialized`: the caller names a concrete `Element`, so that appending is specialized code (in generic code
-    /// each append would go through `Element`'s value witnesses).
     @inlinable @inline(__always)
     static func make(specialized: Bool = false) -> ArrayFinishing {
         ArrayFinishing(
@@ -33,9 +30,8 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
     static func moveArray(
         _ elements: UnsafeMutablePointer<Element>, _ count: Int, specialized: Bool
     ) -> [Element] {
-        // Small arrays (a GeoJSON point is [x, y]; a handful of tags or ratings) are made from array literals, which
-        // allocate directly: a literal's allocation is inlined where `Element` is concrete, where reserving capacity
-        // goes through the standard library's `_consumeAndCreateNew` on every array.
+        // Up to 8 elements (a GeoJSON point, a few tags): array literals, whose allocation is inlined where `Element`
+        // is concrete, where reserving capacity calls the standard library's `_consumeAndCreateNew`.
         @inline(__always) func move(_ index: Int) -> Element { (elements + index).move() }
         switch count {
         case 0: return []
@@ -49,10 +45,8 @@ struct ArrayFinishing<Element>: @unchecked Sendable {
         case 8: return [move(0), move(1), move(2), move(3), move(4), move(5), move(6), move(7)]
         default: break
         }
-        // Up to 16, specialized: reserved and appended to. `reserveCapacity` allocates in code specialized for
-        // `Element`, where `Array(unsafeUninitializedCapacity:)` calls the standard library's unspecialized
-        // allocation, which looks up `_ContiguousArrayStorage<Element>`'s metadata in the runtime's cache on every
-        // array; past 16 elements that is less than appending one by one costs over moving them at once.
+        // Up to 16, specialized: `reserveCapacity` allocates in specialized code, where the unsafe initializer below
+        // looks up `_ContiguousArrayStorage<Element>`'s metadata on each array (which costs less past 16).
         if specialized && count <= 16 {
             var array: [Element] = []
             array.reserveCapacity(count)
@@ -90,7 +84,7 @@ final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
         ModelStorage.store(elements, at: target, mode: mode)
         return true
     }
-    /// Made once: opening an array then asks the runtime for no type metadata.
+    /// Made once, so that opening a cursor asks the runtime for no type metadata.
     private let cursorType: EncodeCursor.Type = ArrayCursor<Element>.self
 
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
@@ -118,8 +112,7 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
         ModelStorage.store(Set(elements), at: target, mode: mode)
         return true
     }
-    /// With sorted keys, elements are written in the order of their JSON text, so that equal sets write equal text.
-    /// (Each element's text is made by a run of its own: sets nest only as deep as their type says, never deeper.)
+    /// With sorted keys, elements go in the order of their JSON text, so that equal sets write equal text.
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         let elements = Array(ModelStorage.load(Set<Element>.self, from: source))
         guard run.options.sortedKeys else { return try openElements(elements, element, owner: self, on: &run) }
@@ -140,11 +133,7 @@ final class SetCodec<Element: Hashable>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "an array" }
 }
 
-/// The slots of an ``ElementBuffer``, in code that is not generic: where a frame fills one per element, no code runs
-/// that depends on the element type. (In a generic frame's methods, which are called through the class table and so
-/// are never specialized, each element asked the runtime for the element type's layout, and the element codec's call
-/// was made through a closure the compiler could not inline.)
-/// Slots `0..<count` hold initialized values, one every `stride` bytes.
+/// An ``ElementBuffer``'s slots, in non-generic code: `0..<count` hold initialized values, one every `stride` bytes.
 class SlotBuffer {
     final fileprivate(set) var base: UnsafeMutableRawPointer
     final fileprivate(set) var capacity: Int
@@ -165,18 +154,15 @@ class SlotBuffer {
         return base + count &* stride
     }
 
-    /// Counts the value just built in ``nextSlot()``.
     @inline(__always)
     final func commit() {
         assert(count < capacity, "SlotBuffer: commit past the capacity")
         count += 1
     }
 
-    /// Doubles the capacity, moving the values (``ElementBuffer`` knows their type).
     func grow() { preconditionFailure("SlotBuffer: grow is the typed buffer's") }
 
-    /// Reports a value that doesn't fit `codec`, the element codec: for an optional one it becomes `nil`, counted
-    /// here; otherwise it is left out. Returns whether to go on, and whether the value was kept.
+    /// Reports a value that doesn't fit the element `codec`: `nil` for an optional one, counted here; else left out.
     @inline(never)
     final func didNotFit(
         _ codec: ValueCodec, found: String, kept: String, leftOut: String, _ builder: Builder
@@ -189,10 +175,8 @@ class SlotBuffer {
     }
 }
 
-/// A growable buffer of values built in place, one after another: what array and dictionary frames fill before
-/// making their `Array` or `Dictionary` once, at the end. Values `0..<count` are initialized.
+/// A growable buffer of values built in place, for array and dictionary frames. Values `0..<count` are initialized.
 final class ElementBuffer<Element>: SlotBuffer {
-    /// The first value.
     var elements: UnsafeMutablePointer<Element> { base.assumingMemoryBound(to: Element.self) }
 
     /// Sixteen values to start with, or fewer of a large type: under 1 KB, a request that `malloc` serves without
@@ -218,7 +202,6 @@ final class ElementBuffer<Element>: SlotBuffer {
         capacity *= 2
     }
 
-    /// Hands the values to `body` (the first value and the count), which moves them out, leaving the buffer empty.
     @inline(__always)
     func takeAll<Result>(_ body: (UnsafeMutablePointer<Element>, Int) -> Result) -> Result {
         let taken = count
@@ -226,12 +209,9 @@ final class ElementBuffer<Element>: SlotBuffer {
         return body(elements, taken)
     }
 
-    /// Moves the values out into one array, made by `finishing`, leaving the buffer empty.
     func takeAll(_ finishing: ArrayFinishing<Element>) -> [Element] { takeAll(finishing.take) }
 
-    /// Moves the values out one at a time, in order, handing each to `body`: no array is made and no value copied.
-    /// The buffer is empty from the start (so `body` may see values completed later added to it); when `body`
-    /// throws, the values not yet handed over are destroyed.
+    /// Moves the values out in order to `body` (the buffer is empty from the start); if it throws, the rest are freed.
     func takeEach(_ body: (Element) throws -> Void) rethrows {
         let taken = count
         count = 0
@@ -246,20 +226,16 @@ final class ElementBuffer<Element>: SlotBuffer {
         }
     }
 
-    /// Destroys the values left (decoding stopped early).
     func discard() {
         elements.deinitialize(count: count)
         count = 0
     }
 }
 
-/// What an array frame does with each element, in code that is not generic (see ``SlotBuffer``): each element is
-/// built in place at the end of the frame's element buffer; ``ArrayFrame`` makes the `Array` once, when the array
-/// ends.
+/// What an array frame does with each element, in non-generic code (see ``SlotBuffer``).
 class ArrayElementsFrame: Frame {
     private let elementReference: Unmanaged<ValueCodec>
     private let elements: SlotBuffer
-    /// The element codec's ``ValueCodec/scalarKind``.
     private let elementKind: ScalarKind
     /// The position in the JSON array, dropped elements included, for error paths.
     private var index = 0
@@ -271,7 +247,6 @@ class ArrayElementsFrame: Frame {
         super.init(opener: opener, isObject: false)
     }
 
-    /// Calls the element codec without reference counting: codecs live as long as the process.
     @inline(__always)
     private func element<Result>(_ body: (ValueCodec) -> Result) -> Result { elementReference.withInstance(body) }
 
@@ -280,11 +255,9 @@ class ArrayElementsFrame: Frame {
         index = 0
     }
 
-    /// Where the next element is built.
     @inline(__always)
     private var slot: UnsafeMutableRawPointer { elements.nextSlot() }
 
-    /// Counts an element the frame stored itself (a ``ScalarKind``'s).
     @inline(__always)
     private func appendedDirectly() -> Bool {
         elements.commit()
@@ -302,8 +275,7 @@ class ArrayElementsFrame: Frame {
         return elementDidNotFit(builder, found: found)
     }
 
-    /// Reports an element that doesn't fit; for `[T?]` it becomes `nil`, otherwise it is dropped. Out of line, with
-    /// the words for what was found made only here, so that storing an element keeps few registers.
+    /// Reports an element that doesn't fit (`nil` for `[T?]`, else dropped); out of line, so the stores keep registers.
     @inline(never)
     private func elementDidNotFit(_ builder: Builder, found: () -> String) -> Bool {
         element {
@@ -317,8 +289,7 @@ class ArrayElementsFrame: Frame {
     override func null(_ builder: Builder) -> Bool {
         appended(element { $0.storeNull(at: slot, mode: .initialize, builder) }, builder, found: "null")
     }
-    // Elements of a ``ScalarKind`` are converted and stored by the frame itself; through the codec otherwise, and
-    // when they don't convert (the codec's route reports it).
+    // A ``ScalarKind``'s elements are stored by the frame; others, and those that don't convert, through the codec.
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
         if elementKind.storeBool(value, at: slot, mode: .initialize) { return appendedDirectly() }
         return appended(
@@ -356,13 +327,10 @@ class ArrayElementsFrame: Frame {
     override final func appendPosition(to path: inout String) { path += "[\(index)]" }
 }
 
-/// Fills an array (``ArrayElementsFrame``), then makes the `Array` once, when the array ends. (Appending to an
-/// `Array<Element>` element by element would run the standard library's unspecialized code, which asks the runtime
-/// for type metadata on every call.)
+/// Fills an array, then makes the `Array` once: appending one by one would run the standard library's generic code.
 final class ArrayFrame<Element>: ArrayElementsFrame {
     private let finishing: ArrayFinishing<Element>
-    /// The same buffer as the base's, typed. (Held twice on purpose: casting the base's `SlotBuffer` back in this
-    /// class's unspecialized methods had the runtime make the buffer type's metadata at each array.)
+    /// The base's buffer, typed: held twice, since casting the `SlotBuffer` back would look up metadata on each array.
     private let elements: ElementBuffer<Element>
 
     init(opener: ValueCodec, element: ValueCodec, finishing: ArrayFinishing<Element>) {

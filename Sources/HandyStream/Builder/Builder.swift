@@ -9,33 +9,27 @@
 final class Builder: TokenSink {
     let maximumDepth: Int
     let options: DecodingOptions
-/// Unretained: the pipeline that sets it owns the builder and drives every event, so it outlives each call.
+    /// Unretained: the pipeline that sets it owns the builder and drives every event, so it outlives each call.
     var owner: Unmanaged<StageOwner>?
-    /// What the pipeline's stages share: the tokenizer's position, the failure slot.
     let run: DecodingRun
-    /// The byte offset just past the token being handled.
     @inline(__always)
     var currentOffset: Int { run.offset }
-/// `stack[0]` is the root frame. Raw memory of `capacity` entries, grown up to `maximumDepth + 1`, so that a push or
-/// pop costs no reference counting or exclusivity check; `ownedFrames` owns the frames.
+    /// `stack[0]` is the root frame. Raw memory of `capacity` entries, grown up to `maximumDepth + 1`, so that a push
+    /// or pop costs no reference counting or exclusivity check; `ownedFrames` owns the frames.
     private var stack: UnsafeMutablePointer<Unmanaged<Frame>>
     /// `stack[height]`.
     private var top: Unmanaged<Frame>
     /// The index of the top frame: `depth` less the skipped levels, once all is well.
     private var height = 0
     private let root: Frame
-/// For each depth, the frames used there, listed through ``Frame/nextAtDepth``: an object's children at one depth
-/// are of several types (a tweet's `user`, `entities`), each keeping its frame.
+    /// Per depth, the frames used there (a list through ``Frame/nextAtDepth``): an object's children differ in type.
     private var recycled: UnsafeMutablePointer<Unmanaged<Frame>?>
-    /// Entries allocated in `stack` and `recycled`.
     private var capacity: Int
-/// Owns every frame made for this builder; the stack and lists hold them unretained.
     private var ownedFrames: [Frame] = []
     /// Containers nested so far, skipped ones included.
     private(set) var depth = 0
     /// > 0 while skipping a subtree: how many of its containers are open.
     private var skipDepth = 0
-    /// Why the run was stopped, when the builder (or another stage) stopped it because of an error.
     var failure: BuildFailure? { run.failure }
     /// Whether the value being finished (a container closing now, or a scalar arriving) is the root value itself.
     var atRootValue: Bool { height == 0 }
@@ -67,7 +61,7 @@ final class Builder: TokenSink {
 
     // MARK: - Events
 
-// The events are inlined into the tokenizer's thunks, which call the builder directly (``Tokenizer/Sink``).
+    // The events are inlined into the tokenizer's thunks, which call the builder directly (``Tokenizer/Sink``).
 
     @inline(__always) override func tokenNull() -> Bool {
         if skipDepth > 0 { return true }
@@ -119,7 +113,6 @@ final class Builder: TokenSink {
         return true
     }
 
-    /// Doubles the stack (never past `maximumDepth + 1` entries).
     @inline(never)
     private func _slowpath_grow() {
         let larger = capacity - 1 > maximumDepth / 2 ? maximumDepth + 1 : (capacity - 1) * 2 + 1
@@ -161,9 +154,9 @@ final class Builder: TokenSink {
     /// The frame on top of the stack (the one opening a child now), when it fills properties.
     var topPropertyFrame: PropertyFrame? { top.withInstance { $0 as? PropertyFrame } }
 
+    /// A frame for the container opening now: the same codec's last one at this depth, else `make`'s; begun afresh.
+    /// Unretained: the builder owns every frame it made (`ownedFrames`).
     @inline(__always)
-    /// A frame for the container opening now: the one last used at this depth by the same codec, else a new one
-    /// from `make`; either way begun afresh. Unretained: the builder owns every frame it made (`ownedFrames`).
     func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Unmanaged<Frame> {
         assert(depth < capacity, "Builder: frame list index out of range")
         var candidate = recycled[depth]
@@ -191,14 +184,12 @@ final class Builder: TokenSink {
 
     // MARK: - Outcomes
 
-    /// Called by the root frame once the root value is complete.
     func rootCompleted() -> Bool {
         owner?.withInstance { $0.builderCompletedRoot(self) } ?? true
     }
 
-    /// A value the lenient rules can't use: `problem` says what was expected and found, `consequence` what lenient
-    /// mode does (`"; the default was kept"`). Strict mode fails with the problem alone; otherwise the diagnostics
-    /// handler hears both. Returns whether to go on.
+    /// A value the lenient rules can't use: `problem` says what was expected and found, `consequence` what lenient mode
+    /// does. Strict mode fails with the problem; otherwise diagnostics hear both. Returns whether to go on.
     @inline(never)
     func fallback(_ problem: String, _ consequence: String) -> Bool {
         if options.strict {
@@ -213,14 +204,12 @@ final class Builder: TokenSink {
         return true
     }
 
-    /// Stops decoding: the value nests deeper than the cap.
     @inline(never)
     func tooDeep() -> Bool {
         run.fail(
             BuildFailure(kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels", path: currentPath()))
     }
 
-    /// Stops decoding with an error found outside the builder's own rules.
     func fail(_ failure: BuildFailure) -> Bool { run.fail(failure) }
 
     /// The JSON path of the current position: `$.data.items[3].price`.
@@ -235,14 +224,12 @@ final class Builder: TokenSink {
     }
 }
 
-/// An error the builder found (not the tokenizer): it stops the parse, and becomes a ``JSONDecodingError`` with the
-/// offset where it happened.
+/// An error the builder found, not the tokenizer: it stops the parse and becomes a ``JSONDecodingError``.
 struct BuildFailure: Error {
     var kind: JSONDecodingError.Kind
     var message: String
     var path: String
-    /// The error a `Decodable` value threw (a `DecodingError`, or the user's own), thrown in place of a
-    /// ``JSONDecodingError``, with the location added.
+    /// A `Decodable` value's own error, thrown instead of a ``JSONDecodingError``, with the location added.
     var underlying: (any Error)? = nil
     /// Where the error is, when not at the token being handled (a `Decodable` value's inner token).
     var offset: Int? = nil

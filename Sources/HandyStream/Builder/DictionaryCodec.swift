@@ -1,8 +1,6 @@
 import Foundation
 
-/// How a dictionary frame makes its keys and values into a `[String: Value]`, the last of duplicate keys winning.
-/// Like ``ArrayFinishing``: ``make()`` called where `Value` is a concrete type gives specialized code (``KnownContainers``,
-/// a model's own module); called from generic code, it asks the runtime for type metadata at every entry.
+/// How a dictionary frame makes its `[String: Value]` (the last duplicate key wins); like ``ArrayFinishing``.
 @usableFromInline
 struct DictionaryFinishing<Value>: @unchecked Sendable {
     /// The keys, and as many values from the pointer on, which it moves out.
@@ -14,8 +12,7 @@ struct DictionaryFinishing<Value>: @unchecked Sendable {
     @inlinable @inline(__always)
     static func make() -> DictionaryFinishing {
         DictionaryFinishing { keys, values, count in
-            // A plain loop: in generic code, `Dictionary(zip(…), uniquingKeysWith:)` asked the runtime for type
-            // metadata at every pair, inside the standard library's unspecialized zip.
+            // A plain loop: `Dictionary(zip(…), uniquingKeysWith:)` would look up metadata per pair when unspecialized.
             var dictionary = [String: Value](minimumCapacity: count)
             for index in 0..<count { dictionary.updateValue((values + index).move(), forKey: keys[index]) }
             return dictionary
@@ -27,7 +24,7 @@ struct DictionaryFinishing<Value>: @unchecked Sendable {
 final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
     unowned(unsafe) let value: ValueCodec
     let finishing: DictionaryFinishing<Value>
-    /// Made once: opening a dictionary then asks the runtime for no type metadata.
+    /// Made once, so that opening a cursor asks the runtime for no type metadata.
     private let cursorType: EncodeCursor.Type = DictionaryCursor<Value>.self
 
     init(value: ValueCodec, finishing: DictionaryFinishing<Value> = .make()) {
@@ -47,9 +44,7 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
     override var expectation: String { "an object" }
 }
 
-/// What a dictionary frame does with each entry, in code that is not generic (see ``SlotBuffer``): keys and values
-/// are collected, values built in place in the frame's buffer; ``DictionaryFrame`` makes the `Dictionary` once, when
-/// the object ends.
+/// What a dictionary frame does with each entry, in non-generic code (see ``SlotBuffer``).
 class DictionaryEntriesFrame: Frame {
     private let valueReference: Unmanaged<ValueCodec>
     fileprivate final var keys: [String] = []
@@ -73,7 +68,6 @@ class DictionaryEntriesFrame: Frame {
     @inline(__always)
     private var slot: UnsafeMutableRawPointer { values.nextSlot() }
 
-    /// Keeps the pending key when its value was stored, forgets it otherwise.
     @inline(__always)
     private func inserted(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
         if stored {
@@ -83,8 +77,7 @@ class DictionaryEntriesFrame: Frame {
         return valueDidNotFit(builder, found: found())
     }
 
-    /// Reports a value that doesn't fit (while its key is still the current one, so that the path names it); for
-    /// `[String: T?]` it becomes `nil`, otherwise the entry is left out.
+    /// Reports a misfit while its key is current (the path names it): `nil` for `[String: T?]`, else the entry goes.
     private func valueDidNotFit(_ builder: Builder, found: String) -> Bool {
         let (proceed, kept) = value {
             values.didNotFit(
@@ -136,8 +129,6 @@ class DictionaryEntriesFrame: Frame {
     }
 }
 
-/// Fills a dictionary (``DictionaryEntriesFrame``), then makes the `Dictionary` once, when the object ends, the last
-/// of duplicate keys winning.
 final class DictionaryFrame<Value>: DictionaryEntriesFrame {
     private let finishing: DictionaryFinishing<Value>
     /// The same buffer as the base's, typed (held twice on purpose, as in ``ArrayFrame``).

@@ -49,7 +49,6 @@ final class EnumCodec<E: RawRepresentable>: ValueCodec, @unchecked Sendable {
     }
 }
 
-/// Opens an array of `elements`, written with their codec, on `run`'s stack.
 func openElements<Element>(_ elements: [Element], _ codec: ValueCodec, owner: ValueCodec, on run: inout EncodingRun)
     throws
 {

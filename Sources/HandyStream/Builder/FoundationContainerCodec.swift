@@ -1,7 +1,6 @@
 import Foundation
 
-/// `NSArray`, `NSMutableArray`, `NSDictionary`, `NSMutableDictionary` properties, as HandyJSON decoded them: the
-/// container's Foundation-style values (as for `Any`), made the property's class; written as those values.
+/// `NSArray`, `NSDictionary` and their mutable kinds, as HandyJSON decoded them: Foundation-style values, as for `Any`.
 final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecked Sendable {
     private let anyCodec: AnyCodec
     private let isArray: Bool
@@ -36,7 +35,6 @@ final class FoundationContainerCodec<Container: NSObject>: ValueCodec, @unchecke
 }
 
 enum FoundationContainers {
-    /// The codec for `NSArray`, `NSMutableArray`, `NSDictionary` or `NSMutableDictionary`; `nil` for other types.
     static func codec(for type: Any.Type, anyCodec: @autoclosure () -> AnyCodec) -> ValueCodec? {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(NSArray.self):

@@ -1,24 +1,18 @@
-/// `InlineArray<count, Element>`: a fixed number of elements held in the value itself, so that a coordinate pair
-/// `[x, y]` decoded into an `InlineArray<2, Double>` costs no allocation, where an `[Double]` costs one.
-///
-/// It takes a JSON array of exactly `count` elements that all fit `Element`; any other array does not fit the type
-/// (a property keeps its default, as for a value of the wrong kind), since there is no length to shorten it to and no
-/// element to leave out.
+/// `InlineArray<count, Element>`: elements held in the value itself, so `[x, y]` as an `InlineArray<2, Double>` costs
+/// no allocation. Only an array of exactly `count` elements that all fit `Element` fits the type (there is no length
+/// to shorten it to, no element to leave out); a property otherwise keeps its default.
 final class InlineArrayCodec: ValueCodec, @unchecked Sendable {
     unowned(unsafe) let element: ValueCodec
-    /// The number of elements, and where each one starts.
     let count: Int
     let elementStride: Int
     /// The operations that need the concrete type: moving a finished value out, destroying elements.
     let operations: any InlineArrayMarker.Type
-    /// A value with no references and nothing to destroy (`InlineArray<2, Double>`): moved by copying its bytes,
-    /// without the generic calls (which would ask the runtime for the type's metadata per value).
+    /// No references, nothing to destroy (`InlineArray<2, Double>`): moved as bytes, without generic calls.
     let isTrivial: Bool
     let valueSize: Int
     let valueAlignment: Int
 
-    /// The codec for `type`, or `nil` when its elements are not laid out one every stride (every `InlineArray` is,
-    /// but the library checks rather than assumes).
+    /// `nil` when the elements are not laid out one every stride (every `InlineArray` is, but this checks).
     init?(_ type: any InlineArrayMarker.Type, element: ValueCodec) {
         guard type.isLaidOutByStride else { return nil }
         self.element = element
@@ -34,7 +28,6 @@ final class InlineArrayCodec: ValueCodec, @unchecked Sendable {
     override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
         builder.frame(openedBy: self, isObject: false) { InlineArrayFrame(codec: self) }
     }
-    /// Moves the value whose elements are initialized at `source` to `target`.
     @inline(__always)
     func moveValue(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer, mode: StoreMode) {
         if isTrivial {
@@ -61,10 +54,8 @@ final class InlineArrayCodec: ValueCodec, @unchecked Sendable {
     }
 }
 
-/// Fills an `InlineArray` in storage of its own, element by element, and hands the value over only when the array
-/// had exactly the right number of elements and each fitted.
+/// Fills an `InlineArray` in storage of its own; the value is handed over only when every element fitted.
 final class InlineArrayFrame: Frame {
-    /// Codecs live as long as the process: held without reference counting.
     private let codec: Unmanaged<InlineArrayCodec>
     /// The element codec and the codec's numbers, held here so that an element costs no reference counting.
     private let element: Unmanaged<ValueCodec>
@@ -75,7 +66,6 @@ final class InlineArrayFrame: Frame {
     private var filled = 0
     /// The position in the JSON array, for error paths and for telling a too-long array.
     private var index = 0
-    /// The first element that did not fit, if one did not.
     private var misfit: String?
 
     init(codec: InlineArrayCodec) {
@@ -99,16 +89,14 @@ final class InlineArrayFrame: Frame {
         if misfit != nil { misfit = nil }
     }
 
-    /// Where the element at `index` is built: `nil` past the last one or after one did not fit (the rest are read
-    /// and left).
+    /// Where element `index` is built; `nil` past the last one or after a misfit (the rest are read and left).
     private var slot: UnsafeMutableRawPointer? {
         guard misfit == nil, index < count else { return nil }
         assert(filled == index, "InlineArrayFrame: elements filled out of order")
         return storage + index &* elementStride
     }
 
-    /// Builds the element at `index` with `body` (the element codec and the slot) when there is a slot for it,
-    /// and counts it, built or not. Always goes on: the frame's own container decides the value.
+    /// Builds element `index` with `body` when there is a slot for it, and counts it; the container's end decides.
     @inline(__always)
     private func build(
         _ body: (ValueCodec, UnsafeMutableRawPointer) -> Bool, found: @autoclosure () -> String
@@ -117,7 +105,6 @@ final class InlineArrayFrame: Frame {
         return stored(built, found: found())
     }
 
-    /// Counts the element at `index`, built or not.
     private func stored(_ built: Bool, found: @autoclosure () -> String) -> Bool {
         if built {
             filled += 1
@@ -166,8 +153,7 @@ final class InlineArrayFrame: Frame {
 
     override var found: String { misfit ?? "an array of \(index) element\(index == 1 ? "" : "s")" }
 
-    /// Moves the value to `target` when the array had exactly the right elements; otherwise destroys what was built
-    /// and returns `false` (the frame keeps what ``found`` says, for the message).
+    /// Moves the value to `target` when every element came and fitted; otherwise destroys them and returns `false`.
     func moveValue(ifComplete target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         guard misfit == nil && index == count && filled == count else {
             codec.withInstance { $0.destroyElements(storage, count: filled) }
@@ -185,7 +171,6 @@ final class InlineArrayFrame: Frame {
     override func appendPosition(to path: inout String) { path += "[\(index)]" }
 }
 
-/// Writes an `InlineArray`'s elements, read in place.
 final class InlineArrayCursor: EncodeCursor {
     private unowned(unsafe) let codec: InlineArrayCodec
     private var source: UnsafeRawPointer?

@@ -1,12 +1,9 @@
 import Foundation
 
-// The codecs and frame of JSONText and of validation (nothing kept), built by the one builder.
-
 /// The "type" a document is validated as: every value fits and none is kept.
 package struct Validation {}
 
-/// Accepts any value and keeps nothing: containers open a JSONTextFrame that keeps no text (the builder still counts
-/// their depth).
+/// Accepts any value and keeps nothing: containers open a JSONTextFrame that keeps no text.
 final class ValidationCodec: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: Validation.self) }
     override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
@@ -96,12 +93,9 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
     }
 }
 
-/// Writes a whole subtree as compact text: nested containers are pushed as this same frame again, which keeps its
-/// own stack of open containers; when the outermost one closes, the text is the value. (With `keepsText` false it
-/// only follows the structure: validation.) Each level remembers its key or element index, for error paths.
-///
-/// Its mutable state lives in memory of its own, as the builder's stack does: this frame sees every event of the
-/// values it extracts, and the exclusivity checks of class properties would cost more than the work itself.
+/// Writes a whole subtree as compact text: nested containers push this same frame again, which keeps its own stack of
+/// open containers, each with its key or index for error paths; with `keepsText` false it only follows the structure
+/// (validation). Its state is in memory of its own, free of exclusivity checks.
 final class JSONTextFrame: Frame {
     private struct Level {
         var isObject: Bool
@@ -114,10 +108,8 @@ final class JSONTextFrame: Frame {
 
     private struct State {
         var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
-        /// The open containers, outermost first.
         var levels: [Level] = []
-        /// The keys of the open objects, one after another (a level's key is replaced only when the levels inside
-        /// it are closed, so each level's bytes are the last ones). Freed by the frame's `deinit`.
+        /// The open objects' keys, end to end (each level's last, as inner levels close first); freed in `deinit`.
         var keyBytes = OutputBytes(capacity: 256)
     }
 

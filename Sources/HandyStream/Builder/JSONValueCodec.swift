@@ -5,8 +5,7 @@ import Foundation
 final class JSONValueCodec: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: JSONValue.self, storesFinishedFrames: true) }
 
-    /// `JSONValue` is `Decodable`: at the root (where it keeps this codec, see ``Decoding/rootCodec(for:strategy:)``)
-    /// its errors are `DecodingError`s, as for `[JSONValue]` and as `JSONDecoder` throws them.
+    /// `JSONValue` is `Decodable`: at the root its errors are `DecodingError`s, as `JSONDecoder` throws them.
     override var decodesCodableValues: Bool { true }
 
     override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
@@ -59,8 +58,7 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         case .bool(let flag): run.writer.bool(flag)
         case .number(let text):
             switch text {
-            // JSON5's non-finite numbers are no JSON numbers: written as a `Double` is, under the options' rule (as
-            // the `Codable` route writes them, through `encode(to:)`).
+            // JSON5's non-finite numbers are written as a `Double` is, under the options' rule (as `encode(to:)` does).
             case "NaN", "Infinity", "-Infinity": try run.writer.double(Double(text)!)
             default: run.writer.numberText(text)
             }

@@ -41,7 +41,6 @@ final class ModelCodec<Model: HandyJSON>: ValueCodec, @unchecked Sendable {
 }
 
 extension FieldTable {
-    /// Opens the object of the properties stored at `base` on `run`'s stack.
     func openObject(base: UnsafeRawPointer, owner: ValueCodec, on run: inout EncodingRun) throws {
         let options = run.options
         try run.open(ObjectCursor.self, owner: owner, isObject: true) { ObjectCursor() }

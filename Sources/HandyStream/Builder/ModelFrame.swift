@@ -28,8 +28,7 @@ final class ModelFrame<Model: HandyJSON>: PropertyFrame {
         storage.pointee.willStartMapping()
     }
 
-    /// `update(object:from:)`: the root model starts as the caller's value. Out of line, because a generic function
-    /// that mentions `Model?` asks the runtime for that type's metadata on entry, on every call.
+    /// `update(object:from:)`'s seed; out of line, as mentioning `Model?` costs a metadata look-up on every call.
     @inline(never)
     private func _slowpath_beginFromSeed(_ builder: Builder) {
         if let seed = builder.run.takeSeed() as? Model {

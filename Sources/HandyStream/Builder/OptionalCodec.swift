@@ -1,8 +1,7 @@
 import Foundation
 
-/// `Wrapped?` and `Wrapped!`. As a property, `null` and values that don't fit leave the default; as an element of
-/// a container (`[Int?]`, `[String: Int?]`), `null` is `nil`, and the frame makes a value that doesn't fit `nil`
-/// instead of dropping it (see ``ValueCodec/isOptional``).
+/// `Wrapped?` and `Wrapped!`. As a property, `null` and misfits leave the default; as an element (`[Int?]`), `null` is
+/// `nil`, and a misfit becomes `nil` instead of being dropped (``ValueCodec/isOptional``).
 final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
     unowned(unsafe) let wrapped: ValueCodec
 
@@ -11,7 +10,6 @@ final class OptionalCodec<Wrapped>: ValueCodec, @unchecked Sendable {
         super.init(valueType: Wrapped?.self, storesFinishedFrames: true)
     }
 
-    /// Runs `store` into a temporary `Wrapped`, then wraps what it stored.
     @inline(__always)
     private func wrapping(
         _ target: UnsafeMutableRawPointer, _ mode: StoreMode, _ store: (UnsafeMutableRawPointer) -> Bool

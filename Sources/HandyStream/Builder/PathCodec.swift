@@ -1,6 +1,4 @@
-/// The object at the first segments of a nested key path (`friend` in `friend.name`): its keys are looked up in a
-/// table of its own whose slots are the owning model's properties, so the values are written straight into the
-/// model while the events stream past, and no dictionary is built for `friend`.
+/// The object at a nested key path's first segments (`friend` in `friend.name`): written straight into the model.
 final class PathCodec: ValueCodec, @unchecked Sendable {
     var table: FieldTable!
 
@@ -20,8 +18,7 @@ final class PathCodec: ValueCodec, @unchecked Sendable {
 
 final class PathFrame: PropertyFrame {
     override func begin(_ builder: Builder) {
-        // The frame that opened this one (the model's, or an outer path's) owns the properties and the record of
-        // candidates seen.
+        // The frame that opened this one (the model's or an outer path's) owns the properties and candidates seen.
         guard let owner = builder.topPropertyFrame else {
             fatalError("PathFrame: opened by a frame without properties")
         }

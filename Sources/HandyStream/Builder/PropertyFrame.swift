@@ -1,10 +1,8 @@
-/// Fills properties from an object's keys: each known key's value is written at its property's offset from
-/// ``Frame/propertyBase``; unknown keys' values are skipped; `null` and values that don't fit leave the default.
-/// Models and nested key paths (``PathFrame``) share this.
+/// Fills properties from an object's keys: a known key's value is written at its property's offset from
+/// ``Frame/propertyBase``; unknown keys are skipped; `null` and misfits leave the default. Models and nested key paths
+/// share this.
 class PropertyFrame: Frame {
-    /// Kept alive by the codec that made the frame, which lives as long as the process; reached only through
-    /// ``withTable(_:)``, without reference counting (a strong reference is retained and released around each use,
-    /// for every property on the hot path).
+    /// Kept alive by its codec, never freed: used through ``withTable(_:)`` without reference counting.
     private let tableReference: Unmanaged<FieldTable>
 
     @inline(__always)
@@ -16,8 +14,7 @@ class PropertyFrame: Frame {
     private final var pending = -1
     /// The slot expected next: documents tend to list keys in the order models declare them.
     private final var predicted = 0
-    /// The last key that is not read, kept only to name it in error paths: its first bytes, in a buffer of the
-    /// frame's own (copying into an `Array` on every unknown key would cost more than the rest of skipping it).
+    /// The last unread key's first bytes, for error paths, in the frame's own buffer (no `Array` per key).
     private final let unknownKey = UnsafeMutablePointer<UInt8>.allocate(capacity: PropertyFrame.unknownKeyCapacity)
     private final var unknownKeyLength = 0
     private final var inUnknownKey = false
@@ -31,12 +28,9 @@ class PropertyFrame: Frame {
 
     deinit { unknownKey.deallocate() }
 
-    /// For the model's properties with candidate keys, the best priority seen so far in this object: owned by the
-    /// ``ModelFrame``, shared with the frames of its nested key paths (``PathFrame``), since a property's candidates
-    /// may sit on different levels.
+    /// The best priority seen in this object per candidate property: the ``ModelFrame``'s, shared with its paths'.
     final var bestCandidates = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
-    /// Prepares for a new object whose properties live at `base`.
     @inline(__always)
     final func beginProperties(at base: UnsafeMutableRawPointer) {
         propertyBase = base
@@ -74,9 +68,7 @@ class PropertyFrame: Frame {
         return slot
     }
 
-    /// Stores a scalar in the pending property by the frame itself, when the property is of a ``ScalarKind`` and the
-    /// value converts (`store`, given the kind and the property's address); `false` otherwise, and when no property
-    /// is pending, for ``scalar(_:_:found:)`` to decide.
+    /// Stores a scalar in the pending property itself when it is of a ``ScalarKind`` and converts; else `false`.
     @inline(__always)
     private final func storedDirectly(_ store: (ScalarKind, UnsafeMutableRawPointer) -> Bool) -> Bool {
         let index = pending
@@ -88,7 +80,6 @@ class PropertyFrame: Frame {
         return true
     }
 
-    /// Stores a scalar in the pending property; a value that doesn't fit keeps the default.
     @inline(__always)
     private final func scalar(
         _ builder: Builder, _ store: (ValueCodec, UnsafeMutableRawPointer) -> Bool, found: @autoclosure () -> String
@@ -103,8 +94,7 @@ class PropertyFrame: Frame {
         return stored ? true : _slowpath_mismatch(index, found: found, builder)
     }
 
-    /// A scalar that doesn't fit its property (at `index`): out of line, with the words for what was found made only
-    /// here, so that the stores above keep few registers.
+    /// A scalar that doesn't fit its property (at `index`): out of line, so the stores above keep few registers.
     @inline(never)
     private final func _slowpath_mismatch(_ index: Int, found: () -> String, _ builder: Builder) -> Bool {
         // The error's path names the property.

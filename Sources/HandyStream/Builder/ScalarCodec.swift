@@ -1,10 +1,8 @@
 import Foundation
 
-/// Stores scalars of one type (or of its `Optional`) through its ``ScalarConversion``.
-///
-/// The codec is not generic: it holds the store functions, made by ``make(_:)`` and ``makeOptional(_:)``, which the
-/// compiler specializes for each conversion because they are called with concrete types (see ``ScalarCodecs``).
-/// Generic code would run unspecialized here and ask the runtime for type metadata on every value.
+/// Stores scalars of one type (or its `Optional`) through its ``ScalarConversion``. Not generic: its store functions,
+/// made by ``make(_:)`` and ``makeOptional(_:)`` with concrete types (``ScalarCodecs``), are specialized per
+/// conversion.
 final class ScalarCodec: ValueCodec, @unchecked Sendable {
     /// A number's store is also told whether the input is JSON5 (see ``ScalarConversion/value(number:json5:)``).
     typealias Store = (UnsafeRawBufferPointer, UnsafeMutableRawPointer, StoreMode, Bool) -> Bool
@@ -18,7 +16,6 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
     private let writer: (UnsafeRawPointer, inout JSONWriter) throws -> Void
     private let nilTest: ((UnsafeRawPointer) -> Bool)?
     private let expected: String
-    /// Made by ``makeOptional(_:)``.
     override var isOptional: Bool { nilTest != nil }
 
     private init(
@@ -45,8 +42,7 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
 
     override func isNil(_ source: UnsafeRawPointer) -> Bool { nilTest?(source) ?? false }
 
-    /// The codec for `Conversion.Value` (of the conversion's ``ScalarConversion/kind``: frames may store its values
-    /// themselves).
+    /// The codec for `Conversion.Value`, of the conversion's ``ScalarConversion/kind``: frames may store it themselves.
     static func make<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
         ScalarCodec(
             type: Conversion.Value.self, kind: Conversion.kind, expected: Conversion.expectation,
@@ -71,8 +67,7 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
             })
     }
 
-    /// The codec for `Conversion.Value?`: `null` is `nil`; a value that doesn't fit is refused like any other (as a
-    /// property it keeps the default; as an element the frame makes it `nil`).
+    /// The codec for `Conversion.Value?`: `null` is `nil`; a misfit is refused (a property keeps its default).
     static func makeOptional<Conversion: ScalarConversion>(_: Conversion.Type) -> ScalarCodec {
         ScalarCodec(
             type: Conversion.Value?.self, expected: Conversion.expectation,
@@ -138,7 +133,6 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
 // MARK: - The scalar types
 
 enum ScalarCodecs {
-    /// The codec for a scalar type the library knows, or for an `Optional` of one; `nil` for any other type.
     static func codec(for type: Any.Type) -> ValueCodec? {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(Int.self): ScalarCodec.make(IntegerConversion<Int>.self)

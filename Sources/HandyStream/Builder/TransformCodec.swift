@@ -1,16 +1,9 @@
 import Foundation
 
 /// A property read through a transform (or a `HandyJSONCustomTransformable` type): its JSON value is built as a
-/// Foundation-style `Any` — for this property only, a scalar or its own subtree — and handed to the adapter.
-///
-/// An adapter that reads text (`specify(property:converter:)`) is given the document's own text instead: a number's
-/// literal, a string's contents, `true`/`false`, or the compact JSON of an object or array.
-///
-/// Transforms and converters are objects made once, by `mapping(mapper:)`, and kept in the type's table, which every
-/// thread shares; a `TransformOf` may capture state, and a subclass of a built-in transform may keep some. So every
-/// call into one holds the codec's lock (recursive, so that a transform may decode with the same type), which makes
-/// sharing them sound whatever they do. The lock is taken only for transformed properties, next to the `Any` each
-/// of them is given; `HandyJSONCustomTransformable` types are static functions and take no lock.
+/// Foundation-style `Any` and handed to the adapter; one that reads text (`specify(property:converter:)`) gets the
+/// document's text instead. Transforms are made once by `mapping(mapper:)`, shared by every thread, and may keep state:
+/// each call into one holds the codec's recursive lock (a transform may decode the same type).
 final class TransformCodec: ValueCodec, @unchecked Sendable {
     private let adapter: ValueAdapter
     /// What builds the JSON value of an object or array: Foundation values, or compact text.
@@ -27,7 +20,6 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
         isTransform = true
     }
 
-    /// Stores the value the adapter makes of `json`, holding the lock.
     private func store(_ json: Any?, _ target: UnsafeMutableRawPointer, _ mode: StoreMode) -> Bool {
         lock?.lock()
         defer { lock?.unlock() }
@@ -80,7 +72,6 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
 }
 
 extension ValueAdapter {
-    /// The adapter of a `HandyJSONCustomTransformable` type.
     static func custom<T: HandyJSONCustomTransformable>(_: T.Type) -> ValueAdapter {
         ValueAdapter(
             callsSharedObject: false,

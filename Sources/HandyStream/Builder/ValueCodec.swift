@@ -6,11 +6,8 @@ enum StoreMode {
     case initialize
 }
 
-/// The scalar types whose values the frames convert and store themselves, with the conversion's functions called
-/// directly, where other types' values go through their codec's methods (a call through the codec's class table,
-/// then one through a closure): the commonest property and element types, met on most events of most documents.
-/// A value that doesn't convert takes the codec's route, which reports it. A codec's kind is its conversion's
-/// (``ScalarConversion/kind``), and only a codec of the type itself has one (an `Optional`'s stores another layout).
+/// The commonest scalar types, whose values frames convert and store themselves, calling the conversion directly; a
+/// value that doesn't convert takes the codec's route, which reports it. Only a codec of the type itself has a kind.
 enum ScalarKind {
     case int
     case double
@@ -18,9 +15,7 @@ enum ScalarKind {
     case bool
     case other
 
-    /// Stores the value a number token makes at `target`, a value of this kind's type, as its codec would; `false`
-    /// when it doesn't convert, or when this kind leaves numbers to the codec. `target` is asked only once the value
-    /// is made (an element's slot, found after the conversion, keeps the conversion's registers free).
+    /// Stores a number token's value at `target` (asked for once the value is made) as its codec would, or `false`.
     @inline(__always)
     func storeNumber(
         _ text: UnsafeRawBufferPointer, at target: @autoclosure () -> UnsafeMutableRawPointer, mode: StoreMode
@@ -41,7 +36,6 @@ enum ScalarKind {
         self == .string && Self.store(StringConversion.value(string: bytes, in: run), at: target, mode: mode)
     }
 
-    /// ``storeNumber(_:at:mode:)`` for a Boolean.
     @inline(__always)
     func storeBool(_ value: Bool, at target: @autoclosure () -> UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         self == .bool && Self.store(value, at: target, mode: mode)
@@ -57,28 +51,19 @@ enum ScalarKind {
     }
 }
 
-/// How one Swift type is decoded from JSON events: one instance per type, built with the field tables, immutable
-/// once published and shared by every thread.
-///
-/// Scalar events are stored directly at a target address. An object or array opens a ``Frame`` that builds a
-/// value of the codec's type (or, for optionals and enums, of the type they wrap); when it ends, that value goes where
-/// it belongs through ``storeValue(finishedIn:at:mode:)``. Each method returns `false` when the event does not
-/// fit the type; the target is then left as it was (for optionals too: the frame decides whether that means `nil`).
+/// How one Swift type is decoded from JSON events: one instance per type, immutable once published, shared by every
+/// thread. Scalars are stored at a target address; a container opens a ``Frame`` whose value goes where it belongs
+/// through ``storeValue(finishedIn:at:mode:)``. `false` means the event does not fit: the target is left as it was.
 class ValueCodec: @unchecked Sendable {
-    /// The decoded type, for messages and frame reuse.
     let valueType: Any.Type
     /// A ``TransformCodec``: its JSON value is made once per write (a transform is user code, called once).
     final var isTransform = false
     /// A ``ModelCodec``: the factory attributes a contained model's problems to the model that contains it.
     final var isModel = false
-    /// One of the scalar types frames store themselves, without calling the codec (``ScalarKind``).
     let scalarKind: ScalarKind
-    /// Whether the class overrides ``store(finished:at:mode:)``: only then is it called, and otherwise the finished
-    /// frame's value is moved to its target directly (what the method does here), without a call through the codec's
-    /// class table at the end of every container.
+    /// The class overrides ``store(finished:at:mode:)``; if not, a finished frame's value is moved directly.
     let storesFinishedFrames: Bool
 
-    /// `storesFinishedFrames`: the class overrides ``store(finished:at:mode:)``.
     init(valueType: Any.Type, scalarKind: ScalarKind = .other, storesFinishedFrames: Bool = false) {
         self.valueType = valueType
         self.scalarKind = scalarKind
@@ -100,27 +85,18 @@ class ValueCodec: @unchecked Sendable {
         false
     }
 
-    /// Stores a value that already exists (a model instance inside a `[String: Any]`, taken as it is, as HandyJSON
-    /// did); `false` when it is not of this type.
+    /// Stores an existing value (a model inside a `[String: Any]`, as HandyJSON took it); `false` for another type.
     func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
         false
     }
 
-    /// A frame that builds a value from the object starting now, or `nil` when an object does not fit the type.
-    ///
-    /// The frame is the builder's for this codec (or the codec it wraps) at the current depth
-    /// (``Builder/frame(openedBy:isObject:make:)``), begun afresh, and nothing else happens: so a frame that opened a
-    /// child with a codec hands the same child frame out again itself the next time (``ChildFrames``). A codec that
-    /// must do more when a container opens can't be opened through ``ChildFrames``.
+    /// The builder's frame for the object starting now, or `nil`; nothing more, as ``ChildFrames`` reuses it uncalled.
     func openObject(_ builder: Builder) -> Unmanaged<Frame>? { nil }
-    /// A frame that builds a value from the array starting now, or `nil` when an array does not fit the type (as
-    /// ``openObject(_:)``).
+    /// As ``openObject(_:)``, for an array.
     func openArray(_ builder: Builder) -> Unmanaged<Frame>? { nil }
 
-    /// Moves the value built by `frame` (opened by this codec) to `target`; `false` when the frame has no value
-    /// because it did not fit (a `Decodable` value whose `init(from:)` failed), `target` then left as it was. The way
-    /// every frame takes a child's value: the frame's value moved, or the codec's ``store(finished:at:mode:)`` when
-    /// its class has one of its own (``storesFinishedFrames``).
+    /// Moves the value built by `frame` to `target`, or calls ``store(finished:at:mode:)`` (``storesFinishedFrames``);
+    /// `false`, `target` untouched, when the frame has none (a failed `init(from:)`).
     @inline(__always)
     final func storeValue(finishedIn frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         guard storesFinishedFrames else {
@@ -130,29 +106,24 @@ class ValueCodec: @unchecked Sendable {
         return store(finished: frame, at: target, mode: mode)
     }
 
-    /// What ``storeValue(finishedIn:at:mode:)`` does for a class that overrides this (and says so at `init`, with
-    /// `storesFinishedFrames`): a wrapped value, a set made of the array, a transform's result.
+    /// For classes that override it: a wrapped value, a set made of the array, a transform's result.
     func store(finished frame: Frame, at target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         frame.moveValue(to: target, mode: mode)
         return true
     }
 
-    /// Whether the type is an `Optional`: as an element or a root value, a value that doesn't fit becomes `nil`
-    /// (reported like any other fallback) where other types drop the element.
+    /// An `Optional`: as an element or a root value, a misfit becomes `nil` (reported) where other types drop it.
     var isOptional: Bool { false }
 
     /// What the codec expects, for messages: "an integer", "a string", "an object".
     var expectation: String { "a value of type \(valueType)" }
-    /// The codec of `Decodable` values (``DecodableCodec``, and ``JSONValueCodec``, which `JSONValue` keeps at the
-    /// root): a pipeline decoding them throws `DecodingError`s.
-    /// (A property rather than a protocol to test for: asking the runtime whether an instance's class conforms to a
-    /// protocol was a slow look-up, made on every decode.)
+    /// The codec of `Decodable` values (``DecodableCodec``; ``JSONValueCodec`` at the root): a pipeline decoding them
+    /// throws `DecodingError`s. A property, not a protocol to test for: a conformance check is a slow look-up.
     var decodesCodableValues: Bool { false }
 
     // MARK: - Writing
 
-    /// Writes the value at `source` (a value of this codec's type) as JSON: a scalar straight into `run`'s writer,
-    /// a container by opening a cursor on `run`'s stack (never by calling another codec's `write`).
+    /// Writes the value at `source` as JSON: a scalar to `run`'s writer, a container as a cursor on `run`'s stack.
     func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
         throw JSONEncodingError(message: "a value of type \(valueType) can't be written as JSON")
     }

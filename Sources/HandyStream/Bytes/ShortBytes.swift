@@ -1,12 +1,8 @@
-/// Short runs of bytes — keys, mostly — compared, copied and folded into one word a word at a time, inline: keys are
-/// short, and a call to `memcmp` or `memcpy` costs more than the work. Every read and write stays inside the run's
-/// `count` bytes: from eight bytes on, the last word overlaps the one before; under eight, two overlapping half-words,
-/// or for one to three bytes the first, middle and last byte.
-///
-/// The field tables, the tape, the duplicate-key table, the property frames, the short-string table and the reading
-/// of short numbers use these.
+/// Short runs of bytes (keys, mostly) compared, copied and folded into one word a word at a time, inline: for short
+/// runs a call to `memcmp` or `memcpy` costs more than the work. Every read and write stays inside the run's `count`
+/// bytes: from eight bytes on, the last word overlaps the one before; under eight, two overlapping half-words, or for
+/// one to three bytes the first, middle and last byte.
 enum ShortBytes {
-    /// Whether `count` bytes at `a` and at `b` are equal.
     @inline(__always)
     static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         if count >= 8 {
@@ -25,8 +21,7 @@ enum ShortBytes {
         return word(a, count: count) == word(b, count: count)
     }
 
-    /// The bytes of a run shorter than eight (`count` 0...7) as one word: a function of the bytes alone, the same
-    /// for equal runs, different for different runs of the same length.
+    /// The bytes of a run under eight (`count` 0...7) as one word, different for different runs of one length.
     @inline(__always)
     static func word(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
         assert(count >= 0 && count < 8, "ShortBytes.word: \(count) bytes")
@@ -50,8 +45,7 @@ enum ShortBytes {
         return (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
     }
 
-    /// The bytes of a run shorter than eight (`count` 0...7) in their order, the first in the lowest byte, and zero
-    /// bytes above them: for reading the run's bytes by position.
+    /// The bytes of a run under eight in their order, the first in the lowest byte, zeros above: read by position.
     @inline(__always)
     static func orderedWord(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
         assert(count >= 0 && count < 8, "ShortBytes.orderedWord: \(count) bytes")
@@ -67,8 +61,7 @@ enum ShortBytes {
         return first | (middle &<< UInt64((count &>> 1) &* 8)) | (last &<< UInt64((count &- 1) &* 8))
     }
 
-    /// Copies `count` bytes. Returns the words read OR-ed together (past 16 bytes, after `memcpy`, the bytes read
-    /// again): whether any byte has its high bit set, for one who wants to know whether the run is ASCII.
+    /// Copies `count` bytes; returns the words read, OR-ed: whether any byte has its high bit set (not ASCII).
     @inline(__always)
     @discardableResult
     static func copy(to destination: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) -> UInt64 {

@@ -1,18 +1,8 @@
-/// The short strings a run has made, by their bytes: a value met again (a tag, a status, a language or currency
-/// code) is copied from here instead of being made again.
-///
-/// Making a string of up to 15 bytes inside the standard library
-/// (`String(unsafeUninitializedCapacity:initializingUTF8With:)`, which checks the bytes again) costs more than
-/// finding it here, the copy's retain included. A string's bytes are folded into two words and a length, which
-/// together determine every byte, so a hit is always the string those bytes make. The table is direct-mapped: a new
-/// string takes the place of the one whose key lands on the same entry. Strings are values: handing out the same one
-/// twice is handing out equal copies.
-///
-/// Its owner (``DecodingRun``) keeps it in an optional stored property, made at the owner's ``madeBeforeTable``-th
-/// short string (a small document makes no table) and freed (``free()``) in its `deinit`. The look-up is not
-/// mutating and the property is otherwise only assigned, so that every access to it is an instant one, which the
-/// compiler checks for exclusivity once and for all; a mutating call or an `inout` use put a runtime check on every
-/// look-up. The table's memory changes through its pointer.
+/// The short strings a run has made, by their bytes: a value met again (a tag, a currency code) is copied from here,
+/// which costs less than making it. The bytes fold into two words and a length that determine every byte, so a hit is
+/// always right; a new string replaces the one on its entry. The owner (``DecodingRun``) makes it at its
+/// ``madeBeforeTable``-th short string and frees it (``free()``); the look-up is not mutating and the owner's property
+/// only assigned, so exclusivity is checked statically.
 struct ShortStringCache {
     /// Entries in the table: 2^(64 - `indexShift`).
     static let capacity = 256
@@ -42,8 +32,7 @@ struct ShortStringCache {
         table.deallocate()
     }
 
-    /// The string that `bytes` (1 to ``String/inlineUTF8Capacity`` of them, well-formed UTF-8, as ``String/init(jsonBytes:knownASCII:)``
-    /// requires) make: kept from before when the same bytes were made into one, else made and kept.
+    /// The string `bytes` make (as ``String/init(jsonBytes:knownASCII:)`` requires them): kept, or made and kept.
     @inline(__always)
     func string(_ bytes: UnsafeRawBufferPointer) -> String {
         let count = bytes.count
@@ -54,8 +43,7 @@ struct ShortStringCache {
         let index = Int(truncatingIfNeeded: mixed &>> Self.indexShift)
         assert(index >= 0 && index < Self.capacity, "ShortStringCache: entry \(index)")
         let entry = table + index
-        // (Keys that differ only in their length never share an entry under this hash; the length is compared all
-        // the same, so that a change of hash can't make a wrong hit.)
+        // Keys of different lengths never share an entry, but the length is compared anyway, in case the hash changes.
         if entry.pointee.count == count, entry.pointee.first == first, entry.pointee.last == last {
             return entry.pointee.value
         }

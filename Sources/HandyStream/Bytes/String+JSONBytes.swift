@@ -1,26 +1,19 @@
 extension String {
-    /// The most UTF-8 bytes a string stores inline, without storage of its own (on 64-bit platforms): such a string
-    /// is written there directly (``init(jsonBytes:knownASCII:)``), and kept for reuse (``ShortStringCache``).
+    /// The most UTF-8 bytes a string stores inline on 64-bit platforms: written there directly, and cached.
     static let inlineUTF8Capacity = 15
 
-    /// A string from the bytes of a string, key or number token, copied without a second validation.
+    /// A string from the bytes of a string, key or number token, copied without a second validation. `knownASCII`: the
+    /// caller knows the bytes are ASCII (``DecodingRun/isKnownASCII(_:)``), so a long string is not read again for it.
     ///
-    /// Precondition: `bytes` is well-formed UTF-8. Every string and key the ``Tokenizer`` reports has passed
-    /// ``UTF8Validation`` (stricter than the standard library's check) or lies, as it is, in a streamed chunk its scan
-    /// found all ASCII (``Tokenizer/isVerbatimASCII(_:)``), a number's text is ASCII, and the other
-    /// producers of events (the tape, a `JSONValue`, a `[String: Any]`) hand on bytes that came from one of those or
-    /// from a `String`. `String(decoding:as:)` would check every byte again; this is the one place that relies on
-    /// the check already made, and debug builds make it once more.
-    ///
-    /// `knownASCII`: the caller knows the bytes are ASCII (``DecodingRun/isKnownASCII(_:)``), so a string too long
-    /// to be inline is not read for it again; checked by an assertion in debug builds.
+    /// - Precondition: `bytes` is well-formed UTF-8: the ``Tokenizer``'s strings and keys passed ``UTF8Validation``
+    ///   (stricter than the standard library's) or lie in a chunk found all ASCII; a number's text is ASCII; the
+    ///   other event sources pass on such bytes or a `String`'s. Debug builds check again.
     @inline(__always)
     init(jsonBytes bytes: UnsafeRawBufferPointer, knownASCII: Bool = false) {
         assert(!knownASCII || UTF8Validation.isASCII(bytes), "String(jsonBytes:knownASCII:) given bytes past ASCII")
         assert(UTF8Validation.isValid(bytes), "String(jsonBytes:) given bytes that are not valid UTF-8")
         let units = bytes.assumingMemoryBound(to: UInt8.self)
-        // Up to 15 bytes the string is stored inline: written there directly, then it finds out itself whether it is
-        // ASCII (and checks the few bytes, which `String(copying:)` would have copied into it one at a time).
+        // Up to 15 bytes the string is inline: written there directly, it checks its own few bytes for ASCII.
         if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *), let source = bytes.baseAddress, bytes.count > 0,
             bytes.count <= String.inlineUTF8Capacity
         {

@@ -1,10 +1,8 @@
-/// Coding keys of a type of at most one byte that holds no references: an enum without payloads (whose values are
-/// its cases, the commonest coding key) or a one-byte struct. Such a key is read as its byte and made back from it:
-/// ``KeyNames`` finds a key's name by its byte, ``CodingPaths`` keeps a path's key as its type and byte.
+/// Coding keys of at most one byte and no references (mostly enums without payloads), read as their byte and made
+/// back from it, by ``KeyNames`` and ``CodingPaths``.
 ///
 /// Unsafe, and the one place that reads a key's memory: ``byte(of:)`` only for a type that ``fits(_:)``
-/// (`unsafeBitCast` checks the sizes), and ``key(_:byte:)`` only with a byte that ``byte(of:)`` read from a value
-/// of the same type.
+/// (`unsafeBitCast` checks the sizes), ``key(_:byte:)`` only with a byte ``byte(of:)`` read from the same type.
 enum ByteKey {
     /// Whether `Key`'s values are told apart by one byte, or by none.
     @inline(__always)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What every `Decodable` value decoded by one pipeline shares: the options, caches per type, and the error that
-/// made the root value fail, for the pipeline to throw.
+/// What every `Decodable` value decoded by one pipeline shares: the options, caches per type, and the pending
+/// diagnostics.
 final class CodableContext {
     let options: DecodingOptions
     let strict: Bool
@@ -10,17 +10,13 @@ final class CodableContext {
     let caseInsensitive: Bool
     /// Coding keys go through the key strategy (one that converts names).
     let keysAreConverted: Bool
-    /// `Decodable` types read document keys through the key strategy (Foundation's meaning of
-    /// `convertFromSnakeCase` and of its custom strategy).
+    /// Document keys go through the key strategy (Foundation's `convertFromSnakeCase` and custom strategy).
     let documentKeysAreConverted: Bool
     /// Neither of the two above: a key is found by its own bytes (``TapeDecoder/member(named:in:)``).
     let keysAreLiteral: Bool
-    /// Key strategies other than `useDefaultKeys`: coding keys' string values to the keys they are read from.
     private var convertedKeys: [String: [UInt8]] = [:]
-    /// The traits of the types met so far (``TypeTable``), in memory of their own (allocated by `init`, freed by
-    /// `deinit`): every value asks, and a class property would add an exclusivity check to each question.
+    /// Manual memory: every value asks, and a class property would add an exclusivity check to each question.
     private let traitsCache = UnsafeMutablePointer<TypeTable<TypeTraits>>.allocate(capacity: 1)
-    /// Decodes `Decodable` scalars (one-token tapes), made when the first one is met.
     private var scalarDecoder: TapeDecoder?
 
     init(options: DecodingOptions) {
@@ -42,9 +38,7 @@ final class CodableContext {
         traitsCache.deallocate()
     }
 
-    /// The decoder of a `Decodable` scalar, on a tape reset for it. A new one when a value's `init(from:)` kept the
-    /// last (or one of its containers, or a decoder detached from it, which holds it): the kept one keeps reading
-    /// its own tape.
+    /// On a tape reset for the scalar; a new one when a value's `init(from:)` kept the last, which keeps its tape.
     func decoderForScalar() -> TapeDecoder {
         if scalarDecoder == nil || !isKnownUniquelyReferenced(&scalarDecoder!) {
             scalarDecoder = TapeDecoder(storage: TapeStorage(), context: self)
@@ -53,7 +47,6 @@ final class CodableContext {
         return scalarDecoder!
     }
 
-    /// The bytes a coding key is read from under the key strategy.
     func convertedKey(_ name: String) -> [UInt8] {
         if let known = convertedKeys[name] { return known }
         let converted = Array(options.keyDecodingStrategy.key(forProperty: name).utf8)
@@ -61,7 +54,7 @@ final class CodableContext {
         return converted
     }
 
-    /// What the decoder needs to know of `type`, worked out once per run.
+    /// Worked out once per run.
     @inline(__always)
     func traits<T>(of type: T.Type) -> TypeTraits {
         if let traits = traitsCache.pointee.value(for: ObjectIdentifier(type)) { return traits }
@@ -75,14 +68,13 @@ final class CodableContext {
         return traits
     }
 
-    /// The diagnostics of the rescues made since the root value started: a rescue attempt that fails takes its own
-    /// back (``dropPending(from:)``), and the rest are told when the root value is done (``tellPending()``).
+    /// A failed rescue attempt takes its own back (``dropPending(from:)``); the rest are told when the root value is
+    /// done (``tellPending()``).
     private var pending: [DecodingDiagnostic] = []
 
     /// The places each type needed rescued in this run (see Rescue.swift).
     private var rescued: [ObjectIdentifier: [RescuePath]] = [:]
 
-    /// Notes a lenient fallback, told to the diagnostics handler once the root value is done.
     func report(
         _ prefix: @autoclosure () -> String, _ node: @autoclosure () -> CodingPathNode,
         _ message: @autoclosure () -> String

@@ -1,16 +1,12 @@
-/// The coding path of a value being decoded or encoded: a step kept in a ``CodingPaths``, which names the step before
-/// it. Making one costs an append to that array (no allocation of its own), copying one costs nothing, and the path
-/// becomes an array of keys or a JSON path only when an error, a diagnostic or `codingPath` asks for it.
+/// A coding path as a step in a ``CodingPaths``: cheap to make and copy, turned into keys only when asked for.
 ///
-/// A node is used only while its `CodingPaths` lives: every holder of a node (a decoder or encoder, or a container,
-/// which holds its decoder or encoder) holds the `TapeStorage` or `EncodableTree` that owns those paths.
+/// A node is used only while its `CodingPaths` lives: every holder of a node holds, through its decoder or encoder,
+/// the `TapeStorage` or `EncodableTree` that owns those paths.
 struct CodingPathNode {
     fileprivate let paths: CodingPaths
     fileprivate let id: Int
 
-    /// The path one key longer.
     func appending<Key: CodingKey>(_ key: Key) -> CodingPathNode { paths.add(parent: id, key: key) }
-    /// The path one index longer.
     func appending(index: Int) -> CodingPathNode { paths.add(parent: id, index: index) }
 
     var path: [any CodingKey] {
@@ -30,7 +26,6 @@ struct CodingPathNode {
         path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
     }
 
-    /// How many keys the path has.
     var depth: Int {
         var count = 0
         var id = self.id
@@ -45,26 +40,19 @@ struct CodingPathNode {
     var parent: CodingPathNode { CodingPathNode(paths: paths, id: paths.step(id)?.parent ?? 0) }
 }
 
-/// The coding paths of one decode or encode, as a tree kept in one array: step 0 is the root (the empty path), and
-/// each other step is a key or an index below an earlier step. A step is plain bytes (a key is kept in an array of
-/// its own), so adding one copies sixteen bytes. Steps are only added, and dropped all at once (``removeAll()``)
-/// when a decoder starts a new root value.
-///
-/// A handle on memory that its owner allocates (`init`) and frees (``deallocate()``): copies share it, and a
-/// class property would add an exclusivity check to each step added.
+/// The coding paths of one decode or encode, a tree in one array of steps (id 0: the root), only added, and dropped
+/// at once by ``removeAll()``. A handle on manual memory (``deallocate()``): a class property would add an
+/// exclusivity check to each step added.
 struct CodingPaths {
     fileprivate struct Step {
-        /// The step before, always an earlier one (0: the root).
+        /// Always an earlier step (0: the root).
         let parent: Int
         /// An index's value; for a key, `-1 - place`, its place in ``Storage/keys``, or -1 for a key kept here.
         let index: Int
-        /// A key of a type of at most one byte that holds no references (an enum's case, the commonest coding key),
-        /// kept as its type and that byte: made into an `any CodingKey` only when a path is read (keeping the
-        /// existential in an array made and copied one at every nested value).
+        /// A ``ByteKey``, kept as its type and byte and made into an `any CodingKey` only when a path is read.
         let keyType: (any CodingKey.Type)?
         let keyByte: UInt8
 
-        /// The key of a step with a ``keyType`` (``ByteKey``).
         var byteKey: (any CodingKey)? { keyType.map { ByteKey.key($0, byte: keyByte) } }
     }
 
@@ -80,23 +68,21 @@ struct CodingPaths {
         storage.initialize(to: Storage())
     }
 
-    /// Frees the steps; no copy of this handle, nor any node made from it, is used again.
+    /// No copy of this handle, nor any node made from it, is used again.
     func deallocate() {
         storage.deinitialize(count: 1)
         storage.deallocate()
     }
 
-    /// The bytes the steps and keys hold.
     var allocatedBytes: Int {
         storage.pointee.steps.capacity * MemoryLayout<Step>.stride
             + storage.pointee.keys.capacity * MemoryLayout<any CodingKey>.stride
     }
 
-    /// The empty path.
     var root: CodingPathNode { CodingPathNode(paths: self, id: 0) }
 
-    /// Drops every step: the nodes made so far are not used again (one that still is reads as another path, never
-    /// out of bounds and never in a loop: a step's parent is always an earlier step).
+    /// The nodes made so far are not used again; one that is reads as another path, never out of bounds or in a
+    /// loop, as a step's parent is always an earlier step.
     func removeAll() {
         storage.pointee.steps.removeAll(keepingCapacity: true)
         storage.pointee.keys.removeAll(keepingCapacity: true)
@@ -123,12 +109,11 @@ struct CodingPaths {
         return CodingPathNode(paths: self, id: count + 1)
     }
 
-    /// Step `id` (1 is the first added), or `nil` for the root and for a step no longer kept.
+    /// 1 is the first added; `nil` for the root and for a step no longer kept.
     fileprivate func step(_ id: Int) -> Step? {
         id > 0 && id <= storage.pointee.steps.count ? storage.pointee.steps[id - 1] : nil
     }
 
-    /// The key a step adds to its path: its key, or its index as Foundation names it.
     fileprivate func key(of step: Step) -> any CodingKey {
         guard step.index < 0 else { return IndexKey(step.index) }
         if let key = step.byteKey { return key }

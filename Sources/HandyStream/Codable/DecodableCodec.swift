@@ -1,12 +1,10 @@
 import Foundation
 
-/// Where the model builder meets a `Decodable` type (the root value, a stream element, a property of a model, an
-/// element of a container): the value's events are recorded on a tape as they arrive, and when the value is
-/// complete a ``TapeDecoder`` runs the type's `init(from:)` over them.
+/// Where the model builder meets a `Decodable` type: the value's events are recorded on a tape, and when it is
+/// complete a ``TapeDecoder`` runs its `init(from:)` over them.
 ///
-/// A container opens a ``DecodableFrame``, which records every event inside it (it stands for all of the value's
-/// levels, as ``JSONTextFrame`` does). A scalar is a one-token tape, decoded at once with the decoder of the run
-/// (the builder's, which every store call is given).
+/// A container opens a ``DecodableFrame``, which stands for all of the value's levels, as ``JSONTextFrame`` does. A
+/// scalar is a one-token tape, decoded at once with the run's decoder.
 final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
     init() { super.init(valueType: T.self, storesFinishedFrames: true) }
 
@@ -24,7 +22,7 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
             ModelStorage.store(value, at: target, mode: mode)
             return true
         } catch {
-            // Kept for the error the builder makes next (strict mode) or for the root value's error.
+            // For the error the builder makes next (strict mode) or the root value's error.
             if builder.options.strict || builder.atRootValue {
                 builder.run.valueFailure = (error, builder.currentOffset)
             }
@@ -86,14 +84,12 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
     }
 }
 
-/// Records a value's events on a tape: a frame that stands for every level of its value, whose keys, scalars and
-/// inner containers are written on the tape as they arrive. Not generic, so that recording, the commonest work of a
-/// `Codable` document, reads its fields at fixed offsets.
+/// Records a value's events on a tape, standing for every level of the value. Not generic, so that recording, the
+/// commonest work of a `Codable` document, reads its fields at fixed offsets.
 class RecordingFrame: Frame {
     fileprivate var storage = TapeStorage() {
         didSet { tape = storage.tape }
     }
-    /// `storage`'s tape.
     final fileprivate private(set) var tape: UnsafeMutablePointer<Tape>
 
     override init(opener: ValueCodec, isObject: Bool, childCodecs: Int = 1) {
@@ -132,7 +128,7 @@ class RecordingFrame: Frame {
     }
     override final func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
 
-    /// Writes an event on the tape with the current offset, unless the tape is full (its positions are 32-bit).
+    /// Unless the tape is full (its positions are 32-bit).
     @inline(__always)
     private func record(byteCount: Int, _ builder: Builder, _ body: (inout Tape, Int) -> Void) -> Bool {
         guard tape.pointee.fits(byteCount: byteCount) else { return tapeFull(builder) }
@@ -148,7 +144,7 @@ class RecordingFrame: Frame {
                 path: builder.currentPath()))
     }
 
-    /// The frame stands for every level of its value: the position inside it, from the tape.
+    /// The position inside the value, from the tape.
     override final func appendPosition(to path: inout String) {
         path += tape.pointee.openPath()
     }
@@ -157,8 +153,7 @@ class RecordingFrame: Frame {
 /// Records a `Decodable` value's events on a tape, then decodes it when its outermost container ends.
 final class DecodableFrame<T: Decodable>: RecordingFrame {
     private var decoder: TapeDecoder?
-    /// The decoded value, until the parent moves it into place (a `T?` here cost five look-ups of `Optional<T>`'s
-    /// metadata per value).
+    /// Until the parent moves it into place; not a `T?`, whose metadata would be looked up per value.
     private let held = HeldValue(T.self)
 
     init(opener: ValueCodec, isObject: Bool) {
@@ -182,7 +177,6 @@ final class DecodableFrame<T: Decodable>: RecordingFrame {
         return decodeValue(builder)
     }
 
-    /// The value's last container has closed: decode it.
     @inline(never)
     private func decodeValue(_ builder: Builder) -> Bool {
         let context = builder.run.codable
@@ -193,8 +187,7 @@ final class DecodableFrame<T: Decodable>: RecordingFrame {
             held.hold(value)
             return true
         } catch {
-            // Strict mode stops with the error; lenient mode lets the parent treat the value as one that doesn't
-            // fit (a property keeps its default, an element is dropped), and keeps the error for a root value.
+            // Lenient mode lets the parent treat the value as one that doesn't fit, keeping a root value's error.
             if let exhausted = error as? StackExhausted {
                 return builder.fail(
                     BuildFailure(
@@ -213,17 +206,15 @@ final class DecodableFrame<T: Decodable>: RecordingFrame {
         }
     }
 
-    /// A value's `init(from:)` may keep its `Decoder` (or a container, or a decoder from `superDecoder()`, which
-    /// holds the decoder it came from) and read it later: then the next value gets a new tape and decoder, and the
-    /// kept one keeps its own.
+    /// A value's `init(from:)` may keep its `Decoder` (or something holding it) and read it later: then the next
+    /// value gets a new tape and decoder.
     private func releaseDecoderIfKept() {
         guard decoder != nil, !isKnownUniquelyReferenced(&decoder!) else { return }
         decoder = nil
         storage = TapeStorage()
     }
 
-    /// Moves the decoded value to `target`, leaving the frame without one; false when there is none (the value did
-    /// not decode).
+    /// `false` when the value did not decode.
     func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) -> Bool {
         held.move(T.self, to: target, mode: mode)
     }

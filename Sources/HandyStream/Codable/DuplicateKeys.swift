@@ -4,14 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds out whether an object's keys have two equal ones, in one pass over them: the decoder's tape asks it of
-/// each object it looks members up in (`JSONDecoder` keeps the first of a repeated key), the encoder's tree of each
-/// object it writes (the last value of a key encoded twice wins).
+/// Whether an object has two equal keys, in one pass: the decoder must then find the first, the encoder keep the
+/// last value.
 ///
-/// Each key's length and first and last eight bytes make a fingerprint, kept in an open-addressing table in scratch
-/// memory that serves object after object without being cleared (a slot belongs to the current object when it holds
-/// the object's generation in its high half; the low half is the key's id); keys with equal fingerprints are
-/// compared whole.
+/// Fingerprints (length, first and last eight bytes) go in an open-addressing table reused without clearing: a slot
+/// is the current object's when its high half is the object's generation (the low half is the key's id).
 struct DuplicateKeys {
     private var scratch: UnsafeMutablePointer<UInt64>
     private var capacity = 0
@@ -24,10 +21,9 @@ struct DuplicateKeys {
         scratch = raw.bindMemory(to: UInt64.self, capacity: 1)
     }
 
-    /// Frees the scratch memory; the value is not used again.
+    /// The value is not used again.
     func deallocate() { free(scratch) }
 
-    /// The bytes of scratch memory held.
     var allocatedBytes: Int { capacity * MemoryLayout<UInt64>.stride }
 
     /// Starts a new object of about `count` keys (ids must fit 32 bits).
@@ -52,9 +48,8 @@ struct DuplicateKeys {
         tag = UInt64(generation) << 32
     }
 
-    /// Adds the key `bytes` (with `id`); `true` when a key added before in this object is equal to it. `bytesOf`
-    /// gives an earlier key's bytes by its id, asked only when the fingerprints are equal. At most `count` keys
-    /// (as given to ``begin(count:)``) may be added.
+    /// `true` when an equal key was added before in this object; `bytesOf` gives an earlier key's bytes by id. No
+    /// more keys than the `count` given to ``begin(count:)`` may be added.
     @inline(__always)
     mutating func insert(
         _ bytes: UnsafeRawBufferPointer, id: UInt32, bytesOf: (UInt32) -> UnsafeRawBufferPointer
@@ -77,8 +72,6 @@ struct DuplicateKeys {
         }
     }
 
-    /// Equal keys have equal fingerprints: the length, and the first and last (up to) eight bytes, read inside the
-    /// key (``ShortBytes/ends(_:count:)``).
     @inline(__always)
     private static func fingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let count = bytes.count

@@ -1,8 +1,7 @@
 import Foundation
 
-// JSONValue as a `Codable` type: any `Decoder` and `Encoder` can read and write it (numbers through the widest type
-// that holds them), and this library's own coders keep a number's text and an object's member order exactly: the
-// tape decoder builds it from the tape (``TapeDecoder/jsonValue(at:depth:)``), the encoder writes it as it is.
+// JSONValue as `Codable`: other coders read numbers through the widest type that holds them; this library's keep a
+// number's text and the member order (``TapeDecoder/jsonValue(at:depth:)``).
 
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {

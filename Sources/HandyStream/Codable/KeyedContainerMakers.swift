@@ -1,27 +1,23 @@
-/// The keyed-container makers of a decoder or an encoder, one per key type: a maker's method reads the container
-/// type and its conformance from the maker's own class (``TapeKeyedContainerMaker``, ``TreeKeyedContainerMaker``),
-/// where code generic over the key type would ask the runtime for both on every container.
+/// A decoder's or encoder's keyed-container makers, one per key type: a maker reads the container type and its
+/// conformance from its own class, where code generic over the key would ask the runtime for both every time.
 ///
-/// Found by key type in a ``TypeTable``, whose references are unretained (`owned` holds the makers). The caller
-/// casts what it finds to the maker of its key type, which is what was kept under that key type's identity.
+/// The table's references are unretained (`owned` holds the makers); a caller may cast what it finds under its key
+/// type's identity to that key type's maker.
 struct KeyedContainerMakers {
     private var table = TypeTable<Unmanaged<AnyObject>>()
     private var owned: [AnyObject] = []
-    /// The makers that reclaim pooled containers when a root value is decoded or a value written
-    /// (KeyedContainerPool.swift, ``TreeKeyedContainerMaker``).
+    /// Told when a root value is decoded or a value written.
     private(set) var reclaimers: [any KeyedContainerReclaiming] = []
 
-    /// The maker kept for the key type `key`.
     @inline(__always)
     func maker(for key: ObjectIdentifier) -> Unmanaged<AnyObject>? { table.value(for: key) }
 
-    /// Keeps `maker` for the key type `key`, and hands it back.
     mutating func keep<Maker: AnyObject>(_ maker: Maker, for key: ObjectIdentifier) -> Maker {
         store(maker, for: key)
         return maker
     }
 
-    /// Keeps a `maker` that pools containers for the key type `key`, among the ``reclaimers`` too.
+    /// Among the ``reclaimers`` too.
     mutating func keep<Maker: KeyedContainerReclaiming>(_ maker: Maker, for key: ObjectIdentifier) -> Maker {
         reclaimers.append(maker)
         store(maker, for: key)

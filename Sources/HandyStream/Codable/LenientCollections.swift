@@ -1,13 +1,11 @@
 import Foundation
 
-// Arrays, string-keyed dictionaries, optionals, sets and `[Int: Value]`, decoded by the tape decoder itself: strictly
-// as `JSONDecoder`, and in rescue mode element by element (an element that can't be rescued is dropped, or `nil`).
+// Collections the tape decoder reads itself: strictly as `JSONDecoder`, and in rescue mode element by element, an
+// element that can't be rescued dropped (or `nil`).
 
-/// `[Element]`, decoded by the decoder itself: strictly as `JSONDecoder`; in rescue mode every element is decoded in
-/// rescue mode, and one that can't be rescued is dropped (or `nil` when `Element` is an optional).
+/// `[Element]`, decoded by the decoder itself.
 protocol LenientArray {
-    /// The array at `index` as `Result`, which is `Self` (a generic caller names it so that no `Any` is made).
-    /// `node` is asked for only when an element needs its coding path.
+    /// `Result` is `Self`, named by a generic caller so that no `Any` is made.
     static func decodeElements<Result>(
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result
@@ -21,8 +19,8 @@ protocol OptionalNone {
 extension Optional: OptionalNone {}
 
 extension TapeDecoder {
-    /// `body`'s result, run with ``node`` set to `path`: for the values `JSONDecoder` decodes by their own
-    /// `init(from:)` where this decoder reads them itself (its decoder path is theirs then).
+    /// Runs `body` with ``node`` set to `path`, for values `JSONDecoder` reads in their own `init(from:)`, so that
+    /// errors report that decoder path.
     func reading<Value>(_ path: CodingPathNode, _ body: () throws -> Value) rethrows -> Value {
         let saved = node
         node = path
@@ -30,9 +28,8 @@ extension TapeDecoder {
         return try body()
     }
 
-    /// The header of the container at `index` of kind `kind` (`.array` or `.object`); `nil` for a value made from
-    /// nothing (-1, in rescue mode: an empty container). Errors name `[Any]` or `[String: Any]`, as `JSONDecoder`'s
-    /// containers do, whatever the collection's own type; `byContainer` as for ``mismatch(_:at:node:found:byContainer:)``.
+    /// `nil` for -1 in rescue mode (an empty container). Errors name `[Any]` or `[String: Any]`, as `JSONDecoder`'s
+    /// containers do, whatever the collection's type.
     func containerHeader(
         _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, byContainer: Bool = true
     ) throws -> Tape.Token? {
@@ -52,7 +49,7 @@ extension TapeDecoder {
         kind == .array ? [Any].self : [String: Any].self
     }
 
-    /// The words a diagnostic ends with when a value of type `T` was replaced by its fallback.
+    /// How a diagnostic ends when a value was replaced by its fallback.
     static func replaced<T>(_: T.Type) -> String {
         T.self is any OptionalNone.Type ? "the value became nil" : "the default was used"
     }
@@ -74,14 +71,13 @@ extension Array: LenientArray where Element: Decodable {
     private static func lazilyNamedElements<Result>(
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result {
-        // `Result` names the array's type for the result: asking for `[Element]` in this generic code would look its
-        // metadata up in the runtime's cache on every array.
+        // `Result`, not `[Element]`, whose metadata would be looked up on every array.
         guard let header = try decoder.containerHeader(.array, at: index, node: node, rescue: rescue)
         else { return Self.identity([Element](), as: Result.self) }
         if let rescue {
             return Self.identity(try rescued(decoder, header, index, node, rescue), as: Result.self)
         }
-        // The commonest element types are read straight into a concrete array: no generic code per element.
+        // The commonest element types skip generic code per element.
         switch ObjectIdentifier(Element.self) {
         case ObjectIdentifier(Double.self):
             return unsafeBitCast(
@@ -99,8 +95,7 @@ extension Array: LenientArray where Element: Decodable {
                     try decoder.decodeString(at: $0, node: node().appending(index: $1))
                 }, to: Result.self)
         case ObjectIdentifier(Date.self):
-            // `JSONDecoder` reads the dates in the array's `init(from:)`: a malformed ISO 8601 date is reported at the
-            // array's path.
+            // `JSONDecoder` reads them in the array's `init(from:)`: a bad ISO 8601 date is reported at its path.
             return Self.identity(
                 try decoder.reading(node(), { try elements(decoder, header, index, node) }), as: Result.self)
         default:
@@ -109,13 +104,11 @@ extension Array: LenientArray where Element: Decodable {
         return Self.identity(try elements(decoder, header, index, node), as: Result.self)
     }
 
-    /// The elements of the array `header` (at `index`), each decoded as `Element`.
     @inline(__always)
     static func elements(
         _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ node: () -> CodingPathNode
     ) throws -> [Element] {
         var result: [Element] = []
-        // An empty array: the shared empty one, with no element to read.
         guard header.start > 0 else { return result }
         result.reserveCapacity(unlessEmpty: header.start)
         try decoder.forEachElement(ofArrayAt: index) { position, count in
@@ -124,15 +117,13 @@ extension Array: LenientArray where Element: Decodable {
         return result
     }
 
-    /// `array` as `Result`, which callers pass as `[Element]` (``LenientArray``): the one reference moved, without
-    /// the metadata look-up that `_identityCast` makes to compare the two types.
+    /// `Result` must be `[Element]`; unlike `_identityCast`, no metadata look-up to compare the types.
     @inline(__always)
     static func identity<Result>(_ array: [Element], as _: Result.Type) -> Result {
         assert(Result.self == [Element].self, "LenientArray: Result is not the array type")
         return unsafeBitCast(array, to: Result.self)
     }
 
-    /// The elements in rescue mode: each in rescue mode, those that can't be rescued dropped (`nil` in `[T?]`).
     @inline(never)
     static func rescued(
         _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ node: () -> CodingPathNode,
@@ -160,14 +151,12 @@ extension Array: LenientArray where Element: Decodable {
 }
 
 extension Array where Element: Decodable {
-    /// The elements of the array `header` (at `index`), each read by `read` (given its token and its index), into
-    /// a concrete array.
+    /// `read` is given each element's token and index.
     @inline(__always)
     static func scalars<Scalar>(
         _ decoder: TapeDecoder, _ header: Tape.Token, _ index: Int, _ read: (Int, Int) throws -> Scalar
     ) throws -> [Scalar] {
         var values: [Scalar] = []
-        // An empty array: the shared empty one, with no element to read.
         guard header.start > 0 else { return values }
         values.reserveCapacity(unlessEmpty: header.start)
         try decoder.forEachElement(ofArrayAt: index) { values.append(try read($0, $1)) }
@@ -175,11 +164,9 @@ extension Array where Element: Decodable {
     }
 }
 
-/// `[String: Value]`, decoded by the decoder itself, its keys as they are (whatever the key strategy, as
-/// Foundation does); the first of duplicate keys counts, as in `JSONDecoder`. In rescue mode the members that can't
-/// be rescued are dropped.
+/// `[String: Value]`, keys as they are whatever the strategy, the first of duplicates counting (as `JSONDecoder`).
 protocol LenientStringDictionary {
-    /// The object at `index` as `Result`, which is `Self`; `node` is asked for only when a member needs it.
+    /// `Result` is `Self`.
     static func decodeMembers<Result>(
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result
@@ -201,7 +188,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
     private static func lazilyNamedMembers<Result>(
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result {
-        // Under another key strategy than the default, `JSONDecoder` reads the members without a keyed container.
+        // Under another key strategy, `JSONDecoder` reads the members without a keyed container.
         let byContainer = decoder.context.options.keyDecodingStrategy == .useDefaultKeys
         guard
             let header = try decoder.containerHeader(
@@ -210,8 +197,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
         var result: [String: Value] = [:]
         result.reserveCapacity(unlessEmpty: header.start)
         var dropped: Set<String> = []
-        // `JSONDecoder` reads the members in the dictionary's `init(from:)` with the default key strategy (a
-        // malformed ISO 8601 date is reported at the dictionary's path), by its decoder with another.
+        // With the default key strategy, `JSONDecoder` reports a bad ISO 8601 date at the dictionary's path.
         let readsDates = Value.self == Date.self && byContainer
         try decoder.forEachMember(ofObjectAt: index) { position in
             let key = decoder.string(at: position)
@@ -239,8 +225,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
     }
 }
 
-/// `Wrapped?`, decoded by the decoder itself as `Optional`'s `init(from:)` does (`null` is `nil`); in rescue mode a
-/// value that can't be rescued is `nil` too.
+/// `Wrapped?`, as `Optional`'s `init(from:)` decodes it; in rescue mode a value that can't be rescued is `nil` too.
 protocol OptionalDecoding {
     static func decodeOptional<Result>(
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
@@ -274,8 +259,7 @@ extension Optional: OptionalDecoding where Wrapped: Decodable {
     }
 }
 
-/// A collection whose strict decoding is the standard library's own `init(from:)`, and which this library decodes in
-/// rescue mode, dropping the elements or entries that can't be rescued: `Set<Element>`, `[Int: Value]`.
+/// `Set<Element>` and `[Int: Value]`: strictly decoded by their own `init(from:)`, here only in rescue mode.
 protocol RescuedCollection {
     static func decodeRescued<Result>(
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest, as: Result.Type
@@ -311,9 +295,7 @@ extension Dictionary: RescuedCollection where Key == Int, Value: Decodable {
     }
 }
 
-// Room for a container's elements or members, counted on its tape token. An empty one stays the shared empty one:
-// `reserveCapacity(0)` still goes through the standard library's making of a new buffer, which hands back the shared
-// empty one (work and a release on every empty array, for nothing).
+// `reserveCapacity(0)` still goes through making a buffer, only to hand back the shared empty one.
 
 extension Array {
     @inline(__always)

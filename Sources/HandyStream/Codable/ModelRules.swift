@@ -1,49 +1,37 @@
 import Foundation
 
-// A type both `HandyJSON` and `Codable` keeps its `mapping(mapper:)` on the `Codable` route too (``ModelDecoder`` and
-// ``ModelEncoder`` run its `init(from:)` and `encode(to:)`, at the root, in a stream, inside other `Codable` values):
-// what the mapping says of a property is applied to the coding key that names the property. One rule gives each
-// property its keys, whichever API reads or writes it (the field tables follow it too, see ``CodecFactory``):
+// A type both `HandyJSON` and `Codable` keeps its `mapping(mapper:)` on the `Codable` route too, applied to the coding
+// key that names each property. Every API (and the field tables, ``CodecFactory``) gives a property its keys so:
 //
-//   1. `mapping(mapper:)`: a property mapped with `<--` is read from its keys (the first present wins, a dotted key is
-//      a path into nested objects) and written under the first, as declared; one excluded with `>>>` is neither read
-//      nor written and keeps what `init()` gives it. This replaces its `CodingKeys` key, as it replaces its name.
+//   1. `mapping(mapper:)`: `<--` keys are read (the first present wins; a dotted key is a path) and written under the
+//      first, as declared; `>>>` is neither read nor written and keeps what `init()` gives it;
 //   2. else its `CodingKeys` key (the case's raw value), under the key strategy;
 //   3. else its name, under the key strategy.
 //
-// A transform declared with `<--` reads and writes the property whichever key it has. A coding key names the property
-// of its case's name (synthesized `CodingKeys` name each property so, whatever their raw values); a key that is no
-// enum's case names the property of its string value.
+// A coding key names the property of its case's name, or, when no enum case, of its string value.
 
-/// The runtime's name for an enum value's case (what `print` shows of a case), `nil` for a value that is no enum's.
+/// The runtime's name for an enum value's case, `nil` for a value that is no enum's.
 @_silgen_name("swift_EnumCaseName")
 private func _runtimeEnumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
 
 enum CodingKeyNames {
-    /// The name of the property `key` stands for: its case's name, or the string value of a key that is no enum.
     static func property(of key: some CodingKey) -> String {
         if let name = _runtimeEnumCaseName(key) { return String(cString: name) }
         return key.stringValue
     }
 }
 
-/// What `mapping(mapper:)` says of one model type's properties, by property name, for the `Codable` route: the
-/// decoder reads it from the type's ``ModelRules/model``, the encoder from ``EncodableTree/TypeKind/model(_:)``.
-/// Made once per type by ``TypeRegistry/modelRules(of:)`` (which keeps it for the life of the process), and only for a
-/// model whose mapping says something.
+/// What `mapping(mapper:)` says of a model's properties, by name, for the `Codable` route: made once per type, only
+/// when it says something, and kept for the process's life by ``TypeRegistry/modelRules(of:)``.
 final class ModelRules: @unchecked Sendable {
-    /// What the mapping says of one property.
     final class Rule: @unchecked Sendable {
-        /// The keys the property is read from (the first present wins) and written under (the first), as declared;
         /// `nil` when the mapping names none (a transform alone): the property keeps its coding key.
         let keys: [String]?
         /// ``keys`` as the decoder searches them: each a path of segments' UTF-8 bytes.
         let paths: [[[UInt8]]]?
-        /// `>>>`: the property is neither read nor written.
         let isExcluded: Bool
         let transform: RuleTransform?
-        /// What `init()` gives the property, made anew at each call (a `UUID()` or a class instance is each value's
-        /// own, as with the field tables): an excluded property keeps it.
+        /// Made anew at each call, so that a `UUID()` or a class instance is each value's own.
         let initialValue: @Sendable () -> Any?
 
         init(keys: [String]?, isExcluded: Bool, transform: RuleTransform?, initialValue: @escaping @Sendable () -> Any?)
@@ -62,12 +50,11 @@ final class ModelRules: @unchecked Sendable {
         self.rules = rules
     }
 
-    /// The rule of the property `key` names, `nil` when the mapping says nothing of it.
     func rule(for key: some CodingKey) -> Rule? {
         rules[CodingKeyNames.property(of: key)]
     }
 
-    /// The rules of `type`: `nil` for a type that is no model, or whose mapping says nothing.
+    /// `nil` for a type that is no model, or whose mapping says nothing.
     static func make(_ type: Any.Type) -> ModelRules? {
         guard let model = type as? any HandyJSON.Type else { return nil }
         return makeRules(model)
@@ -98,14 +85,13 @@ final class ModelRules: @unchecked Sendable {
         return ModelRules(rules: rules)
     }
 
-    /// What a new `Model()` holds in the stored property `name`, asked anew each time.
     private static func initialValue<Model: HandyJSON>(_: Model.Type, _ name: String) -> @Sendable () -> Any? {
         { Mirror.storedValues(of: Model())[name] }
     }
 }
 
-/// A transform (or converter) of `mapping(mapper:)` on the `Codable` route. It is made by the type's mapping, once,
-/// and shared by every thread, so calls into it are serialized as ``TransformCodec``'s are.
+/// A transform (or converter) of `mapping(mapper:)` on the `Codable` route. Made once and shared by every thread, so
+/// calls into it are serialized as ``TransformCodec``'s are.
 final class RuleTransform: @unchecked Sendable {
     private let adapter: ValueAdapter
     private let propertyType: PropertyType
@@ -123,12 +109,11 @@ final class RuleTransform: @unchecked Sendable {
     /// The transform is given the document's text (`specify(property:converter:)`), not Foundation values.
     var readsText: Bool { adapter.readsText }
 
-    /// Whether the transform is for values of type `T`: the property's type, or the type an optional property wraps
-    /// (what `decodeIfPresent` and `encodeIfPresent` read and write). Under another type (a hand-written
-    /// `init(from:)` reading the key as something else) the key is read as it is.
+    /// The property's type, or the type an optional property wraps (as `decodeIfPresent` reads it). Under another
+    /// type (a hand-written `init(from:)`), the key is read as it is.
     func applies<T>(to _: T.Type) -> Bool { propertyType.matches(T.self) || propertyType.matches(T?.self) }
 
-    /// The value the transform makes of `json`, `nil` when it makes none. Only for a type it ``applies(to:)``.
+    /// Only for a type it ``applies(to:)``.
     func value<T>(_: T.Type, from json: Any?) -> T? {
         lock?.lock()
         defer { lock?.unlock() }
@@ -142,8 +127,7 @@ final class RuleTransform: @unchecked Sendable {
         return adapter.fromJSON(json, UnsafeMutableRawPointer(slot), .initialize) ? slot.move() : nil
     }
 
-    /// The JSON value (Foundation-style) the transform makes of `value`, `nil` to leave it out. Only for a type it
-    /// ``applies(to:)``.
+    /// Foundation-style, `nil` to leave it out. Only for a type it ``applies(to:)``.
     func json<T>(of value: T) -> Any? {
         lock?.lock()
         defer { lock?.unlock() }
@@ -156,9 +140,8 @@ final class RuleTransform: @unchecked Sendable {
 }
 
 extension TapeDecoder {
-    /// The member at `index` read through a model's transform, given what the field tables give it: Foundation-style
-    /// values (`nil` for `null`), or for a converter the document's text (a string's contents, a number's literal,
-    /// `true`/`false`, the compact JSON of an object or array; `null` is no text, and doesn't fit).
+    /// The member at `index` through a model's transform, given what the field tables give it: Foundation-style
+    /// values, or for a converter the document's text (compact JSON for containers; `null` is refused).
     func transformed<T>(_: T.Type, at index: Int, _ transform: RuleTransform, node: CodingPathNode) throws -> T {
         let readsText = transform.readsText
         let json: Any?
@@ -194,7 +177,7 @@ extension TapeDecoder {
         corrupted("The value is not one the transform of \(transform.name) accepts.", at: index, node: node)
     }
 
-    /// `value` as Foundation-style values, as the field tables give a transform an object or array (``AnyCodec``).
+    /// As the field tables give a transform an object or array (``AnyCodec``).
     private static func foundation(_ value: JSONValue) -> Any {
         switch value {
         case .null: return NSNull()
@@ -212,9 +195,8 @@ extension TapeDecoder {
 }
 
 extension JSONValue {
-    /// A transform's JSON value (Foundation-style), written as the field tables write it (``AnyWriter``, as
-    /// ``TransformCodec`` does) and read back as a JSONValue, to go into an ``EncodableTree`` with the rest of the
-    /// value (numbers keep that text; the tree writes its layout).
+    /// A transform's Foundation-style value, written as the field tables write it (``AnyWriter``) and read back, to
+    /// go into an ``EncodableTree`` with numbers keeping that text.
     static func written(_ json: Any, options: EncodingOptions) throws -> JSONValue {
         var compact = options
         compact.prettyPrinted = false

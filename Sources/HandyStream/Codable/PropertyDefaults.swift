@@ -9,8 +9,8 @@ import Foundation
 ///     }
 ///     try ModelDecoder().decode(Profile.self, from: #"{"age": "old"}"#)   // name "anon", age 18
 ///
-/// The property is found through the type's own coding keys (custom raw values included): for an `Encodable` type,
-/// by encoding `init()`'s value once; otherwise by the stored property's name.
+/// Properties are matched by the type's coding keys, found by encoding `init()`'s value once when the type is
+/// `Encodable`, else by stored property name.
 public protocol EmptyInitializable {
     init()
 }
@@ -19,9 +19,8 @@ public protocol EmptyInitializable {
 final class PropertyDefaults: @unchecked Sendable {
     private let byKey: [String: Any]
     private let byProperty: [String: Any]
-    /// For an `Encodable` type, the coding key each property is encoded under (its string value), by the name of the
-    /// property the key names (``CodingKeyNames``): the keys of its `CodingKeys`, which the field tables of a model
-    /// that is also `Codable` read and write (the rule in ModelRules.swift).
+    /// For an `Encodable` type, each property's coding key by property name (``CodingKeyNames``), which the field
+    /// tables of a model that is also `Codable` follow (ModelRules.swift).
     let codingKeys: [String: String]
 
     private init(byKey: [String: Any], byProperty: [String: Any], codingKeys: [String: String]) {
@@ -30,13 +29,12 @@ final class PropertyDefaults: @unchecked Sendable {
         self.codingKeys = codingKeys
     }
 
-    /// The default for the property read with `key`.
     func value(for key: some CodingKey) -> Any? {
         let name = key.stringValue
         return byKey[name] ?? byProperty[name] ?? byProperty["_" + name]
     }
 
-    /// Works out the defaults of `type` (``TypeRegistry/defaults(of:)`` keeps them).
+    /// Kept by ``TypeRegistry/defaults(of:)``.
     static func make(_ type: any EmptyInitializable.Type) -> PropertyDefaults {
         let value = type.init()
         var byKey: [String: Any] = [:]
@@ -51,8 +49,7 @@ final class PropertyDefaults: @unchecked Sendable {
     }
 }
 
-/// An `Encoder` that keeps the values a type encodes at its top level, by key: the values `init()` gives, named by
-/// the type's own coding keys; and the keys, by the property each names (a `nil` optional's too).
+/// Keeps a type's top-level encoded values by key, and each key (a `nil` optional's too) by property.
 private final class KeyCapture: Encoder {
     var values: [String: Any] = [:]
     var names: [String: String] = [:]
@@ -108,7 +105,6 @@ private final class KeyCapture: Encoder {
         mutating func superEncoder(forKey key: Key) -> any Encoder { KeyCapture() }
     }
 
-    /// Discards what is written into it.
     private struct Ignored: UnkeyedEncodingContainer, SingleValueEncodingContainer {
         var codingPath: [any CodingKey] { [] }
         var count: Int { 0 }

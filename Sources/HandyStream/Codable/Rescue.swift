@@ -1,12 +1,9 @@
 import Foundation
 
-// Lenient mode for `Decodable` types never changes what `JSONDecoder` decodes; it only rescues what strict decoding
-// refuses, at the innermost value that can absorb the failure.
-//
-// So a value is always decoded strictly first. When its `init(from:)` throws a `DecodingError`, the error's coding
-// path says exactly where strict decoding failed; the value is decoded again with that place *rescued*, and again for
-// each further place that fails, until it decodes or a place can't be rescued (then the value itself fails, and its
-// parent rescues it one level up):
+// Lenient mode never changes what `JSONDecoder` decodes; it only rescues what strict decoding refuses, at the
+// innermost value that can absorb the failure. A value is decoded strictly first; when it throws, the error's coding
+// path names the place, and the value is decoded again with that place *rescued*, for each failing place in turn
+// (a place that can't be rescued fails the value, and its parent rescues it one level up):
 //
 //     Root.init(from:) throws at  items · Index 3 · price          (strict: what JSONDecoder throws)
 //     Root again, the place [items, Index 3, price] rescued:
@@ -14,12 +11,10 @@ import Foundation
 //         element 3's call at [price] reads the value strictly, then converts it ("12.5" → 12.5),
 //         then falls back to a default (the property's value in `init()`, a declared default, …)
 //
-// A call that is not on the way to a rescued place runs strictly, so a `try?` in a hand-written `init(from:)` sees
-// exactly the errors it sees under `JSONDecoder`. Containers this library decodes itself (`[T]`, `[String: T]`,
-// `Set<T>`, `[Int: T]`, `T?`) have no `try?` inside, so once one is on a rescue route all its elements are decoded in
-// rescue mode (an element that can't be rescued is dropped, or `nil` in `[T?]`). A type remembers, for the rest of
-// the run, the places that needed rescue, so the next value of that type met in rescue mode starts with them: an
-// array of ten thousand elements with the same bad field costs two passes, not ten thousand.
+// A call off the way to a rescued place runs strictly, so a `try?` in a hand-written `init(from:)` sees the errors
+// `JSONDecoder` gives. Collections this library decodes itself have no `try?` inside, so on a rescue route all their
+// elements are decoded in rescue mode. A type remembers its rescued places for the run, so elements sharing one bad
+// field cost two passes, not one each.
 
 /// One step of a coding path, as a rescue place names it.
 enum RescueStep: Hashable {
@@ -38,8 +33,7 @@ enum RescueStep: Hashable {
 /// A coding path relative to the value whose `init(from:)` is running.
 typealias RescuePath = [RescueStep]
 
-/// How a value is decoded in rescue mode: the places inside it to rescue (relative to it), or every place (a value
-/// made from nothing, where every key is missing).
+/// The places inside a value to rescue, or every place (a value made from nothing).
 struct RescueRequest {
     var places: [RescuePath]
     var everything = false
@@ -47,7 +41,6 @@ struct RescueRequest {
     static let none = RescueRequest(places: [])
     static let everywhere = RescueRequest(places: [], everything: true)
 
-    /// The places inside the element or member `step`, for a container this library decodes itself.
     func inside(_ step: RescueStep) -> RescueRequest {
         if everything || places.isEmpty { return self }
         var inner: [RescuePath] = []
@@ -60,7 +53,7 @@ struct RescueRequest {
 final class RescueScope {
     let places: [RescuePath]
     let everything: Bool
-    /// For a type that can be made empty, what `init()` gives its properties.
+    /// What `init()` gives the properties, for a type that has one.
     let defaults: PropertyDefaults?
 
     init(places: [RescuePath], everything: Bool, defaults: PropertyDefaults?) {
@@ -69,8 +62,7 @@ final class RescueScope {
         self.defaults = defaults
     }
 
-    /// What a call at `path` does: `nil` when it runs strictly, else the request for its value (the places below
-    /// it). A call is rescued when a rescued place is at it or below it.
+    /// `nil` when a call at `path` runs strictly (no rescued place at or below it); else the places below it.
     func route(_ path: RescuePath) -> RescueRequest? {
         if everything { return .everywhere }
         var inner: [RescuePath] = []
@@ -83,7 +75,6 @@ final class RescueScope {
     }
 }
 
-/// A container's place in a value decoded in rescue mode: the value's scope and the container's path inside it.
 final class ContainerRescue {
     let scope: RescueScope
     let path: RescuePath
@@ -99,17 +90,16 @@ final class ContainerRescue {
     }
 }
 
-/// A failure that lenient mode may rescue: a `DecodingError`, or a number that doesn't fit (which `JSONDecoder` throws
-/// as a JSON error, not a `DecodingError`). A depth or stack failure is neither, and is never rescued.
+/// A `DecodingError`, or a number that doesn't fit; a depth or stack failure is never rescued.
 protocol RescuableFailure: Error {
-    /// Where the failure is, as a coding path; a missing key's path includes the key.
+    /// A missing key's path includes the key.
     var failurePath: [any CodingKey] { get }
-    /// The failure's sentence without its final period, for diagnostics.
+    /// Without the final period, for diagnostics.
     var summary: String { get }
 }
 
 extension RescuableFailure {
-    /// The failure's place relative to a value at depth `depth`, or `nil` when it is not inside that value.
+    /// `nil` when the failure is not inside the value at `depth`.
     func place(below depth: Int) -> RescuePath? {
         let path = failurePath
         guard path.count > depth else { return nil }
@@ -128,10 +118,8 @@ extension DecodingError: RescuableFailure {
     }
 }
 
-/// A number that doesn't fit the type asked for (`300` as a `UInt8`, `1.5` as an `Int`, `1e400`). `JSONDecoder`
-/// throws it as a JSON error, which a `try?` in `init(from:)` catches and which, if nothing does, ends the decode as
-/// `dataCorrupted` at the empty coding path ("The given data was not valid JSON."); it is thrown the same way here,
-/// and keeps its real coding path for lenient mode and for the error's location.
+/// A number that doesn't fit (`300` as a `UInt8`): `dataCorrupted` at the empty path, as `JSONDecoder` ends the
+/// decode, but keeping the real path for lenient mode and the error's location.
 struct NumberNotRepresentable: RescuableFailure, CustomStringConvertible {
     var codingPath: [any CodingKey]
     var text: String
@@ -139,7 +127,6 @@ struct NumberNotRepresentable: RescuableFailure, CustomStringConvertible {
     var summary: String { "Number \(text) is not representable in Swift" }
     var description: String { summary + "." }
 
-    /// What `JSONDecoder` throws for it at the top.
     var decodingError: DecodingError {
         .dataCorrupted(
             .init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: self))

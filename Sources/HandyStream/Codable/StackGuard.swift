@@ -5,9 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// `Codable` values nest by recursion (each level is a call of its `init(from:)` or `encode(to:)`, user code that
-/// can't be made iterative), so on a small thread stack a deep value could overflow it. Before each nested value the
-/// coders ask a ``StackBudget`` whether the stack has room for it, and throw instead.
+/// `Codable` values nest by recursion through user code, so a deep value could overflow a small thread stack. Before
+/// each nested value the coders ask a ``StackBudget`` for room, and throw instead.
 enum StackGuard {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -15,8 +14,7 @@ enum StackGuard {
         return key
     }()
 
-    /// The low end of this thread's stack, worked out once per thread (`pthread_getattr_np` is not cheap); 0 when
-    /// it can't be known (then nothing is refused).
+    /// Worked out once per thread (`pthread_getattr_np` is not cheap); 0 when unknown, and then nothing is refused.
     static var lowEnd: UInt {
         if let known = pthread_getspecific(key) { return UInt(bitPattern: known) &- 1 }
         var low: UInt = 0
@@ -29,7 +27,6 @@ enum StackGuard {
             pthread_attr_destroy(&attributes)
         }
         #elseif canImport(Darwin)
-        // Darwin gives the stack's high end and its size.
         let thread = pthread_self()
         low = UInt(bitPattern: pthread_get_stackaddr_np(thread)) &- UInt(pthread_get_stacksize_np(thread))
         #endif
@@ -38,12 +35,11 @@ enum StackGuard {
         return low
     }
 
-    /// The frame address of the caller's caller. (The frame address, not a local's: under AddressSanitizer locals
-    /// may live on a separate fake stack.)
+    /// Not a local's address: under AddressSanitizer locals may live on a separate fake stack.
     @inline(__always)
     static var frameAddress: UInt { UInt(cyajl_frame_address()) }
 
-    /// The stack left below the caller's frame, or `nil` when the low end is unknown.
+    /// `nil` when the low end is unknown.
     @inline(__always)
     static var room: UInt? {
         let low = lowEnd
@@ -52,9 +48,8 @@ enum StackGuard {
         return here > low ? here - low : 0
     }
 
-    /// Runs `body` on a thread of its own with a stack of `stackSize` bytes, and waits for it; returns `false`, and
-    /// runs nothing, when no thread can be made (the work was for a stack the caller's thread may not have: see
-    /// ``OneTimeSetUp``; running it here instead could overflow that stack, or wait on itself).
+    /// Runs `body` on a thread with a `stackSize`-byte stack and waits; returns `false`, running nothing, when no
+    /// thread can be made (running it here could overflow this stack: see ``OneTimeSetUp``).
     @discardableResult
     static func onLargeStack(stackSize: Int, _ body: @escaping () -> Void) -> Bool {
         var attributes = pthread_attr_t()
@@ -92,42 +87,37 @@ enum StackGuard {
     }
 }
 
-/// The work ``StackGuard/onLargeStack(stackSize:_:)`` hands to its thread.
 private final class StackJob {
     let body: () -> Void
     init(_ body: @escaping () -> Void) { self.body = body }
 }
 
-/// What a value being decoded or encoded may still use of the thread's stack, estimated from what its levels have
-/// used so far: a nested value is refused when what is left is less than two levels' worth plus ``reserve``. A
-/// flat value is never refused on a small stack, and a deep one is refused before the stack runs out, whatever
-/// each level costs (debug builds' frames are several times larger than optimized ones).
+/// A nested value is refused when the stack left is less than two levels' worth (averaged over the levels so far)
+/// plus ``reserve``, so that the check holds whatever a level costs, in debug or optimized builds.
 struct StackBudget {
     /// Room kept for the error path and for the first levels, before any was measured.
     static let reserve: UInt = 16 << 10
 
-    /// The thread's stack low end (0: unknown, nothing is refused).
+    /// 0: unknown, nothing is refused.
     let low: UInt
     /// The frame address where the root value started.
     let top: UInt
 
-    /// A budget for a root value starting in the caller's frame.
     init() {
         low = StackGuard.lowEnd
         top = StackGuard.frameAddress
     }
 
-    /// The stack left below where the root value started (`.max` when the low end is unknown).
+    /// `.max` when the low end is unknown.
     var room: UInt { low == 0 ? .max : top > low ? top - low : 0 }
 
-    /// No budget: nothing is refused (a decoder that was never started).
+    /// Nothing is refused (a decoder that was never started).
     init(unlimited: Void) {
         low = 0
         top = 0
     }
 
-    /// What the root value (no level open yet) needs left: only enough not to crash, since what it needs is what
-    /// `JSONDecoder` needs, and a larger margin would refuse flat values on small stacks.
+    /// For the root value: only enough not to crash, as a larger margin would refuse flat values on small stacks.
     static let rootReserve: UInt = 8 << 10
 
     /// Whether one more level fits, `nesting` levels being open.
@@ -142,8 +132,7 @@ struct StackBudget {
     }
 }
 
-/// A `Codable` value nested too deeply for the thread's stack. Not a `DecodingError`, so that lenient mode's fallbacks
-/// never pass over it: the decode fails as a whole, with kind `tooDeep`.
+/// Not a `DecodingError`, so that lenient mode never rescues it: the decode fails as a whole, with kind `tooDeep`.
 struct StackExhausted: Error, CustomStringConvertible {
     var codingPath: [any CodingKey]
     var call: String

@@ -1,20 +1,15 @@
 import Foundation
 
-/// The events of one JSON value, held so that `init(from:)` can pull them in its own order.
-///
-/// The builder is push-driven, while a `Decodable` type asks for keys in the order its `init(from:)` names them. So
-/// the events of the value being decoded (a designated value, a stream element, a `Decodable` property of a model)
-/// are recorded here, as they arrive, and the ``TapeDecoder`` runs over them when the value is complete.
+/// The events of one JSON value, recorded as the push-driven builder delivers them, so that the ``TapeDecoder`` can
+/// run `init(from:)` over them, in its own order, once the value is complete.
 ///
 ///     {"id": 7, "tags": ["a"]}   →   tokens:  object(2 members, end 6)  key "id"  number "7"  key "tags"
 ///                                             array(1 element, end 6)  string "a"
 ///                                    bytes:   id7tagsa
 ///
-/// Every token is one fixed-size record in one buffer; keys, strings (already unescaped) and numbers (their text)
-/// are copied into one byte buffer, since the tokenizer's buffers live only during its callback. A container's token
-/// says how many members it has and where it ends, so a member is skipped in one step and an object's members are
-/// found by comparing key bytes: no `String` per key, no dictionary, no allocation per value. Both buffers keep their
-/// capacity when the tape is reset for the next value, so a stream of elements decodes in flat memory.
+/// Tokens are fixed-size records; keys, strings (unescaped) and numbers' text are copied into one byte buffer, as
+/// the tokenizer's buffers live only during its callback. A container's token says where it ends, so a member is
+/// skipped in one step; members are found by comparing key bytes. Both buffers keep their capacity across values.
 struct Tape {
     enum Kind: UInt8 {
         case object, array, key, string, number, `true`, `false`, null
@@ -22,13 +17,11 @@ struct Tape {
 
     struct Token {
         var kind: Kind
-        /// Scalars and keys: where their bytes start in ``Tape/bytes``. Containers: the number of members or
-        /// elements.
+        /// Scalars and keys: their bytes' start in ``Tape/bytes``. Containers: how many members or elements.
         var start: Int32
         /// Scalars and keys: how many bytes. Containers: the index of the token after the container.
         var length: Int32
-        /// Objects: the member after the last one found, where the next look-up starts (members are usually asked
-        /// for in the order they come). `0` when none was found yet.
+        /// Objects: the member after the last one found, where the next look-up starts; `0` until one is found.
         var hint: Int32
         /// The byte offset in the document just past the token, for errors.
         var offset: Int
@@ -36,36 +29,31 @@ struct Tape {
         var flags: UInt8 = 0
     }
 
-    /// What an object's keys are like, worked out the first time a keyed container looks a member up in it.
+    /// Worked out the first time a member is looked up in the object.
     struct KeyTraits: OptionSet {
         let rawValue: UInt8
         static let known = KeyTraits(rawValue: 1 << 0)
-        /// Some key appears twice or more: look-ups must find the first (as `JSONDecoder` does).
+        /// Look-ups must then find the first, as `JSONDecoder` does.
         static let duplicates = KeyTraits(rawValue: 1 << 1)
-        /// Some key has non-ASCII bytes: a key not found by its bytes may still be equal as a `String`. Set as the
-        /// keys are recorded.
+        /// A key not found by its bytes may still be equal as a `String`. Set as the keys are recorded.
         static let nonASCII = KeyTraits(rawValue: 1 << 2)
     }
 
-    /// The tokens and bytes live in memory the tape manages itself (grown by `realloc`, kept across values, freed by
-    /// ``deallocate()``): every event writes here and every value read reads here, and arrays would add a
-    /// uniqueness check to each write. Every index is checked by `assert` in debug builds and by the callers' own
-    /// bounds (a container's `end`, a token's `length`) in all builds.
+    /// Manual memory (freed by ``deallocate()``): arrays would add a uniqueness check to each write. Indices are
+    /// checked by `assert` in debug builds, and by the callers' bounds (a container's end, a token's length) always.
     private var tokenBase: UnsafeMutablePointer<Token>
     private var tokenCapacity: Int
     private(set) var tokenCount = 0
     private var byteBase: UnsafeMutablePointer<UInt8>
     private var byteCapacity: Int
     private(set) var byteCount = 0
-    /// The open containers' token indices, innermost last, in memory the tape manages too: with no reference-counted
-    /// field the tape's struct copies as plain bytes (generic code may copy it to call a method on it).
+    /// The open containers' tokens, innermost last. Manual memory too, so the struct copies as plain bytes.
     private var openBase: UnsafeMutablePointer<Int32>
     private var openCapacity = 16
     private(set) var openCount = 0
-    /// Finds duplicate keys (``keyTraits(ofObjectAt:)``).
     private var duplicates = DuplicateKeys()
 
-    /// The largest tape: token indices and byte positions are 32-bit.
+    /// Token indices and byte positions are 32-bit.
     static let capacityLimit = Int(Int32.max)
 
     init() {
@@ -76,12 +64,10 @@ struct Tape {
         openBase = Self.allocate(openCapacity)
     }
 
-    // The tape's buffers hold plain values only (tokens, bytes, indices), so they come from `malloc` and grow by
-    // `realloc`: a large buffer then grows by remapping its pages instead of copying them, which matters for a
-    // whole document's tape (twitter.json's grows to ~55,000 tokens in one value).
+    // Plain values only, so the buffers come from `malloc` and grow by `realloc`, which can remap a large buffer's
+    // pages instead of copying them.
 
-    /// A buffer for `capacity` plain values (never fails: `malloc` failing is out of memory, which traps as Swift's
-    /// allocations do).
+    /// Traps when out of memory, as Swift's allocations do.
     private static func allocate<Element: BitwiseCopyable>(_ capacity: Int) -> UnsafeMutablePointer<Element> {
         guard let raw = malloc(max(capacity, 1) * MemoryLayout<Element>.stride) else {
             fatalError("Tape: out of memory")
@@ -92,7 +78,7 @@ struct Tape {
     @inline(never)
     private mutating func growOpen() { Self.grow(&openBase, capacity: &openCapacity) }
 
-    /// Grows `base` to at least twice `capacity` (and at least `needed`), keeping its contents.
+    /// To at least twice `capacity` and at least `needed`.
     private static func grow<Element: BitwiseCopyable>(
         _ base: inout UnsafeMutablePointer<Element>, capacity: inout Int, toHold needed: Int = 0
     ) {
@@ -103,13 +89,12 @@ struct Tape {
         capacity = larger
     }
 
-    /// The bytes of memory the tape holds.
     var allocatedBytes: Int {
         tokenCapacity * MemoryLayout<Token>.stride + byteCapacity + openCapacity * MemoryLayout<Int32>.stride
             + duplicates.allocatedBytes
     }
 
-    /// Frees the tape's memory; the tape is not used again.
+    /// The tape is not used again.
     func deallocate() {
         free(tokenBase)
         free(byteBase)
@@ -117,7 +102,6 @@ struct Tape {
         free(openBase)
     }
 
-    /// The tokens, read-only.
     var tokens: TokenView { TokenView(base: tokenBase, count: tokenCount) }
 
     struct TokenView {
@@ -131,16 +115,14 @@ struct Tape {
         var first: Token? { count > 0 ? base[0] : nil }
     }
 
-    /// Empties the tape for the next value, keeping its memory.
+    /// Keeps the memory.
     mutating func reset() {
         tokenCount = 0
         byteCount = 0
         openCount = 0
     }
 
-    /// The depth of open containers.
-
-    /// Whether another token (and `byteCount` bytes) still fits the 32-bit positions.
+    /// Whether another token and `extra` bytes still fit the 32-bit positions.
     func fits(byteCount extra: Int) -> Bool {
         tokenCount < Self.capacityLimit - 1 && byteCount <= Self.capacityLimit - extra
     }
@@ -162,7 +144,6 @@ struct Tape {
         Self.grow(&byteBase, capacity: &byteCapacity, toHold: needed)
     }
 
-    /// Counts one more member or element in the innermost open container.
     @inline(__always)
     private mutating func countInParent() {
         if openCount > 0 {
@@ -172,7 +153,7 @@ struct Tape {
         }
     }
 
-    /// Counts one more element when the innermost open container is an array (an object counts its keys).
+    /// Only for an array: an object counts its keys.
     @inline(__always)
     private mutating func countElementInParent() {
         if openCount > 0 {
@@ -212,8 +193,7 @@ struct Tape {
         append(kind, text, offset: offset)
     }
 
-    /// Appends a token with a copy of `text`; returns the bytes copied OR-ed together a word at a time (a byte of
-    /// 0x80 or more shows in `0x8080_8080_8080_8080`).
+    /// Returns the bytes copied OR-ed together a word at a time: a non-ASCII byte shows in `0x8080_8080_8080_8080`.
     @inline(__always) @discardableResult
     private mutating func append(_ kind: Kind, _ text: UnsafeRawBufferPointer, offset: Int) -> UInt64 {
         let start = byteCount
@@ -230,8 +210,7 @@ struct Tape {
         return bits
     }
 
-    /// Where recording is, as a JSON path relative to the tape's value (`.items[2].name`): the open containers, and
-    /// in each the current element or the last key. Worked out only for an error.
+    /// Where recording is, as a JSON path relative to the tape's value (`.items[2].name`); only for an error.
     func openPath() -> String {
         var path = ""
         for container in UnsafeBufferPointer(start: openBase, count: openCount) {
@@ -264,17 +243,16 @@ struct Tape {
 
     // MARK: - Reading
 
-    /// The index of the token after the value at `index`.
     @inline(__always)
     func next(after index: Int) -> Int {
         let token = tokens[index]
         return token.kind == .object || token.kind == .array ? Int(token.length) : index + 1
     }
 
-    /// All the bytes recorded; valid until the tape records again or is reset.
+    /// Valid until the tape records again or is reset.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: byteBase, count: byteCount) }
 
-    /// The bytes of the scalar or key at `index`; valid until the tape records again or is reset.
+    /// Valid until the tape records again or is reset.
     @inline(__always)
     func bytes(of index: Int) -> UnsafeRawBufferPointer {
         let token = tokens[index]
@@ -285,7 +263,6 @@ struct Tape {
         return UnsafeRawBufferPointer(start: byteBase + start, count: count)
     }
 
-    /// Whether the key at `index` is `key`, byte for byte.
     @inline(__always)
     func key(at index: Int, is key: UnsafeRawBufferPointer) -> Bool {
         let token = tokens[index]
@@ -297,7 +274,6 @@ struct Tape {
         return ShortBytes.equal(byteBase + start, wanted, count: key.count)
     }
 
-    /// Calls `body` with the bytes of the scalar or key at `index`.
     @inline(__always)
     func withBytes<Result>(of index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let token = tokens[index]
@@ -308,7 +284,7 @@ struct Tape {
         return try body(UnsafeRawBufferPointer(start: byteBase + start, count: count))
     }
 
-    /// The key traits of the object at `index`, worked out once, in one pass over its keys (``DuplicateKeys``).
+    /// Worked out once, in one pass over the keys.
     mutating func keyTraits(ofObjectAt index: Int) -> KeyTraits {
         precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
         let known = KeyTraits(rawValue: tokenBase[index].flags)
@@ -340,7 +316,6 @@ struct Tape {
         return KeyTraits(rawValue: tokenBase[index].flags)
     }
 
-    /// The bytes of the key at `index`.
     private func keyBytes(_ index: Int) -> UnsafeRawBufferPointer {
         let token = tokens[index]
         let start = Int(token.start)
@@ -349,7 +324,6 @@ struct Tape {
         return UnsafeRawBufferPointer(start: byteBase + start, count: count)
     }
 
-    /// Sets the look-up hint of the object at `index`.
     @inline(__always)
     mutating func setHint(_ hint: Int, ofObjectAt index: Int) {
         precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")

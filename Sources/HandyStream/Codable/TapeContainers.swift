@@ -1,26 +1,20 @@
 import Foundation
 
-// The three containers of the `Decoder` over a tape (whole collections: LenientCollections.swift).
-//
-// Every call first does what `JSONDecoder` does. A container made by a value decoded in rescue mode (Rescue.swift)
-// carries the value's scope: a call on the way to a rescued place decodes its value in rescue mode, and when that
-// still fails, puts lenient mode's fallback in its place (``TapeDecoder/fallback(_:key:defaults:node:)``),
-// told to the diagnostics handler. Every other call stays strict.
+// The `Decoder`'s containers. Every call first does what `JSONDecoder` does. In rescue mode (Rescue.swift), a call on
+// the way to a rescued place decodes in rescue mode and, if that fails, puts lenient mode's fallback in its place
+// (``TapeDecoder/fallback(_:key:defaults:node:)``), told to the diagnostics handler.
 
-/// A keyed container: what it reads is its state's (``TapeKeyedState``), which a pooled container's maker sets again
-/// when it hands the container out again (``TapeKeyedContainerMaker``). The standard library's box copies the
-/// container on every member decoded: with the state its only field, a copy is one retain.
+/// A keyed container over a ``TapeKeyedState``, its only field: the standard library's box copies the container on
+/// every member, and this copy is one retain.
 struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     private let state: TapeKeyedState
 
     init(_ state: TapeKeyedState) { self.state = state }
 
     var decoder: TapeDecoder { @inline(__always) get { state.decoder } }
-    /// The object's token, or -1 (absent: every key is missing).
     var object: Int { @inline(__always) get { state.object } }
     var node: CodingPathNode { @inline(__always) get { state.node } }
     var mapping: ModelRules? { @inline(__always) get { state.mapping } }
-    /// `nil` while the value that made the container runs strictly.
     var rescue: ContainerRescue? { @inline(__always) get { state.rescue } }
 
     var codingPath: [any CodingKey] { node.path }
@@ -56,14 +50,12 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
                 debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
-    /// The value token of the member `key`, found by `decoder` (the container's).
     @inline(__always)
     private func find(_ key: Key, _ decoder: TapeDecoder) -> Int? {
         if state.keysAreLiteral {
             guard object >= 0 else { return nil }
             let names = state.names
             if names.byByte {
-                // An enum's case, or a one-byte struct: its byte finds its name (``KeyNames``).
                 let byte = ByteKey.byte(of: key)
                 if let name = names.name(ofByte: byte) ?? names.keep(key.stringValue, forByte: byte) {
                     return decoder.member(name, in: object)
@@ -74,14 +66,13 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         return decoder.lookUp(key, in: object, mapping: mapping, path: { node.path })
     }
 
-    /// Calls `body` with the decoder, unretained (``TapeKeyedState/unretainedDecoder``): the hot paths read it so.
+    /// The decoder unretained (``TapeKeyedState/unretainedDecoder``), for the hot paths.
     @inline(__always)
     private func withDecoder<Result>(_ body: (TapeDecoder) throws -> Result) rethrows -> Result {
         try state.unretainedDecoder._withUnsafeGuaranteedRef(body)
     }
 
-    /// A member's value, read strictly; in rescue mode, on the way to a rescued place, read in rescue mode and
-    /// replaced by a fallback when that fails. `read` takes the decoder, the value's token and its rescue request.
+    /// `read` takes the decoder, the value's token and its rescue request.
     @inline(__always)
     private func member<T: Decodable>(
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
@@ -103,8 +94,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         }
     }
 
-    // The rescue paths are out of line: they work with `T?`, whose metadata generic code would otherwise fetch on
-    // every member.
+    // Out of line: they work with `T?`, whose metadata generic code would otherwise fetch on every member.
 
     @inline(never)
     private func rescuedMember<T: Decodable>(
@@ -130,9 +120,8 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         }
     }
 
-    /// A member of a type with a mapping. A model's `mapping(mapper:)` (ModelRules.swift) may exclude the property
-    /// the key names (it keeps what `init()` gives it, the document unread) or read it through a transform; its keys
-    /// are the decoder's to find (``TapeDecoder/lookUp(_:in:mapping:path:)``).
+    /// An excluded property keeps what `init()` gives it, the document unread; mapped keys are found by
+    /// ``TapeDecoder/lookUp(_:in:mapping:path:)``.
     @inline(never)
     private func mappedMember<T: Decodable>(
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
@@ -151,8 +140,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         }
     }
 
-    /// An optional member's value: `nil` when missing or `null` (as `JSONDecoder`), and in rescue mode when it can't
-    /// be rescued.
+    /// `nil` when missing or `null` (as `JSONDecoder`), and in rescue mode when it can't be rescued.
     @inline(__always)
     private func optionalMember<T: Decodable>(
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
@@ -161,7 +149,6 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         return try plainOptionalMember(T.self, key, read)
     }
 
-    /// ``mappedMember(_:_:_:)`` for an optional member.
     @inline(never)
     private func mappedOptionalMember<T: Decodable>(
         _: T.Type, _ key: Key, _ read: (TapeDecoder, Int, RescueRequest?) throws -> T
@@ -203,8 +190,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         }
     }
 
-    // The closures below capture the node and the key, not `self`: capturing a generic struct would look its
-    // metadata up on every member.
+    // The closures capture the node and the key, not `self`, whose metadata would be looked up on every member.
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         let node = node
@@ -316,21 +302,19 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         }
     }
 
-    /// The rescue state of a nested container: its value's scope, one key further in.
     private func nestedRescue(_ key: Key) -> ContainerRescue? {
         guard let rescue else { return nil }
         return ContainerRescue(scope: rescue.scope, path: rescue.path + [RescueStep(key)])
     }
 
-    /// The value of a nested container; -1 when it is missing at a rescued place.
+    /// -1 when missing at a rescued place.
     private func nestedIndex(_ key: Key, _ inner: ContainerRescue?) throws -> Int {
         if let index = find(key, decoder) { return index }
         guard let inner, inner.route(nil) != nil else { throw keyNotFound(key) }
         return -1
     }
 
-    /// A nested container made by `make` (given whether to make it empty): strictly, and at a rescued place an empty
-    /// one when the value is missing or not a container.
+    /// `make` is told to make the container empty at a rescued place where the value is missing or not a container.
     private func nested<Container>(
         _ key: Key, _ inner: ContainerRescue?, _ make: (Bool) throws -> Container
     ) throws -> Container {
@@ -360,11 +344,10 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
 
 struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: TapeDecoder
-    /// The array's token, or -1 (absent: no elements).
+    /// -1: absent, no elements.
     let array: Int
     let count: Int?
     let node: CodingPathNode
-    /// `nil` while the value that made the container runs strictly.
     let rescue: ContainerRescue?
     private(set) var currentIndex = 0
     /// The token of the next element.
@@ -387,7 +370,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         currentIndex += 1
     }
 
-    /// `JSONDecoder`'s error for a value asked for past the end: of the type asked for (`Never` by `decodeNil()`).
+    /// `JSONDecoder`'s error past the end, of the type asked for.
     private func atEnd(_ type: Any.Type) -> DecodingError {
         decoder.errorToken = array
         let message =
@@ -406,8 +389,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         return false
     }
 
-    /// The next element, read strictly (the container moves on only when it was read, as `JSONDecoder`'s); in
-    /// rescue mode, at a rescued place, read in rescue mode and replaced by the type's fallback when that fails.
+    /// The container moves on only when the element was read, as `JSONDecoder`'s does.
     private mutating func element<T: Decodable>(
         _: T.Type, _ read: (TapeDecoder, Int, CodingPathNode, RescueRequest?) throws -> T
     ) throws -> T {
@@ -465,8 +447,8 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         try element(type) { try $0.decodeInteger(I.self, at: $1, node: $2, convert: $3 != nil) }
     }
 
-    /// `JSONDecoder`'s `decodeIfPresent`: `nil` for null, and past the end, where it counts one more index all the
-    /// same (the protocol's default doesn't, so each overload is written out).
+    /// As `JSONDecoder`: past the end, `nil` and one more index (the protocol's default doesn't count it, so each
+    /// overload is written out).
     private mutating func ifPresent<T>(_ decode: (inout Self) throws -> T) throws -> T? {
         if isAtEnd {
             currentIndex += 1
@@ -547,18 +529,15 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
 struct TapeSingleValueContainer: SingleValueDecodingContainer {
     let decoder: TapeDecoder
-    /// The value's token, or -1 (absent: a value made from nothing).
+    /// -1: absent, a value made from nothing.
     let index: Int
     let node: CodingPathNode
-    /// `nil` while the value that made the container runs strictly.
     let rescue: ContainerRescue?
 
     var codingPath: [any CodingKey] { node.path }
 
     func decodeNil() -> Bool { decoder.kind(at: index) == .null }
 
-    /// The value, read strictly; in rescue mode, on the way to a rescued place, read in rescue mode and replaced by
-    /// the type's fallback when that fails.
     @inline(__always)
     private func value<T: Decodable>(_: T.Type, _ read: (RescueRequest?) throws -> T) throws -> T {
         guard let rescue, let request = rescue.route(nil) else { return try read(nil) }
@@ -608,9 +587,8 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
 }
 
 extension UnsafeMutablePointer<CodingPathNode?> {
-    /// A container's own coding path, made by `make` at most once, and only when one of its values needs it (an
-    /// error, a diagnostic, or a value with containers of its own), kept in the local variable this points to: a
-    /// local variable captured by the closures that ask for the path would be boxed on the heap, once per container.
+    /// A container's coding path, made at most once and only when needed, kept where this points: a captured local
+    /// variable would be boxed on the heap, once per container.
     @inline(__always)
     func node(_ make: () -> CodingPathNode) -> CodingPathNode {
         if let node = pointee { return node }
@@ -621,7 +599,6 @@ extension UnsafeMutablePointer<CodingPathNode?> {
 }
 
 extension DecodingError {
-    /// The error's sentence without its final period, for diagnostics.
     var summary: String {
         let sentence: String
         switch self {

@@ -1,12 +1,7 @@
 import Foundation
 
-/// The recorded events of one value, and the coding paths of its decoding, shared by a decoder and the decoders it
-/// hands out (`superDecoder()`, a custom date strategy's). Allocated and initialized by `init`, freed by `deinit`:
-/// the tape is read on every value, and class properties would add an exclusivity check to each read.
-///
-/// A tape's memory outlives it once: the last tape freed (if it and its paths hold at most ``spareLimit`` bytes) is
-/// kept, with its paths' arrays, for the next one, so that decoding document after document reuses one tape's pages
-/// instead of growing a new tape to the same size each time (twitter.json's grows to ~2 MB).
+/// One value's recorded events and coding paths, shared by a decoder and those it hands out. Manual memory, so that
+/// reads skip the exclusivity check; the last tape freed (up to ``spareLimit`` bytes) is kept for the next.
 final class TapeStorage {
     let tape = UnsafeMutablePointer<Tape>.allocate(capacity: 1)
     /// The coding paths of the value being decoded, dropped when a root value starts.
@@ -39,70 +34,54 @@ final class TapeStorage {
         unwanted?.paths.deallocate()
     }
 
-    /// The memory of one freed tape and its paths, kept for the next (plain memory, owned by whoever holds it).
+    /// A freed tape and its paths: plain memory, owned by whoever holds it.
     private struct Spare {
         var tape: Tape
         var paths: CodingPaths
     }
     private static let spare = Locked<Spare?>(nil)
-    /// The largest tape kept: 8 MB.
     static let spareLimit = 8 << 20
 }
 
-/// A `Decoder` over a ``Tape``: strict (Foundation's `JSONDecoder`: its results and its `DecodingError`s) or lenient
-/// (the README's conversion rules, defaults for what is missing or doesn't fit).
+/// A `Decoder` over a ``Tape``: strict, as `JSONDecoder` (results and errors), or lenient (the README's rules).
 ///
-/// One decoder serves a whole value: descending into a member moves ``current`` and ``node`` and restores them
-/// afterwards, as `JSONDecoder` does, so a value costs no decoder of its own. Containers remember their own token.
-/// Token index `-1` is "absent": lenient mode decodes a type's default from it (empty containers, zero scalars).
+/// One decoder serves a whole value: a member moves ``current`` and ``node`` and restores them, as `JSONDecoder`
+/// does. Token `-1` is "absent": lenient mode decodes a type's default from it.
 final class TapeDecoder: Decoder {
     let storage: TapeStorage
     let context: CodableContext
     /// The token of the value being decoded, or -1.
     var current = -1
-    /// The coding path of the value whose `init(from:)` is running (`JSONDecoder`'s decoder path): the arrays,
-    /// dictionaries and optionals this decoder reads itself set it too where `JSONDecoder` would, for a `Date` (see
-    /// ``decodeDate(at:node:convert:)``).
+    /// `JSONDecoder`'s decoder path: that of the value whose `init(from:)` runs.
     var node: CodingPathNode
-    /// The mapping of the type whose `init(from:)` is running: its keyed containers search with it.
     var mapping: ModelRules?
-    /// The builder whose value is being decoded: where the value sits in the document, asked only when a diagnostic
-    /// is made (weak: a decoder a user keeps, from `superDecoder()`, may outlive it).
+    /// Asked only for diagnostics; weak, as a decoder a user keeps from `superDecoder()` may outlive it.
     weak var builder: Builder?
-    /// Where the value sits in the document (for diagnostics), before the coding path.
     var pathPrefix: String { builder?.currentPath() ?? "$" }
     /// The token the last error is about, for its line and column.
     var errorToken = -1
-    /// What the thread's stack has room for (``StackBudget``), set when a root value starts, and how many
-    /// `init(from:)` calls are open.
+    /// Set when a root value starts; `nesting` counts the open `init(from:)` calls.
     private var stackBudget = StackBudget(unlimited: ())
     private var nesting = 0
 
-    /// Whether the thread's stack has room for `depth` more levels below the value being decoded.
     func hasStackRoom(depth: Int) -> Bool { stackBudget.hasRoom(nesting: nesting + depth) }
-    /// The keyed-container makers, one per key type, in memory of the decoder's own (allocated by `init`, freed by
-    /// `deinit`): a class property would add an exclusivity check to each read.
+    /// One maker per key type, in manual memory: a class property would add an exclusivity check to each read.
     private let keyedMakers = UnsafeMutablePointer<KeyedContainerMakers>.allocate(capacity: 1)
-    /// Whether a root value is being decoded: only then are keyed containers pooled (the pool's makers reclaim them
-    /// when it is done).
+    /// Keyed containers are pooled only during a root value; the makers reclaim them when it is done.
     private var poolsContainers = false
-    /// Whether a keyed container was made since the root value started: only then are the makers asked to reclaim
-    /// (a decoder of scalars, or of a stream's small elements, would otherwise ask every maker passed on to it).
+    /// Whether a keyed container was made since the root value started: only then do the makers reclaim.
     private var madeKeyedContainers = false
     /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
     var scope: RescueScope?
     /// Where this decoder's value sits inside the scope's value (a decoder from `superDecoder()`).
     var scopePath: RescuePath = []
-    /// How many values made from nothing are being made, one inside another (a type that contains itself would
-    /// never end).
+    /// Nested values made from nothing, capped: a type that contains itself would never end.
     private var fromNothingDepth = 0
     static let fromNothingLimit = 32
 
-    /// The decoder this one was detached from (``detached(at:node:rescue:step:)``: `superDecoder()`, a strategy's
-    /// decoder), held for as long as this one lives. Never read: holding it is what matters. A value's `init(from:)`
-    /// may keep a detached decoder (or a container of its) and read it after the value is done, as with
-    /// `JSONDecoder`; the decoder the value was decoded by is then held elsewhere, so its owner (``DecodableFrame``,
-    /// the builder's scalar decoder) gives the next value a new tape instead of resetting the one this decoder reads.
+    /// The decoder this one was detached from (``detached(at:node:rescue:step:)``). Never read: holding it tells
+    /// its owner (``DecodableFrame``, the builder's scalar decoder) to give the next value a new tape rather than
+    /// reset the one a kept decoder still reads, as `JSONDecoder` allows.
     private let source: TapeDecoder?
 
     init(storage: TapeStorage, context: CodableContext, source: TapeDecoder? = nil) {
@@ -117,7 +96,7 @@ final class TapeDecoder: Decoder {
         let makers = keyedMakers.move()
         keyedMakers.deallocate()
         for maker in makers.reclaimers { maker.unbind() }
-        // Makers not kept are freed after the lock, by the end of this scope.
+        // Freed after the lock is released, at the end of this scope.
         let unwanted = Self.spareMakers.withLock { spare -> KeyedContainerMakers? in
             guard spare == nil else { return makers }
             spare = makers
@@ -126,11 +105,8 @@ final class TapeDecoder: Decoder {
         _ = unwanted
     }
 
-    /// The keyed-container makers of the last decoder freed, for the next decoder made: their pools, the key names
-    /// they keep and the makers themselves serve decode after decode (else each decoder makes them again, per key
-    /// type). Containers are pooled only while a root value is decoded, and each root value's reclaim lets the
-    /// pools forget the containers held elsewhere, so a freed decoder's makers hold no container anything else
-    /// holds.
+    /// The last freed decoder's makers, for the next decoder. Each root value's reclaim makes the pools forget
+    /// containers held elsewhere, so these hold no container anything else holds.
     private static let spareMakers = Locked<KeyedContainerMakers?>(nil)
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
@@ -140,7 +116,6 @@ final class TapeDecoder: Decoder {
     var codingPath: [any CodingKey] { node.path }
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
-    /// The document offset of the token an error is about.
     var errorOffset: Int {
         let tokens = tape.pointee.tokens
         if errorToken >= 0 && errorToken < tokens.count { return tokens[errorToken].offset }
@@ -149,7 +124,6 @@ final class TapeDecoder: Decoder {
 
     // MARK: - Decoder
 
-    /// The rescue state for a container this decoder's value makes, `nil` when the value runs strictly.
     private var ownRescue: ContainerRescue? {
         guard let scope else { return nil }
         return ContainerRescue(scope: scope, path: scopePath)
@@ -161,9 +135,7 @@ final class TapeDecoder: Decoder {
         return keyedDecodingContainer(at: object, node: node, mapping: mapping, rescue: rescue, Key.self)
     }
 
-    /// The keyed container over the object at `object` (``keyedObject(at:node:absentAllowed:)``), searching with
-    /// `mapping`, in rescue mode when `rescue` is not `nil`; made by the maker kept for `Key`
-    /// (``KeyedContainerMakers``), pooled while a root value is decoded (KeyedContainerPool.swift).
+    /// Made by the maker kept for `Key`, pooled while a root value is decoded.
     @inline(__always)
     func keyedDecodingContainer<Key: CodingKey>(
         at object: Int, node: CodingPathNode, mapping: ModelRules?, rescue: ContainerRescue?, _: Key.Type
@@ -173,7 +145,7 @@ final class TapeDecoder: Decoder {
             return _slowpath_keyedContainerMaker(Key.self).wrapped(
                 self, object, node, mapping, rescue, pooled: poolsContainers)
         }
-        // The maker kept under `Key`'s identity is `Key`'s (checked in debug builds); read unretained.
+        // The maker kept under `Key`'s identity is `Key`'s (asserted); read unretained.
         assert(known.takeUnretainedValue() is KeyedMaker<Key>, "TapeDecoder: a maker kept under another key type")
         return Unmanaged<KeyedMaker<Key>>.fromOpaque(known.toOpaque())._withUnsafeGuaranteedRef {
             $0.wrapped(self, object, node, mapping, rescue, pooled: poolsContainers)
@@ -182,7 +154,7 @@ final class TapeDecoder: Decoder {
 
     typealias KeyedMaker<Key: CodingKey> = TapeKeyedContainerMaker<TapeKeyedContainer<Key>, KeyedDecodingContainer<Key>>
 
-    /// Out of line: the maker type's metadata, which making it looks up, is asked for only here.
+    /// Out of line: only here is the maker type's metadata looked up.
     @inline(never)
     private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> KeyedMaker<Key> {
         keyedMakers.pointee.keep(KeyedMaker<Key>(), for: ObjectIdentifier(Key.self))
@@ -197,8 +169,7 @@ final class TapeDecoder: Decoder {
         TapeSingleValueContainer(decoder: self, index: current, node: node, rescue: ownRescue)
     }
 
-    /// `index`, checked to be an object's token for a keyed container; -1 (absent) only when `absentAllowed` (a
-    /// value made from nothing, a rescued place): a container with no keys.
+    /// `index`, checked to be an object's token; -1 (absent, a container with no keys) only when `absentAllowed`.
     func keyedObject(at index: Int, node: CodingPathNode, absentAllowed: Bool) throws -> Int {
         if index >= 0 {
             let kind = tape.pointee.tokens[index].kind
@@ -228,8 +199,7 @@ final class TapeDecoder: Decoder {
 
     // MARK: - Values
 
-    /// Decodes the whole tape as a `T`: strictly, and in lenient mode, when that fails, again with the place that
-    /// failed rescued (see Rescue.swift). The diagnostics of the rescues that held are told when the value is done.
+    /// Decodes the tape as a `T` strictly, then in lenient mode again with the failed place rescued (Rescue.swift).
     func decodeRoot<T: Decodable>(_: T.Type, builder: Builder) throws -> T {
         let budget = StackBudget()
         if budget.room < OneTimeSetUp.typeRoomNeeded, TypeRegistry.isFirstSmallStackDecode(of: T.self) {
@@ -245,8 +215,6 @@ final class TapeDecoder: Decoder {
         errorToken = 0
         stackBudget = budget
         nesting = 0
-        // A `Decoder` that the root value's `init(from:)` keeps still reads the root value afterwards, as with
-        // JSONDecoder (the frame gives the next value a new tape when this decoder is kept).
         poolsContainers = true
         defer {
             current = 0
@@ -282,7 +250,7 @@ final class TapeDecoder: Decoder {
             return value
         } catch is any RescuableFailure {
             context.dropPending(from: mark)
-            // The strict error is the one to report: it is what JSONDecoder says of the input.
+            // The strict error is what JSONDecoder says of the input.
             errorToken = token
             throw Self.foundationError(error)
         } catch {
@@ -291,16 +259,13 @@ final class TapeDecoder: Decoder {
         }
     }
 
-    /// Decodes the value at `index` (or the absent value, -1) as a `T`: scalars and Foundation's special types
-    /// directly, containers element by element, anything else by its `init(from:)`. `rescue` is `nil` for a strict
-    /// decode, else the places to rescue inside the value (see Rescue.swift). `node` is made only when needed (an
-    /// error, or a value with containers of its own).
+    /// Decodes the value at `index` (-1: absent) as a `T`. `rescue` is `nil` for a strict decode, else the places
+    /// to rescue inside it (see Rescue.swift). `node` is made only when needed.
     func decode<T: Decodable>(
         _: T.Type, at index: Int, node: @autoclosure () -> CodingPathNode, rescue: RescueRequest? = nil
     ) throws -> T {
         let traits = context.traits(of: T.self)
-        // Values with an `init(from:)` and arrays here; the others, out of line (``decodeKnown(_:_:at:node:rescue:)``),
-        // so that this path, taken by every value with containers, stays small.
+        // Other kinds go out of line, so that this path, taken by every value with containers, stays small.
         switch traits.kind {
         case .plain: break
         case .array(let array): return try array.decodeElements(self, at: index, node: node, rescue: rescue, as: T.self)
@@ -314,8 +279,7 @@ final class TapeDecoder: Decoder {
         guard rescue == nil && scope == nil else {
             return try decodeInRescue(T.self, at: index, node: node(), traits, rescue)
         }
-        // The strict pass: no rescue state to save. The mapping is mostly `nil`, outside and in: then it is neither
-        // saved nor set (no reference counting).
+        // Strict: no rescue state to save; a `nil` mapping outside and in is left alone (no reference counting).
         let saved = (current, self.node)
         let swapsMapping = traits.mappingReference != nil || mapping != nil
         let savedMapping = swapsMapping ? mapping : nil
@@ -332,8 +296,7 @@ final class TapeDecoder: Decoder {
         return try finish(T(from: self), traits)
     }
 
-    /// ``decode(_:at:node:rescue:)`` for the types the decoder reads itself (but arrays), and for collections in
-    /// rescue mode.
+    /// ``decode(_:at:node:rescue:)`` for the types the decoder reads itself, arrays aside.
     @inline(never)
     private func decodeKnown<T: Decodable>(
         _: T.Type, _ traits: TypeTraits, at index: Int, node: @autoclosure () -> CodingPathNode,
@@ -365,8 +328,7 @@ final class TapeDecoder: Decoder {
         case .optional(let optional):
             return try optional.decodeOptional(self, at: index, node: node, rescue: rescue, as: T.self)
         case .rescuedCollection(let collection):
-            // Decoded by the standard library's `init(from:)` when strict (in ``decode(_:at:node:rescue:)``); by this
-            // library in rescue mode, so that an element that can't be rescued is dropped.
+            // Here only in rescue mode, so that an element that can't be rescued is dropped.
             guard let rescue else {
                 preconditionFailure("TapeDecoder.decodeKnown: a strict collection is decoded by its init(from:)")
             }
@@ -374,7 +336,7 @@ final class TapeDecoder: Decoder {
         }
     }
 
-    /// A value decoded inside a value in rescue mode (strictly when `rescue` is `nil`), or in rescue mode itself.
+    /// A value inside a rescued value (strict when `rescue` is `nil`), or a rescued value.
     @inline(never)
     private func decodeInRescue<T: Decodable>(
         _: T.Type, at index: Int, node: CodingPathNode, _ traits: TypeTraits, _ rescue: RescueRequest?
@@ -399,7 +361,7 @@ final class TapeDecoder: Decoder {
 
     @inline(__always)
     private func finish<T>(_ decoded: consuming T, _ traits: TypeTraits) -> T {
-        // Consumed and handed back: a value with no hook is moved, not copied (a copy retains every reference in it).
+        // Consumed: a value with no hook is moved, not copied (a copy retains every reference in it).
         guard traits.hasHook else { return decoded }
         return Self.finishHooked(decoded)
     }
@@ -410,8 +372,7 @@ final class TapeDecoder: Decoder {
         return mapped as! T
     }
 
-    /// Runs `T.init(from:)` in rescue mode: with the places asked for and those the type needed before; each time
-    /// it throws at a new place inside the value, again with that place rescued too.
+    /// Runs `T.init(from:)` rescuing the places asked for and known, retrying with each new place it throws at.
     @inline(never)
     private func decodeRescuing<T: Decodable>(_: T.Type, _ traits: TypeTraits, _ rescue: RescueRequest) throws -> T {
         let type = ObjectIdentifier(T.self)
@@ -445,13 +406,11 @@ final class TapeDecoder: Decoder {
         }
     }
 
-    /// How many places one value may rescue before it is given up: each new attempt rescues a place the last one
-    /// failed at, and a document has finitely many, but a user's `init(from:)` could make up new ones forever.
+    /// A document has finitely many places, but a user's `init(from:)` could make up new ones forever.
     static let rescueAttemptLimit = 4096
 
-    /// What lenient mode puts in place of a value that can't be rescued at a call: `nil` for an optional, what the
-    /// owner's `init()` gives it (``EmptyInitializable``), the type's own `init()`, or the type made from nothing
-    /// (empty containers, zero scalars, a type whose properties all take their defaults); `nil` when none can be made.
+    /// What lenient mode puts in place of a value that can't be rescued: `nil` for an optional, the owner's default
+    /// for `key`, the type's `init()` (``EmptyInitializable``), or the type made from nothing; `nil` if none works.
     func fallback<T: Decodable>(
         _: T.Type, key: (any CodingKey)?, defaults: PropertyDefaults?, node: CodingPathNode
     ) -> T? {
@@ -465,11 +424,9 @@ final class TapeDecoder: Decoder {
 
     // MARK: - Errors
 
-    /// The error for a token of the wrong kind, in `JSONDecoder`'s words: `valueNotFound` for null, except for
-    /// `Bool`, whose null `JSONDecoder` reports as a type mismatch ("found null instead") in every container. A value
-    /// made from nothing (-1: what `superDecoder(forKey:)` reads for a missing key) is null, as in `JSONDecoder`.
-    /// `byContainer`: the value was asked for as a container (`[Any]`, `[String: Any]`), whose null `JSONDecoder`
-    /// names so; a `[String: T]` under another key strategy than the default it reads without one.
+    /// The error for a token of the wrong kind, in `JSONDecoder`'s words: `valueNotFound` for null (and for -1,
+    /// absent), but a type mismatch for a null `Bool`. `byContainer`: name a null `[Any]` or `[String: Any]` as
+    /// a container, as `JSONDecoder` does when it asked for one.
     func mismatch(
         _ type: Any.Type, at index: Int, node: CodingPathNode, found kind: Tape.Kind, byContainer: Bool = true
     ) -> DecodingError {
@@ -529,8 +486,6 @@ final class TapeDecoder: Decoder {
         }
     }
 
-    /// The value token of the first member of the object at `index` whose key token satisfies `matches`; the
-    /// members after it are not looked at.
     @inline(__always)
     func firstMember(ofObjectAt index: Int, where matches: (_ key: Int) throws -> Bool) rethrows -> Int? {
         let end = Int(tape.pointee.tokens[index].length)
@@ -556,10 +511,9 @@ final class TapeDecoder: Decoder {
 // MARK: - Scalars
 
 extension TapeDecoder {
-    /// Reads the scalar at `index` with `strictRead` (what `JSONDecoder` accepts); when that fails and `convert` is
-    /// set (a rescued place), through the models' conversion table (`Conversion`, with `lenientExtra` for what the
-    /// table doesn't cover), and `absent` for a value made from nothing (-1). A number that `strictRead` refuses is
-    /// `dataCorrupted` ("does not fit") when `numberMayNotFit`, a value of another kind a type mismatch.
+    /// Reads the scalar at `index` with `strictRead` (what `JSONDecoder` accepts), then, when `convert` (a rescued
+    /// place), through `Conversion` and `lenientExtra`; -1 gives `absent`. A refused number is "does not fit" when
+    /// `numberMayNotFit`, as in `JSONDecoder`.
     @inline(__always)
     private func scalar<Conversion: ScalarConversion>(
         _: Conversion.Type, at index: Int, node: () -> CodingPathNode, convert: Bool,
@@ -577,7 +531,7 @@ extension TapeDecoder {
         if kind == .object || kind == .array || kind == .null {
             throw mismatch(type, at: index, node: node(), found: kind)
         }
-        // The bytes read in place (a method with a closure on `pointee` would copy the tape's struct per value).
+        // Not a closure-taking method on `pointee`, which would copy the tape's struct per value.
         let bytes = tape.pointee.bytes(of: index)
         if let value = strictRead(kind, bytes) { return value }
         let json5 = context.options.allowsJSON5
@@ -591,8 +545,7 @@ extension TapeDecoder {
         throw mismatch(type, at: index, node: node(), found: kind)
     }
 
-    /// Lenient mode's reading of a scalar token: the conversion table of models, by the token's kind (`json5`: the
-    /// input is JSON5, see ``ScalarConversion/value(number:json5:)``).
+    /// Lenient mode's reading of a scalar token, by its kind (see ``ScalarConversion/value(number:json5:)``).
     @inline(__always)
     private static func converted<Conversion: ScalarConversion>(
         _: Conversion.Type, _ kind: Tape.Kind, _ bytes: UnsafeRawBufferPointer, _ json5: Bool
@@ -643,24 +596,18 @@ extension TapeDecoder {
             numberMayNotFit: true, absent: 0)
     }
 
-    // Strict mode reads numbers as Foundation's JSONDecoder does, which differs from the exact rules in two corners:
-    // an integer written with a fraction or an exponent is read through `Double` (`1e-400` is 0, and
-    // `1.0000000000000000001` is 1; `9223372036854775807.0` is 2^63, which no `Int` holds), and a floating-point zero
-    // is refused when the digits before the exponent are not all zeros (`1e-400` underflows; `0e5` and `-0.0e-7` are
-    // zeros).
+    // Strict mode reads numbers as JSONDecoder does: an integer with a fraction or exponent goes through `Double`
+    // (`9223372036854775807.0` is 2^63, no `Int`), and a zero is refused unless its digits are zeros (not `1e-400`).
 
     static func foundationInteger<I: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, _: I.Type) -> I? {
         if I.bitWidth > 64, let wide = IntegerConversion<I>.wide(bytes) { return wide }
         if let plain = DecimalText.plainInteger(token: bytes, as: I.self) { return plain }
         guard let text = DecimalText(token: bytes) else { return nil }
-        // Digits alone are read exactly; with a fraction or an exponent, JSONDecoder reads the `Double` first and
-        // refuses the number unless that `Double` fits `I` exactly, whatever the text's own value.
+        // With a fraction or an exponent, JSONDecoder needs the `Double` to fit `I` exactly.
         guard text.hasFractionOrExponent else { return text.integer(I.self) }
         guard let double = text.double(text: bytes), let exact = I(exactly: double) else { return nil }
-        // Past 2^53 a `Double` may have rounded the text: JSONDecoder then reads it as a `Decimal` and takes the
-        // integer from its significand and exponent, truncated toward zero (`12345678901234567.5` is
-        // 12345678901234567); a significand past `UInt64` — all the digits written, the fraction's included
-        // (`617233318175216634.0271`) — is refused, as JSONDecoder refuses it.
+        // Past 2^53, as JSONDecoder: the `Decimal`'s integer, truncated toward zero; a significand (every digit
+        // written) past `UInt64` is refused.
         if double.magnitude < 0x1p53 { return exact }
         guard
             let decimal = Decimal(
@@ -701,7 +648,7 @@ extension TapeDecoder {
         return false
     }
 
-    /// JSON5's `Infinity`, `-Infinity` and `NaN`, as ``JSON5Text`` writes them (only JSON5 input has them).
+    /// JSON5's `Infinity`, `-Infinity` and `NaN` (``JSON5Text``), only in JSON5 input.
     private func json5Special(_ bytes: UnsafeRawBufferPointer) -> Double? {
         context.options.allowsJSON5 ? JSON5Text.special(bytes) : nil
     }
@@ -755,9 +702,8 @@ extension TapeDecoder {
         return url
     }
 
-    /// A decoder of its own at `index` (-1: absent), for `superDecoder()` and for strategies that call user code
-    /// with a `Decoder`. From a container in rescue mode (`rescue`, the container's, and `step` into it), its value
-    /// is found by the same scope.
+    /// A decoder of its own at `index`, for `superDecoder()` and strategies that call user code; from a rescuing
+    /// container, in the same scope, at `step` inside it.
     func detached(
         at index: Int, node: CodingPathNode, rescue: ContainerRescue? = nil, step: RescueStep? = nil
     ) -> TapeDecoder {
@@ -774,8 +720,7 @@ extension TapeDecoder {
         return decoder
     }
 
-    /// `JSONDecoder` refuses `null` as a `Date`, `Data` or `URL` (`valueNotFound` of that type) before any strategy
-    /// reads it, a custom one included; a rescue (`convert`) hands it to the strategy.
+    /// `JSONDecoder` refuses `null` as a `Date`, `Data` or `URL` before any strategy reads it; a rescue hands it on.
     private func refuseNull(_ type: Any.Type, at index: Int, node: CodingPathNode, convert: Bool) throws {
         if !convert && index >= 0 && tape.pointee.tokens[index].kind == .null {
             throw mismatch(type, at: index, node: node, found: .null)
@@ -794,8 +739,7 @@ extension TapeDecoder {
         case .iso8601:
             let text = try decodeString(at: index, node: node, convert: convert)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
-                // At the decoder's path, without the date's own key, as `JSONDecoder` reports it (its other
-                // strategies report the date's path).
+                // At the decoder's path, without the date's key, as `JSONDecoder` reports it.
                 throw corrupted("Expected date string to be ISO8601-formatted.", at: index, node: self.node)
             }
             return date
@@ -829,10 +773,8 @@ extension TapeDecoder {
 // MARK: - Finding members
 
 extension TapeDecoder {
-    /// The value token of the member `key` of the object at `object`, searching from the object's hint (and
-    /// moving the hint past the member found): first, inline, the member at the hint, when the object's keys are
-    /// known to have no duplicates (members are mostly asked for in the order they come), else
-    /// ``searchMember(_:in:)``.
+    /// The value token of member `key`: inline, the member at the object's hint (members mostly come in the order
+    /// asked) or a small object's scan, else ``searchMember(_:in:)``.
     @inline(__always)
     func member(_ key: UnsafeRawBufferPointer, in object: Int) -> Int? {
         let tokens = tape.pointee.tokens
@@ -858,8 +800,7 @@ extension TapeDecoder {
         return searchMember(key, in: object)
     }
 
-    /// ``member(_:in:)``'s search: from the hint, or from the first member in an object whose duplicates are not
-    /// ruled out.
+    /// ``member(_:in:)``'s search: from the hint, or from the first member when duplicates are not ruled out.
     @inline(never)
     func searchMember(_ key: UnsafeRawBufferPointer, in object: Int) -> Int? {
         let caseInsensitive = context.caseInsensitive
@@ -871,17 +812,15 @@ extension TapeDecoder {
         precondition(end <= tokens.count, "Tape: object end out of range")
         let first = object + 1
         let traits = Tape.KeyTraits(rawValue: header.flags)
-        // Keys with other bytes than the wanted one's may be equal to it as Strings (`"cafe\u{301}"` and
-        // `"café"`), and the first such member counts.
+        // Other bytes may be an equal String (`"cafe\u{301}"` and `"café"`); the first such member counts.
         if traits.contains(.nonASCII) && !caseInsensitive { return _slowpath_member(equalTo: key, in: object) }
         let start: Int
         if !traits.contains(.known) && Int(header.start) <= Self.smallObject {
-            // A small object is searched from its first member, without its key traits: the first key found is
-            // the first of equal ones.
+            // Scanned from the first member, so the first of equal keys is found without knowing the traits.
             start = first
         } else {
             let known = traits.contains(.known) ? traits : tape.pointee.keyTraits(ofObjectAt: object)
-            // With duplicate keys the first one counts (as in JSONDecoder), so the search starts at the first member.
+            // With duplicate keys the first one counts, as in JSONDecoder.
             let hint = known.contains(.duplicates) ? first : Int(header.hint)
             start = hint > first && hint < end ? hint : first
         }
@@ -925,14 +864,11 @@ extension TapeDecoder {
         return found.value
     }
 
-    /// The most members an object may have to be searched from its first member on every look-up, rather than
-    /// from where the last look-up ended once its key traits are known (``Tape/keyTraits(ofObjectAt:)``).
+    /// Objects this small are scanned from their first member, without their key traits.
     static var smallObject: Int { 8 }
 
-    /// The first member whose key is equal to `key` as a `String`, as `JSONDecoder`'s dictionary of keys finds it,
-    /// though the bytes may differ (`"cafe\u{301}"` and `"café"`): for objects with non-ASCII keys, and non-ASCII
-    /// keys. Two ASCII keys are equal as Strings exactly when their bytes are, so only members where either side
-    /// has other bytes are compared as Strings.
+    /// The first member whose key equals `key` as a `String`, as `JSONDecoder`'s dictionary finds it. ASCII keys
+    /// are equal exactly when their bytes are, so only non-ASCII ones are compared as Strings.
     @inline(never)
     private func _slowpath_member(equalTo key: UnsafeRawBufferPointer, in object: Int) -> Int? {
         let keyIsASCII = UTF8Validation.isASCII(key)
@@ -954,18 +890,13 @@ extension TapeDecoder {
         return true
     }
 
-    /// The value token for a coding key in the object at `object`: the mapping's candidates (the first present
-    /// wins; a dotted candidate descends through nested objects), else the key under the key strategy.
-    /// The first member whose document key, converted by the key strategy, is `name` (as JSONDecoder's dictionary
-    /// of converted keys keeps the first).
+    /// The first member whose document key, converted by the key strategy, is `name`, as in `JSONDecoder`.
     @inline(never)
     private func _slowpath_member(convertedTo name: String, in object: Int, path: () -> [any CodingKey]) -> Int? {
         firstMember(ofObjectAt: object) { documentKey(at: $0, path: path()) == name }
     }
 
-    /// ``lookUp(_:in:mapping:path:)`` for a key found by its own bytes: no mapping, no key strategy that converts
-    /// names (``CodableContext/keysAreLiteral``). Out of line, so that callers inline ``member(_:in:)`` once, for
-    /// the names of keys kept by their byte (``KeyNames``).
+    /// ``lookUp(_:in:mapping:path:)`` when keys are literal, out of line so that ``member(_:in:)`` is inlined once.
     @inline(never)
     func member(named key: some CodingKey, in object: Int) -> Int? {
         guard object >= 0 else { return nil }
@@ -973,12 +904,12 @@ extension TapeDecoder {
         return name.withUTF8 { member(UnsafeRawBufferPointer($0), in: object) }
     }
 
+    /// The mapping's candidates (the first present wins), else the key under the key strategy.
     func lookUp(
         _ key: some CodingKey, in object: Int, mapping: ModelRules?, path: () -> [any CodingKey] = { [] }
     ) -> Int? {
         guard object >= 0 else { return nil }
         var name = key.stringValue
-        // A model's `mapping(mapper:)` first: an excluded property is never read.
         if let rule = mapping?.rule(for: key) {
             if rule.isExcluded { return nil }
             if let paths = rule.paths { return firstPresent(paths, in: object) }
@@ -990,8 +921,7 @@ extension TapeDecoder {
         return name.withUTF8 { member(UnsafeRawBufferPointer($0), in: object) }
     }
 
-    /// The value token of the first of `candidates` present in the object at `object`: each a key path, its
-    /// segments' bytes, descending through nested objects.
+    /// The value token of the first of `candidates` (key paths, by their segments' bytes) present in `object`.
     private func firstPresent(_ candidates: [[[UInt8]]], in object: Int) -> Int? {
         for path in candidates {
             var position = object

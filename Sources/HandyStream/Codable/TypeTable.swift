@@ -1,7 +1,5 @@
-/// A table from types to values, by open addressing over a hash of the type's address (Fibonacci hashing: the
-/// address times 2^64 divided by the golden ratio, its top bits, so that metadata at regular distances spread),
-/// grown to keep at most half its slots used: a type is found in a probe or two, with no hashing of its own. Types
-/// are only added.
+/// Types to values by open addressing, at most half full, over Fibonacci hashing of the type's address (so that
+/// metadata at regular distances spread). Types are only added.
 struct TypeTable<Value> {
     private var keys: [ObjectIdentifier?]
     private var values: [Value?]
@@ -20,7 +18,6 @@ struct TypeTable<Value> {
         Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    /// The value kept for `key`.
     @inline(__always)
     func value(for key: ObjectIdentifier) -> Value? {
         let mask = keys.count &- 1
@@ -32,7 +29,7 @@ struct TypeTable<Value> {
         return nil
     }
 
-    /// Keeps `value` for `key` (replacing the value kept for it, if any).
+    /// Replaces the value kept for `key`, if any.
     mutating func insert(_ value: Value, for key: ObjectIdentifier) {
         if (count + 1) * 2 > keys.count { grow() }
         let mask = keys.count &- 1

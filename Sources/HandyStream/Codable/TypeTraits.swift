@@ -1,36 +1,29 @@
 import Foundation
 
-/// How the decoder treats one type: Foundation's special types, the model path, the fast container paths, and the
-/// type's mapping.
+/// How the decoder treats one type: the types it reads itself, and the type's mapping.
 struct TypeTraits: @unchecked Sendable {
     enum Kind {
         case plain
         /// Read by the decoder itself, without `init(from:)`.
         case string, int, double, bool, float, int64, int32, uint64
         case date, data, url, decimal
-        /// `[Element]`, decoded element by element (in rescue mode, the elements that can't be rescued are dropped).
         case array(any LenientArray.Type)
-        /// `[String: Value]`, its keys taken as they are (as Foundation does, whatever the key strategy).
         case stringDictionary(any LenientStringDictionary.Type)
-        /// `Wrapped?`: `nil` for `null`, and in rescue mode for a value that can't be rescued.
         case optional(any OptionalDecoding.Type)
-        /// `Set<Element>` and `[Int: Value]`: the standard library's `init(from:)` when strict, this library's in
-        /// rescue mode (dropping what can't be rescued).
+        /// Read by the decoder itself only in rescue mode.
         case rescuedCollection(any RescuedCollection.Type)
     }
 
     var kind: Kind
-    /// The type's `mapping(mapper:)`, if it is a ``HandyJSON`` model, unretained: ``TypeRegistry``
-    /// keeps every mapping of the traits it publishes for the life of the process. Traits are copied out of a cache
-    /// on every value decoded, and a reference would be retained and released each time.
+    /// Unretained, as ``TypeRegistry`` keeps it for the process's life: traits are copied out of a cache on every
+    /// value, and a reference would be retained and released each time.
     var mappingReference: Unmanaged<ModelRules>?
     /// A ``HandyJSON`` model, whose `didFinishMapping()` runs on each value, as on the models route.
     var hasHook = false
 
     var mapping: ModelRules? { mappingReference?.takeUnretainedValue() }
 
-    /// The traits of `type` under `strategy`, worked out, and the mapping they refer to, which the caller keeps
-    /// (``TypeRegistry/traits(of:strategy:)`` does, for the process's life).
+    /// Also returns the mapping they refer to, for the caller to keep (``TypeRegistry/traits(of:strategy:)``).
     static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> (TypeTraits, ModelRules?) {
         var traits = TypeTraits(kind: .plain, mappingReference: nil)
         var mapping: ModelRules?
@@ -48,8 +41,6 @@ struct TypeTraits: @unchecked Sendable {
         case ObjectIdentifier(URL.self): traits.kind = .url
         case ObjectIdentifier(Decimal.self): traits.kind = .decimal
         default:
-            // A HandyJSON model that is also `Decodable` runs its `init(from:)` here, its coding keys read with its
-            // `mapping(mapper:)` (below), with `init()` as the source of its defaults.
             if let array = type as? any LenientArray.Type {
                 traits.kind = .array(array)
             } else if let dictionary = type as? any LenientStringDictionary.Type {

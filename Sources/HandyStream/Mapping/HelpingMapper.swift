@@ -14,18 +14,14 @@ import Foundation
 /// A property is recognized by its address: `mapping(mapper:)` runs on an instance whose storage the table builder
 /// knows, so each `self.property` passed `inout` names one stored property's offset.
 public final class HelpingMapper {
-    /// Where the instance `mapping(mapper:)` runs on lives.
     let base: UnsafeRawPointer
-    /// The mappings, in the order declared.
     private(set) var mappings: [(property: MappedProperty, handler: MappingPropertyHandler)] = []
-    /// The properties left out.
     private(set) var exclusions: [MappedProperty] = []
 
     init(base: UnsafeRawPointer) {
         self.base = base
     }
 
-    /// The offset of a property passed `inout`, from its address.
     func offset(ofAddress address: Int) -> Int { address - Int(bitPattern: base) }
 
     package func add(_ mapping: CustomMappingKeyValueTuple) {
@@ -159,11 +155,9 @@ struct MappedProperty {
 /// A property's address and what its mapping says, as `<--` makes them and `<<<` hands them to the mapper.
 public typealias CustomMappingKeyValueTuple = (Int, MappingPropertyHandler)
 
-/// Converts a property's value from and to Foundation-style JSON values (`Any`), typed for that property: made by
-/// the mapping operators, where the property's type is known.
+/// Converts a property's value from and to Foundation-style JSON values, typed for it by the mapping operators.
 struct ValueAdapter {
-    /// `fromJSON` is given the value's text as the document writes it (a `String`), not a Foundation value: the
-    /// converters of `specify(property:converter:)`.
+    /// `fromJSON` is given the value's text as written (a `String`): the converters of `specify(property:converter:)`.
     var readsText = false
     /// The adapter calls an object made by `mapping(mapper:)` (a transform, a converter closure), which the type's
     /// table shares between threads: calls to it are serialized (see ``TransformCodec``).

@@ -57,11 +57,8 @@ public struct KeyDecodingStrategy: Sendable, Hashable {
             documentKeyConverter: convert)
     }
 
-    /// The JSON key of a property.
     func key(forProperty name: String) -> String { keyForProperty?(name) ?? name }
 
-    /// `Decodable` types read document keys through a conversion (Foundation's meaning): `convertFromSnakeCase`,
-    /// and Foundation's custom strategy.
     var convertsDocumentKeys: Bool {
         switch kind {
         case .convertFromSnakeCase, .customFromDocument: true

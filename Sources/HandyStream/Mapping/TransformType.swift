@@ -9,8 +9,7 @@ public protocol TransformType {
     /// The type of the JSON value written for the property.
     associatedtype JSON
 
-    /// The property's value for a JSON value (a `String`, `Int`, `Double`, `Bool`, `NSNull`, `[Any]` or `[String:
-    /// Any]`), or `nil` to keep the default.
+    /// The property's value for a JSON value (one of those above), or `nil` to keep the default.
     func transformFromJSON(_ value: Any?) -> Object?
     /// The JSON value to write for the property's value, or `nil` to leave the property out.
     func transformToJSON(_ value: Object?) -> JSON?

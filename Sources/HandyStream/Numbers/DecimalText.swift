@@ -1,14 +1,11 @@
 internal import CYajl
 
-/// A base-10 number read from its text, exact: the number callback's raw bytes, or a JSON string holding a number.
-///
-/// The significand keeps as many leading significant digits as fit in a `UInt64` (19 or 20); the rest only move the
-/// exponent, and whether any of them was not zero is remembered, so conversions know when they are exact. Conversions
-/// to `Double` take Clinger's fast path (a significand of at most 53 bits times an exact power of ten) and fall back to
-/// the C library's correctly rounded `strtod`, in the C locale, on a NUL-terminated copy: yajl's buffers have no NUL.
+/// A base-10 number read exactly from its text: a number token's raw bytes, or a JSON string holding a number. The
+/// significand keeps as many leading significant digits as fit in a `UInt64` (19 or 20); the rest only move the
+/// exponent, remembering whether any was not zero. `Double` comes from Clinger's fast path, then Eisel–Lemire, then
+/// the C library's correctly rounded `strtod` in the C locale, on a NUL-terminated copy (yajl's buffers have none).
 struct DecimalText {
     var isNegative = false
-    /// The leading significant digits as an integer.
     var significand: UInt64 = 0
     /// value = ±significand × 10^exponent (plus dropped digits, when `droppedNonZero`).
     var exponent = 0
@@ -17,31 +14,24 @@ struct DecimalText {
     /// Written with a fraction or an exponent (`1.0`, `1e3`): Foundation-style `Any` values make these `Double`.
     var hasFractionOrExponent = false
 
-    /// Exponents beyond this are clamped: they put any non-zero value out of every type's range, however many digits
-    /// the number has (a document can't hold 2^59 of them), and the arithmetic on them can't overflow.
+    /// Exponents are clamped to this: past it any non-zero value is out of range, and the arithmetic can't overflow.
     private static let exponentClamp = 1 << 59
 
-    /// Reads `text` as a decimal number: `-?digits(.digits)?([eE][+-]?digits)?`. JSON numbers always match; for a
-    /// string holding a number, a leading `+` and leading zeros are also accepted (as Swift's `Int(_:)` does).
-    /// Returns `nil` for anything else, including surrounding blanks, `inf`, `nan` and hexadecimal.
+    /// Reads `-?digits(.digits)?([eE][+-]?digits)?`; `fromString` also takes a leading `+` and leading zeros (as
+    /// `Int(_:)` does). `nil` for anything else: blanks, `inf`, `nan`, hexadecimal.
     init?(_ text: UnsafeRawBufferPointer, fromString: Bool = false) {
         guard let number = Self.read(text, fromString: fromString) else { return nil }
         self = number
     }
 
-    /// Reads the text of a number token: what the tokenizer hands out for a JSON number, recorded on a tape, or
-    /// written for a Swift or Foundation number value. Such text is made of digits and `-+.eE` only, which lets runs
-    /// of digits be found by one bit (a digit's 0x10, which none of the five others has). Text with other bytes may
-    /// read as a wrong number or as none, never out of its bounds; for text from anywhere else use
-    /// ``init(_:fromString:)``, which checks every byte.
+    /// Reads a number token's text: digits and `-+.eE` only, so that a digit is told by its bit 0x10. Other bytes may
+    /// read as a wrong number or none, never out of bounds; for any other text use ``init(_:fromString:)``.
     init?(token text: UnsafeRawBufferPointer) {
         guard let number = Self.read(text, fromString: false, token: true) else { return nil }
         self = number
     }
 
-    /// The correctly rounded `Double` of a number token's text (``init(token:)``, then ``double(text:)``), in one
-    /// function: the reading's parts stay in registers on their way to the conversion. A number of the commonest
-    /// shape is read in a straight line first (``pointToken(_:_:)``).
+    /// The correctly rounded `Double` of a number token, in one function so that its parts stay in registers.
     @inline(__always)
     static func double(token text: UnsafeRawBufferPointer) -> Double? {
         #if _endian(little)
@@ -57,7 +47,6 @@ struct DecimalText {
         {
             // At most 16 fraction digits: within Clinger's exact powers, and the value within Double's range.
             if significand <= Self.maximumExactSignificand {
-                // Clinger, as in ``double(text:)``.
                 let result = Double(significand) / Self.exactPowersOfTen[fractionDigits]
                 return negative ? -result : result
             }
@@ -78,13 +67,8 @@ struct DecimalText {
     }
 
     #if _endian(little)
-    /// The significand and the number of fraction digits of a number token of one to seven bytes without an exponent
-    /// (`5`, `-0.5`, `3.25`, `100`), read from one word; `nil` for any other, which the general reading reads.
-    ///
-    /// The token's bytes are loaded in their order from the lowest byte (``ShortBytes/orderedWord(_:count:)``). A
-    /// token's bytes are digits or `-+.eE`, of which only digits have the bit 0x10 (see ``init(token:)``), and a token
-    /// is JSON's: after an optional `-`, digits with at most one byte that is not a digit means a point (then digits
-    /// on both sides of it) or an exponent's `e` (then the general reading).
+    /// The significand and fraction digits of a token of one to seven bytes without an exponent (`5`, `-0.5`), read
+    /// from one word (``ShortBytes/orderedWord(_:count:)``); `nil` for any other. Only digits have the bit 0x10.
     @inline(__always)
     private static func shortToken(
         _ base: UnsafeRawPointer, _ count: Int
@@ -102,8 +86,7 @@ struct DecimalText {
         var integerDigits = digits
         var fractionDigits = 0
         if nonDigits != 0 {
-            // One byte that is not a digit, and it is the point, with digits on both sides: the digits after it
-            // move down by one byte.
+            // One byte that is not a digit, the point, with digits on both sides: the digits after it move down a byte.
             guard nonDigits & (nonDigits &- 1) == 0 else { return nil }
             let point = nonDigits.trailingZeroBitCount &>> 3
             guard (word &>> UInt64(point &* 8)) & 0xFF == UInt64(ASCII.period), point > 0, point < digits &- 1 else {
@@ -120,9 +103,8 @@ struct DecimalText {
         return (Digits.firstDigits(word, digits), fractionDigits, negative)
     }
 
-    /// The `Double` of a number token of one to seven bytes with an exponent (`1e2`, `-2.5E-3`), read a byte at a
-    /// time: its significand has at most five digits, so with a power of ten within Clinger's exact ones (±22) one
-    /// IEEE operation rounds it correctly; `nil` for any other, which the general reading reads.
+    /// The `Double` of a token of one to seven bytes with an exponent (`1e2`, `-2.5E-3`): at most five digits, so with
+    /// a power of ten within Clinger's exact ones (±22) one IEEE operation rounds it correctly; `nil` for any other.
     @inline(never)
     private static func shortExponentToken(_ base: UnsafeRawPointer, _ count: Int) -> Double? {
         let negative = base.load(as: UInt8.self) == ASCII.minus
@@ -166,15 +148,8 @@ struct DecimalText {
         return negative ? -result : result
     }
 
-    /// The significand and the number of fraction digits of a number token of the commonest shape, read in a
-    /// straight line: `-?`, one to seven integer digits, a point, one to sixteen fraction digits to the end (no
-    /// exponent), at least eight bytes after the sign and at most 19 digits in all. `nil` for any other text, which
-    /// the general reading reads.
-    ///
-    /// Words are read whole: the integer digits are the first word's bytes before the point
-    /// (``Digits/firstDigits(_:_:)``); the fraction's first eight, when more follow, are one word, and its last one to
-    /// eight come from the text's last eight bytes, those already read masked to `0`s. A token's bytes are digits or `-+.eE`, of which only digits have the bit 0x10 (see
-    /// ``init(token:)``).
+    /// The significand and fraction digits of the commonest shape, `-?d{1,7}\.d{1,16}` (at least eight bytes after the
+    /// sign, at most 19 digits), read a word at a time (``Digits/firstDigits(_:_:)``); `nil` otherwise.
     @inline(__always)
     private static func pointToken(
         _ base: UnsafeRawPointer, _ count: Int
@@ -183,7 +158,6 @@ struct DecimalText {
         guard count &- start >= 8 else { return nil }
         let head = base.loadUnaligned(fromByteOffset: start, as: UInt64.self)
         let integerDigits = Digits.leadingTokenDigits(head)
-        // One to seven digits, no leading zero unless alone, then the point.
         guard UInt(bitPattern: integerDigits &- 1) < 7,
             (head &>> UInt64(integerDigits &* 8)) & 0xFF == UInt64(ASCII.period),
             integerDigits == 1 || head & 0xFF != UInt64(ASCII.zero)
@@ -191,7 +165,6 @@ struct DecimalText {
         var significand = Digits.firstDigits(head, integerDigits)
         let fractionStart = start &+ integerDigits &+ 1
         let fractionDigits = count &- fractionStart
-        // Up to 16 fraction digits: the first eight as a word when more follow them.
         var unread = fractionDigits
         if unread > 8 {
             guard unread <= 16 else { return nil }
@@ -213,8 +186,6 @@ struct DecimalText {
     }
     #endif
 
-    /// The correctly rounded `Double` of a string holding a number (``init(_:fromString:)`` with `fromString`,
-    /// then ``double(text:)``).
     static func double(string text: UnsafeRawBufferPointer) -> Double? {
         guard let number = read(text, fromString: true, token: false) else { return nil }
         return number.double(text: text)
@@ -226,8 +197,7 @@ struct DecimalText {
     private static func read(_ text: UnsafeRawBufferPointer, fromString: Bool, token: Bool = false) -> DecimalText? {
         let count = text.count
         guard count > 0, let base = text.baseAddress else { return nil }
-        // One pass finds the parts and accumulates every digit; with at most 19 digits in all (the common case),
-        // that is the exact significand. Longer numbers are read again by `Digits`.
+        // One pass finds the parts and accumulates every digit: exact up to 19 digits; longer numbers go to `Digits`.
         var index = 0
         var negative = false
         if base.load(as: UInt8.self) == ASCII.minus {
@@ -239,8 +209,7 @@ struct DecimalText {
         var accumulated: UInt64 = 0
         let integerStart = index
         #if _endian(little)
-        // An integer part is usually too short for runs to gain: only one of eight digits or more (an id) is read
-        // as a run.
+        // An integer part is usually too short for runs to gain: only one of eight digits or more (an id) is.
         let longInteger =
             token && count &- index >= 8
             && ~base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x1010_1010_1010_1010 == 0
@@ -316,12 +285,8 @@ struct DecimalText {
         return number
     }
 
-    /// Accumulates the run of digits that starts at `index` and moves `index` past it: eight bytes at a time while
-    /// more than eight remain, the run's length in them found by one test of all eight (``Digits/leadingDigits(_:)``,
-    /// or for a token's text ``Digits/leadingTokenDigits(_:)``); then, in a text of at least eight bytes, its last
-    /// eight bytes, those before `index` shifted out; a byte at a time only in texts shorter than eight bytes. Like
-    /// the integer part's loop, it wraps on overflow: the accumulated value is used only for numbers of at most 19
-    /// digits. Returns whether the run reached the end of the text.
+    /// Accumulates the run of digits at `index`, moving `index` past it, eight bytes per test; wraps on overflow (used
+    /// only up to 19 digits). Returns whether the text ended.
     @inline(__always)
     @discardableResult
     private static func accumulateDigitRun(
@@ -342,8 +307,7 @@ struct DecimalText {
                 accumulated = accumulated &* 100_000_000 &+ Digits.eightDigits(chunk)
                 index &+= 8
             }
-            // One to eight bytes are left (or none); the text's last eight bytes lie in it, as count >= 8: those
-            // before `index` shifted out, zero bytes in their place end the run.
+            // One to eight bytes left: the last eight (count >= 8), those before `index` shifted out; zeros end a run.
             let unread = count &- index
             guard unread > 0 else { return true }
             let last = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> UInt64((8 &- unread) &* 8)
@@ -364,9 +328,8 @@ struct DecimalText {
         return true
     }
 
-    /// Builds the significand from runs of digits: 19 significant digits always fit in a `UInt64`, eight at a time
-    /// where eight are available; a 20th is kept when it still fits (so 20-digit integers up to `UInt64.max` stay
-    /// exact); the rest only move the exponent.
+    /// Builds the significand from runs of digits: 19 significant digits always fit in a `UInt64`; a 20th is kept when
+    /// it still fits (so 20-digit integers up to `UInt64.max` stay exact); the rest only move the exponent.
     private struct Digits {
         let base: UnsafeRawPointer
         var exponent: Int
@@ -380,7 +343,6 @@ struct DecimalText {
             self.exponent = exponent
         }
 
-        /// Reads a number of more than 19 digits, from its first significant digit on.
         @inline(never)
         static func read(
             _ base: UnsafeRawPointer, integer: Range<Int>, fraction: Range<Int>, exponent: Int
@@ -459,7 +421,6 @@ struct DecimalText {
             }
         }
 
-        /// Whether all eight bytes are ASCII digits.
         @inline(__always)
         static func isEightDigits(_ chunk: UInt64) -> Bool {
             ((chunk & 0xF0F0_F0F0_F0F0_F0F0) | (((chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4))
@@ -480,16 +441,14 @@ struct DecimalText {
             return nonDigits.trailingZeroBitCount &>> 3
         }
 
-        /// ``leadingDigits(_:)`` for bytes known to be digits or `-+.eE` (or zero bytes shifted in): of these, only
-        /// digits have the bit 0x10.
+        /// ``leadingDigits(_:)`` for bytes known to be digits or `-+.eE` (or zeros shifted in): only digits have 0x10.
         @inline(__always)
         static func leadingTokenDigits(_ chunk: UInt64) -> Int {
             (~chunk & 0x1010_1010_1010_1010).trailingZeroBitCount &>> 3
         }
 
-        /// The value of the first `count` (1...8) digits of the chunk, the first in the lowest byte: up to four (an
-        /// integer part, most often), their values moved to the top of the low four bytes and combined in pairs;
-        /// more, moved to the top of the word with the bytes below become `0`s.
+        /// The value of the first `count` (1...8) digits of the chunk, the first in the lowest byte: up to four
+        /// combined in pairs in the low four bytes; more at the top of the word, the bytes below zeroed.
         @inline(__always)
         static func firstDigits(_ chunk: UInt64, _ count: Int) -> UInt64 {
             if count <= 4 {
@@ -502,7 +461,6 @@ struct DecimalText {
             return eightDigits((chunk &<< shift) | (0x3030_3030_3030_3030 &>> UInt64(count &* 8)))
         }
 
-        /// 10^count for a count of 0...8.
         @inline(__always)
         static func powerOfTen(_ count: Int) -> UInt64 { smallPowersOfTen[count] }
 
@@ -525,8 +483,7 @@ struct DecimalText {
 
     // MARK: - Integers
 
-    /// The exact integer value, when the text denotes one: `1.0` and `1e3` do, `1.5` does not.
-    /// Returns the magnitude; `nil` when it is fractional or larger than `UInt64.max`.
+    /// The exact magnitude when the text denotes an integer (`1.0`, `1e3`; not `1.5`) up to `UInt64.max`; else `nil`.
     var integerMagnitude: UInt64? {
         if droppedNonZero { return nil }
         var value = significand
@@ -546,13 +503,11 @@ struct DecimalText {
         return value
     }
 
-    /// The value in an integer type, when it is an integer that fits.
     func integer<T: FixedWidthInteger>(_: T.Type = T.self) -> T? {
         guard let magnitude = integerMagnitude else { return nil }
         return Self.integer(T.self, negative: isNegative, magnitude: magnitude)
     }
 
-    /// `±magnitude` in an integer type, when it fits.
     @inline(__always)
     static func integer<T: FixedWidthInteger>(_: T.Type, negative: Bool, magnitude: UInt64) -> T? {
         if !negative { return T(exactly: magnitude) }
@@ -562,9 +517,7 @@ struct DecimalText {
         return T(exactly: value)
     }
 
-    /// A number token written as a plain integer of at most 19 digits (`-?[0-9]+`, as most integers are): its value
-    /// in `T` when it fits, read without the general reading's parts (no fraction, exponent or dropped digits to
-    /// account for); `nil` as the outer value for any other token, which the general reading then reads.
+    /// A token that is a plain integer of at most 19 digits: its value in `T` when it fits; outer `nil` for any other.
     @inline(__always)
     static func plainInteger<T: FixedWidthInteger>(token text: UnsafeRawBufferPointer, as _: T.Type) -> T?? {
         let count = text.count
@@ -587,8 +540,7 @@ struct DecimalText {
     ]
     private static let maximumExactSignificand: UInt64 = 1 << 53
 
-    /// The correctly rounded `Double`, or `nil` when the value is beyond `Double`'s range (`1e400`).
-    /// Values too small for a `Double` round to zero, as every JSON parser rounds them.
+    /// The correctly rounded `Double`; `nil` beyond its range (`1e400`); too small rounds to zero, as everywhere.
     @inline(__always)
     func double(text: UnsafeRawBufferPointer) -> Double? {
         if droppedNonZero { return Self._slowpath_double(self, text: text) }
@@ -610,8 +562,7 @@ struct DecimalText {
     /// A number with more significant digits than the significand holds, some of them not zero.
     @inline(never)
     private static func _slowpath_double(_ number: DecimalText, text: UnsafeRawBufferPointer) -> Double? {
-        // The true value lies between significand and significand + 1 (times 10^exponent): both must round to the
-        // same double, or only the exact algorithm can tell.
+        // The value lies between significand and significand + 1 (× 10^exponent): if both round alike, that's it.
         guard var result = eiselLemire(number.significand, number.exponent), number.significand < UInt64.max,
             let upper = eiselLemire(number.significand + 1, number.exponent), upper == result
         else { return _slowpath_strtod(text) }
@@ -630,9 +581,8 @@ struct DecimalText {
         return eiselLemireSteps(w, q, normal: false, maybeHalfway: true)
     }
 
-    /// ``eiselLemire(_:_:)`` for `w` not zero and `q` within the table's powers, inlined where the caller knows so;
-    /// `normal` when it also knows the result is a normal `Double`, neither subnormal nor out of range, and not
-    /// `maybeHalfway` when `q` is below -4, where no value lies exactly halfway between two doubles.
+    /// ``eiselLemire(_:_:)`` for a non-zero `w` and `q` within the table, inlined; `normal`: the result is known to be
+    /// normal; no `maybeHalfway` when `q` < -4, where no value lies exactly halfway between two doubles.
     @_transparent
     private static func eiselLemireSteps(_ w: UInt64, _ q: Int, normal: Bool, maybeHalfway: Bool) -> Double? {
         let leadingZeros = w.leadingZeroBitCount
@@ -653,7 +603,6 @@ struct DecimalText {
         var mantissa = high >> shift
         var power2 = (((152_170 &+ 65_536) &* q) &>> 16) &+ 63 &+ upperBit &- leadingZeros &+ 1023
         if !normal && power2 <= 0 {
-            // Subnormal.
             if -power2 + 1 >= 64 { return 0 }
             mantissa >>= UInt64(-power2 + 1)
             mantissa += mantissa & 1
@@ -676,7 +625,6 @@ struct DecimalText {
         return Double(bitPattern: mantissa | (UInt64(power2) << 52))
     }
 
-    /// The correctly rounded `Float`, or `nil` when beyond `Float`'s range.
     func float(text: UnsafeRawBufferPointer) -> Float? {
         if significand == 0 && !droppedNonZero { return isNegative ? -0.0 : 0.0 }
         if !droppedNonZero && significand <= 1 << 24 && exponent >= -10 && exponent <= 10 {

@@ -1,24 +1,20 @@
 import Foundation
 
 /// The type adaptation rules for one scalar type: what each kind of JSON scalar becomes, or `nil` when it does not
-/// fit (the property then keeps its default). These are HandyJSON's rules, written down in the README:
-///
-/// - A number fills a number property when it fits exactly: `300` does not fit an `Int8`, `1.5` does not fit an
-///   `Int`, `1.0` and `1e3` do; `1e400` does not fit a `Double`.
-/// - A string holding a base-10 number fills a number property the same way.
+/// fit (a property then keeps its default). HandyJSON's rules, tabled in the ModelsInDepth article:
+/// - A number, or a string holding a base-10 number, fills a number property when it fits exactly: `300` does not
+///   fit an `Int8`, nor `1.5` an `Int`; `1.0` and `1e3` do; `1e400` does not fit a `Double`.
 /// - A number fills a `String` property with its exact text from the document.
 /// - `Bool` takes `true`/`false`, the strings `"true"`/`"false"`/`"1"`/`"0"` in any case, and numbers (0 is false).
 protocol ScalarConversion {
     associatedtype Value
     /// `text` is a number token's (see ``DecimalText/init(token:)``).
     static func value(number text: UnsafeRawBufferPointer) -> Value?
-    /// A number event's value when the input may be JSON5 (`json5`): the conversions that keep a number's text give
-    /// JSON5's `NaN`, `Infinity` and `-Infinity` as such (``DecodingOptions/numberText(_:)``); the others read the
-    /// text alone.
+    /// A number event's value when the input may be JSON5: the conversions that keep a number's text give `NaN`,
+    /// `Infinity` and `-Infinity` as such (``DecodingOptions/numberText(_:)``); the others read the text alone.
     static func value(number text: UnsafeRawBufferPointer, json5: Bool) -> Value?
     static func value(string bytes: UnsafeRawBufferPointer) -> Value?
-    /// A string event's value, where `run` can say whether its bytes are known to be ASCII (``String``'s conversion
-    /// asks); the others read the bytes alone.
+    /// A string event's value; `run` can say the bytes are ASCII (``String``'s conversion asks).
     static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> Value?
     static func value(bool: Bool) -> Value?
     static var expectation: String { get }
@@ -99,7 +95,6 @@ struct BoolConversion: ScalarConversion {
     static var expectation: String { "a Boolean" }
     static var kind: ScalarKind { .bool }
 
-    /// Case-insensitive comparison with a lowercase ASCII word.
     private static func matches(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
         let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         for index in 0..<bytes.count where ASCII.lowercased(bytes[index]) != expected[index] { return false }
@@ -117,9 +112,8 @@ struct StringConversion: ScalarConversion {
         json5 ? JSON5Text.spelling(text) ?? String(jsonBytes: text) : String(jsonBytes: text)
     }
     static func value(string bytes: UnsafeRawBufferPointer) -> String? { String(jsonBytes: bytes) }
-    /// A short string comes from the run's ``ShortStringCache`` when it was made before. A string too long to be
-    /// stored inline is told it is ASCII without reading it again when it lies, as it is, in a chunk the tokenizer's
-    /// scan found all ASCII (``DecodingRun/isKnownASCII(_:)``).
+    /// A short string comes from the run's ``ShortStringCache``; a longer one skips the UTF-8 check when it lies, as
+    /// it is, in a chunk the tokenizer's scan found all ASCII (``DecodingRun/isKnownASCII(_:)``).
     @inline(__always)
     static func value(string bytes: UnsafeRawBufferPointer, in run: DecodingRun) -> String? {
         if bytes.count <= String.inlineUTF8Capacity { return bytes.isEmpty ? "" : run.shortString(bytes) }

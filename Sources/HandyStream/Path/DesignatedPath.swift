@@ -1,13 +1,8 @@
-/// A designated path: where in a document the values to decode sit.
-///
-/// Syntax: keys separated by `.` (`data.cat`), array indices in brackets (`list[3].name`), `[*]` for every element of
-/// an array and `*` for every member of an object, anywhere and any number of times (`statuses[*].user`,
-/// `data[*].items[*]`, `rates.*`). A backslash makes the next character literal (`a\.b` is the single key `a.b`,
-/// `\[` a key containing a bracket, `\*` the key `*`). Empty segments are ignored, as HandyJSON ignores them:
-/// `data..cat` and `.data.cat` mean `data.cat`; the empty path is the whole document.
-///
-/// A path without wildcards designates one value, the first occurrence of each key on the way. A path with wildcards
-/// designates every value it matches, in document order.
+/// Where in a document the values to decode sit: keys separated by `.` (`data.cat`), indices in brackets
+/// (`list[3].name`), `[*]` for every element of an array and `*` for every member of an object, anywhere
+/// (`statuses[*].user`, `rates.*`). A backslash makes the next character literal (`a\.b`, `\[`, `\*`). Empty segments
+/// are ignored, as HandyJSON ignores them; the empty path is the whole document. Without wildcards a path designates
+/// one value, the first occurrence of each key on the way; with wildcards, every match, in document order.
 struct DesignatedPath: Equatable, CustomStringConvertible {
     enum Segment: Equatable {
         case key([UInt8])
@@ -23,10 +18,8 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         try self.init(text, keysOnly: false)
     }
 
-    /// The segments of a mapped key (`<--` in `mapping(mapper:)`): the same syntax
-    /// with keys only — `userInfo.age` is a nested key path, `\.` a literal dot; brackets and `*` are plain
-    /// characters, and a trailing backslash is itself (a mapping has no way to refuse a key). Empty segments are
-    /// dropped; no segment at all means the key can never match.
+    /// The segments of a mapped key (`<--`): keys only, `\.` a literal dot, a trailing backslash itself (a mapping
+    /// can't refuse a key); empty segments dropped, so a key with none never matches.
     static func mappedKey(_ text: String) -> [[UInt8]] {
         // Can't throw: keys-only parsing refuses nothing.
         guard let path = try? DesignatedPath(text, keysOnly: true) else { return [] }
@@ -36,7 +29,6 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         }
     }
 
-    /// Parses `text`; with `keysOnly`, `.` and `\` are the only special characters.
     private init(_ text: String, keysOnly: Bool) throws(JSONDecodingError) {
         self.text = text
         var segments: [Segment] = []
@@ -94,18 +86,15 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         self.segments = segments
     }
 
-    /// The error for `text`, which is not a path, and why.
     private static func invalid(_ text: String, _ reason: String) -> JSONDecodingError {
         JSONDecodingError(.invalidPath, "invalid path '\(text)': \(reason)")
     }
 
-    /// The index of the first wildcard segment, or `nil` for a path that designates one value.
     var firstWildcard: Int? {
         segments.firstIndex { $0 == .everyElement || $0 == .everyMember }
     }
 
-    /// Every element of the array this path designates (for element streaming: `data.items` streams as
-    /// `data.items[*]`); a path with wildcards already designates what it streams.
+    /// For element streaming: `data.items` streams as `data.items[*]`; a wildcard path already says what it streams.
     func streamingElements() -> DesignatedPath {
         guard firstWildcard == nil else { return self }
         var path = self

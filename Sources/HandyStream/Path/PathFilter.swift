@@ -1,20 +1,14 @@
-/// Passes on only the events of the values a designated path matches, and skips everything else by counting depth.
-///
-/// Nothing is built on the way: keys are compared as bytes with the path's segments, siblings are skipped. The filter
-/// keeps a stack of the containers on the way to a match, each with the segment its children are matched against:
+/// Passes on only the events of the values a designated path matches, skipping the rest by counting depth and building
+/// nothing (keys are compared as bytes). A stack holds the containers on the way to a match, each with the segment its
+/// children are matched against:
 ///
 ///     statuses[*].user     $ (object: key "statuses") ▸ statuses (array: every element) ▸ [3] (object: key "user")
 ///
-/// When a matching value starts, the filter tells its owner (the pipeline), which hands the tokenizer straight to
-/// the builder, so the value's own events cost nothing extra; the builder says when the value is complete, and the
-/// pipeline gives the tokenizer back (``resume()``). A path without wildcards designates one value (the first
-/// occurrence of each key): the pipeline stops reading once it is complete. With wildcards, in single-value mode, the
-/// matches are collected: the filter forwards their events itself inside an array of its own making, which the
-/// builder fills as it would fill `[T]`, and reading stops when the container of the first wildcard ends, after
-/// which nothing more can match. A path that is not in the document is an error where that becomes certain; within
-/// a wildcard, a value that doesn't have the rest of the path is simply not a match.
+/// When a match starts, the pipeline hands the tokenizer to the builder, and takes it back when the value is complete
+/// (``resume()``). With wildcards, in single mode, the filter forwards the matches itself, inside an array of its own
+/// making, until the first wildcard's container ends. A path missing from the document is an error once that is
+/// certain; within a wildcard, a value lacking the rest is no match.
 final class PathFilter: TokenSink {
-    /// What the filter hands to the builder.
     enum Mode {
         /// One value: the value at a path without wildcards, or every match collected into one array.
         case single
@@ -22,16 +16,13 @@ final class PathFilter: TokenSink {
         case stream
     }
 
-    /// One container on the way to a match.
     private struct Level {
         var isObject: Bool
         /// The segment this container's children are matched against.
         var segment: Int
-        /// Arrays: the index that segment wants, or -1 for every element (read here, not from the path, for each
-        /// element judged).
+        /// Arrays: the index that segment wants, or -1 for every element (kept here for each element judged).
         var wantedIndex: Int
-        /// Which container this is, among all the filter has entered: the run is told this container's path once
-        /// for all the elements handed on from it (``pathHandedOver``).
+        /// Which container this is: the run is told its path once for all the elements handed on (``pathHandedOver``).
         var serial: Int
         /// Arrays: the elements completed so far, the index of the one being read.
         var index = 0
@@ -39,69 +30,51 @@ final class PathFilter: TokenSink {
         var childMatches = false
         /// An exact segment (a key, an index) matched here.
         var found = false
-        /// Objects: the key read last (whether or not it matched), for paths: an error in a member that is skipped
-        /// names that member, not the one the path wants. Replaced in place, so that its buffer is allocated once.
+        /// Objects: the key read last, matched or not, so that an error in a skipped member names it (buffer reused).
         var key: [UInt8] = []
-        /// The JSON path of this container, made when first needed.
         var path: String?
     }
 
     private let path: DesignatedPath
     private let mode: Mode
-    /// Where the events of matches go (the builder): the next stage, reached through the events' own interface.
-    /// Unretained: the pipeline owns both stages and keeps the builder for as long as the filter. Called through
-    /// ``toNext(_:)`` without reference counting.
+    /// Where matches' events go (the builder); unretained, as the pipeline owns both; called through ``toNext(_:)``.
     private let nextReference: Unmanaged<TokenSink>
     /// The nesting cap, the same as the builder's (every container counts, skipped ones too).
     private let maximumDepth: Int
-    /// What the filter tells when a match starts and ends (it changes no other stage's fields itself). Unretained,
-    /// as the builder's (``Builder/owner``): the pipeline that sets it owns the filter and drives every event to it.
+    /// Told when a match starts and ends. Unretained, as ``Builder/owner`` is: the pipeline owns the filter.
     var owner: Unmanaged<StageOwner>?
-    /// The first wildcard segment: matches are collected (single mode), and no more can come once its container
-    /// has ended.
+    /// The first wildcard segment: in single mode matches are collected, and none can come after its container ends.
     private let firstWildcard: Int?
-    /// The open containers, outermost first: `levelCount` initialized levels in memory of the filter's own, of
-    /// `levelCapacity` (allocated by `init`, grown by ``push(_:)``, freed by `deinit`), as the builder's stack is, so
-    /// that changing the innermost level (for every value the filter judges) pays neither an exclusivity check of a
-    /// class property nor an array's uniqueness check. Reached only through ``innermost`` and ``push(_:)`` /
-    /// ``pop()``, whose index is checked in debug builds.
+    /// The open containers, outermost first: `levelCount` initialized of `levelCapacity`, in memory of the filter's own
+    /// (allocated by `init`, grown by ``push(_:)``, freed by `deinit`), so that changing the innermost level costs no
+    /// exclusivity or uniqueness check. Reached only through ``innermost``, ``push(_:)`` and ``pop()``.
     private var levelBase: UnsafeMutablePointer<Level>
     private var levelCount = 0
     private var levelCapacity = 8
     /// Total open containers, to hold the same nesting cap as the builder while skipping.
     private var depth = 0
-    /// The next container's ``Level/serial``.
     private var nextSerial = 0
-    /// The serial of the array whose path the run was last given with an element's index, or -1: the next element
-    /// of the same array only moves the index (``handOver()``).
+    /// The serial of the array whose path the run last got, or -1: its next element only moves the index.
     private var pathHandedOver = -1
 
-    /// What the filter does with the events arriving.
     private enum State: Equatable {
-        /// Matching the path: each value that starts is judged against the innermost level's segment. Next: a
-        /// container on the way (a new level, still searching), one that can't match (skipping), a match handed to
-        /// the builder (passing) or, for collected matches, forwarded to it (forwarding).
+        /// Matching the path: each value that starts is judged against the innermost level's segment. Next: searching
+        /// (a container on the way), skipping, passing (a match handed over) or forwarding (a collected match).
         case searching
-        /// Inside a container that can't match: how many of its containers are open. Next: searching, when the
-        /// outermost one closes.
+        /// Inside a container that can't match: how many of its containers are open. Next: searching.
         case skipping(depth: Int)
-        /// Collected matches: a matching container's events go to the builder, into the array of matches; how many
-        /// of its containers are open. Next: searching, when the outermost one closes.
+        /// Collected matches: a match's events go to the builder, into the array of matches. Next: searching.
         case forwarding(depth: Int)
-        /// The builder has the tokenizer: a match is being built. Next: searching, when the pipeline hands events
-        /// back (``resume()``).
+        /// The builder has the tokenizer: a match is being built. Next: searching, after ``resume()``.
         case passing
     }
 
     private var state = State.searching
-    /// Nothing more can match in this top-level value: every value is skipped, the rest only checked (a fact about
-    /// the top-level value, whatever the state: cleared when the next one starts, in stream mode).
+    /// Nothing more can match in this top-level value, whatever the state (cleared at the next one, in stream mode).
     private var exhausted = false
 
-    /// The builder has the tokenizer: a match is being built.
     var isPassing: Bool { state == .passing }
 
-    /// What the pipeline's stages share: the failure slot.
     private let run: DecodingRun
 
     init(path: DesignatedPath, next: TokenSink, run: DecodingRun, mode: Mode = .single) {
@@ -121,7 +94,6 @@ final class PathFilter: TokenSink {
 
     // MARK: - Levels
 
-    /// The innermost open container, or `nil` at the top level.
     @inline(__always)
     private var innermost: UnsafeMutablePointer<Level>? {
         guard levelCount > 0 else { return nil }
@@ -158,7 +130,6 @@ final class PathFilter: TokenSink {
         valueEnded()
     }
 
-    /// Hands an event to the next stage.
     @inline(__always)
     private func toNext(_ event: (TokenSink) -> Bool) -> Bool { nextReference.withInstance(event) }
 
@@ -207,7 +178,6 @@ final class PathFilter: TokenSink {
 
     // MARK: - Transitions
 
-    /// What becomes of the value starting now.
     private enum Verdict {
         case skip
         case match
@@ -403,7 +373,6 @@ final class PathFilter: TokenSink {
         owner?.withInstance { $0.pathFilterHandsOver(self) }
     }
 
-    /// Tells the run where the value handed on sits (``DecodingRun/handOver(at:index:outerDepth:)``).
     private func handOverPath(_ valuePath: String, index: Int?) {
         run.handOver(at: valuePath, index: index, outerDepth: depth)
         pathHandedOver = -1
@@ -416,9 +385,8 @@ final class PathFilter: TokenSink {
         }
     }
 
-    /// The JSON path of the value at the current position (the current key or element of the innermost container):
-    /// the key read there, not the one the path wants (a member skipped, or a syntax error in it, is where it is).
-    /// Inside a skipped value the filter keeps no keys or indices: the path is the skipped value's own.
+    /// The JSON path of the current position: the key read there, not the one the path wants (a skipped member is
+    /// where it is). Inside a skipped value the filter keeps no keys or indices: the path is the skipped value's own.
     private func childPath() -> String {
         guard let level = innermost?.pointee else { return "$" }
         let base = level.path ?? "$"
@@ -435,7 +403,6 @@ final class PathFilter: TokenSink {
 
     private func fail(_ failure: BuildFailure) -> Bool { run.fail(failure) }
 
-    /// Where the filter is, for errors found by yajl before a match: the container on the way, and the key or element
-    /// being read in it.
+    /// Where the filter is, for yajl's errors before a match: the container on the way, and the key or element in it.
     var currentPath: String { childPath() }
 }

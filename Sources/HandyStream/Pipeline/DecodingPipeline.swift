@@ -1,35 +1,27 @@
-/// The one pipeline behind every entry point: the tokenizer (or another event source), the path filter when a path is
-/// designated or values are streamed, and the builder with its root frame. A whole document is one chunk.
+/// The one pipeline behind every entry point, fed chunk by chunk (a whole document is one chunk): the input's encoding,
+/// the text stages, the tokenizer (or another event source), the path filter when a path is designated or values are
+/// streamed, and the builder.
 ///
-///     bytes ─▶ Tokenizer ─▶ PathFilter ─(the designated value starts: the pipeline hands the tokenizer over)─▶ Builder
-///                               └──────────── (no path, one value: straight to the builder) ──────────────▶ RootFrame
+///     bytes ─▶ InputEncoding ─▶ TextStages ─▶ Tokenizer ─▶ PathFilter ──(a designated value starts)──▶ Builder
+///                                                 └───────────────(no path, one value)────────────────────┘
 ///
-/// The stages talk through their own interfaces: the filter tells the pipeline when a value starts and ends, and the
-/// builder when its root value is complete (``StageOwner``); the pipeline alone moves the tokenizer's sink and sets
-/// where the builder is. Errors are made in one place, ``error(_:)``.
-///
-/// Its life is one state machine (``State``), which both push decoders follow:
+/// The stages report to it (``StageOwner``); it alone moves the tokenizer's sink. Its life is one state machine:
 ///
 ///     reading ──feed──▶ reading                 chunks are converted, rewritten and tokenized
 ///        ├──the value is complete──▶ stopped    later chunks are ignored; finish returns the value
 ///        ├──bad input──▶ failed(error)          every later feed and finish throws the same error
 ///        └──finish────▶ finished                every later feed and finish is misuse (kind misuse)
 final class DecodingPipeline<T>: StageOwner {
-    /// What the pipeline yields.
     enum Mode {
-        /// One value: the document, or the value at the path (reading stops once it is complete), or with wildcards
-        /// every match, collected as the elements of one array (reading stops once no more can come).
+        /// One value: the document or the value at the path; with wildcards, every match, as one array's elements.
         case value
-        /// Each element of the array at the path (a path without wildcards), or each match of a path with wildcards, in
-        /// each top-level value of the input.
+        /// Each element of the array at the path, or each match of a wildcard path, in each top-level value.
         case elements
-        /// The value at the path (every match, with wildcards) in each top-level value of the input (JSON Lines,
-        /// concatenated documents).
+        /// The value at the path (every match, with wildcards) in each top-level value (JSON Lines, concatenated).
         case valuePerDocument
     }
 
     let root: RootFrame<T>
-    /// What the stages share (the tokenizer's position, the failure slot); the pipeline owns it.
     private let run: DecodingRun
     let builder: Builder
     private let filter: PathFilter?
@@ -38,13 +30,11 @@ final class DecodingPipeline<T>: StageOwner {
     /// A designated value: reading stops once it is complete.
     let stopsWhenComplete: Bool
     private var lines = LineTracker()
-    /// One value: it is complete.
     private(set) var isComplete = false
     private enum State {
         /// Chunks are converted, rewritten and tokenized. Next: `reading` again, `stopped`, `failed` or `finished`.
         case reading
-        /// The tokenizer stopped before the input ended: the designated value is complete, or no more matches can
-        /// come. Later chunks are ignored. Next: `finished` (finish returns what was decoded).
+        /// The designated value is complete, or no more matches can come: later chunks are ignored. Next: `finished`.
         case stopped
         /// Bad input, or a value that doesn't fit: every later feed and finish throws this error. Next: nothing.
         case failed(any Error)
@@ -54,19 +44,13 @@ final class DecodingPipeline<T>: StageOwner {
     private var state = State.reading
     /// The tokenizer stopped before the input ended (``State/stopped``, and whatever came after it).
     private var stoppedReading = false
-    /// Values completed since they were last collected: the streaming modes only (`nil` exactly in mode `value`,
-    /// whose one value stays in the root frame).
+    /// Values completed since last collected; `nil` in mode `value`, whose value stays in the root frame.
     private let completed: ElementBuffer<T>?
-    /// Makes the completed values one array when they are collected (made when first used: its two closures are
-    /// two allocations).
+    /// Made when first used: its two closures are two allocations.
     private lazy var finishing = ArrayFinishing<T>.make()
-    /// The values are `Decodable` (see ``Decoding/rootCodec(for:strategy:)``): every error is a `DecodingError`, as
-    /// `JSONDecoder`'s are, with this library's error as its underlying error.
+    /// The values are `Decodable`: every error is a `DecodingError`, as `JSONDecoder`'s, wrapping this library's.
     private let throwsDecodingErrors: Bool
-    /// The input's encoding, told by its first bytes; UTF-16 and UTF-32 are converted to UTF-8.
     private var encoding = InputEncoding()
-    /// What rewrites the text before the tokenizer, when the options ask for it (JSON5, an implied top-level object,
-    /// trailing commas).
     private let textStages: [any TextStage]
 
     init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil) {
@@ -134,8 +118,7 @@ final class DecodingPipeline<T>: StageOwner {
         try feed(chunk, tracksLines: true)
     }
 
-    /// `tracksLines`: count the chunk's lines for errors in later chunks; a whole document needs none, its errors
-    /// are located in the document itself.
+    /// `tracksLines`: count lines for errors in later chunks (a whole document's errors are located in it).
     private func feed(_ chunk: UnsafeRawBufferPointer, tracksLines: Bool) throws {
         try checkState("feed(_:) was called after finish()")
         guard case .reading = state else { return }
@@ -158,7 +141,6 @@ final class DecodingPipeline<T>: StageOwner {
         }
     }
 
-    /// Hands UTF-8 text to the tokenizer.
     private func tokenize(_ text: UnsafeRawBufferPointer, tracksLines: Bool) throws {
         // The text stages may hand over more text after the value completed within the same chunk.
         guard case .reading = state else { return }
@@ -168,7 +150,6 @@ final class DecodingPipeline<T>: StageOwner {
         if tracksLines { lines.advance(over: text, startingAt: start, kinds: tokenizer.lastChunkKinds) }
     }
 
-    /// Input that is not valid in the encoding its first bytes announced.
     private func encodingError(_ invalid: InputEncoding.Invalid) -> any Error {
         asThrown(
             JSONDecodingError(
@@ -185,8 +166,7 @@ final class DecodingPipeline<T>: StageOwner {
         return asThrown(error)
     }
 
-    /// Ends the input: a document cut short, or a path that never appeared, is reported here. `input`, when the
-    /// whole document is in memory, locates such an error with a snippet of its last line.
+    /// Ends the input, reporting a cut document or a missing path; `input`, the whole document, locates the error.
     func finish(input: UnsafeRawBufferPointer? = nil) throws {
         try checkState("finish() was called twice")
         guard case .reading = state else {
@@ -218,8 +198,7 @@ final class DecodingPipeline<T>: StageOwner {
         }
     }
 
-    /// Decodes one whole document held in memory: one chunk, then the end. Returns `nil` when the value doesn't
-    /// fit `T` (see ``takeValue(input:)`` for the error).
+    /// Decodes one whole document in memory; `nil` when the value doesn't fit `T` (``takeValue(input:)`` says why).
     func decode(document input: UnsafeRawBufferPointer) throws -> T? {
         // Rewritten text (JSON5) is located by the lines counted in it.
         try feed(input, tracksLines: !textStages.isEmpty)
@@ -240,7 +219,6 @@ final class DecodingPipeline<T>: StageOwner {
         return root.take()
     }
 
-    /// Throws the error that ended decoding, or says the pipeline is used after it finished.
     private func checkState(_ misuse: String) throws {
         switch state {
         case .reading, .stopped: return
@@ -251,7 +229,7 @@ final class DecodingPipeline<T>: StageOwner {
         }
     }
 
-    /// The one place where a run's errors are made: from what stopped the tokenizer, located in `chunk`.
+    /// The one place where the tokenizer's outcome becomes an error, located in `chunk`.
     private func handle(_ outcome: Tokenizer.Outcome, chunk: UnsafeRawBufferPointer, chunkStart: Int) throws {
         switch outcome {
         case .needsMore, .complete:
@@ -315,11 +293,9 @@ final class DecodingPipeline<T>: StageOwner {
     /// The values completed so far (the streaming modes), handed over once.
     func takeElements() -> [T] { completed?.takeAll(finishing) ?? [] }
 
-    /// The same, each value moved to `body` in turn (``ElementBuffer/takeEach(_:)``).
     func takeEachElement(_ body: (T) throws -> Void) rethrows { try completed?.takeEach(body) }
 
-    /// One value, once complete; a value that doesn't fit `T` is an error located where the value is (in `input`,
-    /// when the whole document is in memory).
+    /// One value, once complete; a misfit is an error located where the value is (in `input`, when it is whole).
     func takeValue(input: UnsafeRawBufferPointer? = nil) throws -> T {
         if let value = root.take() { return value }
         // A `Decodable` root value whose `init(from:)` failed: its own error, located.
@@ -336,8 +312,8 @@ final class DecodingPipeline<T>: StageOwner {
     }
 
     /// A `Decodable` value's error with HandyStream's location added: a `DecodingError` keeps its case and coding
-    /// path, its debug description gains the line, column, byte offset and JSON path, and the location is its
-    /// underlying error (unless it has one); another error is thrown as it is.
+    /// path, its description gains the line, column, offset and JSON path, and the location becomes its underlying
+    /// error (unless it has one); another error is thrown as it is.
     static func locate(_ error: any Error, at location: JSONDecodingError) -> any Error {
         guard let decodingError = error as? DecodingError else { return error }
         func position(_ location: JSONDecodingError) -> String {
@@ -372,9 +348,7 @@ final class DecodingPipeline<T>: StageOwner {
         }
     }
 
-    /// Bytes fed so far.
     var bytesFed: Int { tokenizer.bytesFed }
-    /// Calls of yajl's parser so far (``Tokenizer/parserCalls``).
     var parserCalls: Int { tokenizer.parserCalls }
     /// Bytes the tokenizer read: less than was fed when a designated value ended early.
     var bytesRead: Int {

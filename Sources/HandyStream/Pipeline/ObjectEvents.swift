@@ -1,16 +1,11 @@
 import Foundation
 
-/// The second event source: Foundation-style values (`[String: Any]`, `[Any]`, `String`, numbers, `Bool`, `NSNull`)
-/// replayed as the events yajl would report for the same JSON, so that HandyJSON's "mapping from a dictionary"
-/// goes through the one builder and follows exactly the same rules as JSON text. A value of another kind (a struct, a
-/// `Date`) is taken as it is where the property has its type (a model instance, as HandyJSON took it); otherwise it
-/// stands for its Foundation-style value (``ModelEncoder``'s, as `toJSON()` gives), walked the same way; one that
-/// can't be written as JSON is `null`.
+/// The second event source: Foundation-style values replayed as the events yajl would report for the same JSON, so that
+/// HandyJSON's "mapping from a dictionary" follows the rules of text. Another value (a struct, a `Date`) is taken as it
+/// is where the property has its type, else stands for its Foundation-style value (``ModelEncoder``'s) or `null`.
 enum ObjectEvents {
-    /// Sends `value`'s events to `sink`; returns `false` when the sink stopped.
-    ///
-    /// Containers are walked with an explicit stack, never by recursion: a deeply nested value in memory uses no
-    /// machine stack in proportion to its depth, and the builder's depth cap stops it as it stops deep JSON text.
+    /// Sends `value`'s events to `sink`; returns `false` when the sink stopped. Containers are walked with an explicit
+    /// stack, not recursion, so that the builder's depth cap stops a deep value as it stops deep text.
     static func emit(_ value: Any, to sink: TokenSink) -> Bool {
         enum Open {
             case object([(key: String, value: Any)], next: Int)
@@ -34,11 +29,9 @@ enum ObjectEvents {
                     if let proceed = emitScalar(scalar, to: sink) {
                         guard proceed else { return false }
                     } else if !pendingIsConverted, let proceed = sink.tokenReady(scalar) {
-                        // Taken as it is where the property has its type (a model instance, as HandyJSON took it).
                         guard proceed else { return false }
                     } else if !pendingIsConverted, let plain = try? ModelEncoder().foundationValue(scalar) {
-                        // Otherwise its events are those of what it encodes to, walked here like any other value:
-                        // the same rules as text, without writing text and reading it back.
+                        // Otherwise the events of what it encodes to, without writing text and reading it back.
                         pending = plain
                         pendingIsConverted = true
                         continue
@@ -97,8 +90,7 @@ enum ObjectEvents {
         }
     }
 
-    /// A value that is not a container: its events, and whether to go on; `nil` for a value of another kind (not a
-    /// string, number, Boolean or null).
+    /// A scalar's events, and whether to go on; `nil` for a value that is no string, number, Boolean or null.
     private static func emitScalar(_ value: Any, to sink: TokenSink) -> Bool? {
         switch value {
         case let string as String:
@@ -108,8 +100,7 @@ enum ObjectEvents {
             return sink.tokenBool(flag)
         case _ where type(of: value) is NSNumber.Type:
             let number = value as! NSNumber
-            // JSONSerialization's values: checked before Swift's number types, which an NSNumber bridges to (true
-            // would read as 1.0, 123 as 123.0).
+            // JSONSerialization's values first: an NSNumber bridges to Swift's numbers (true as 1.0, 123 as 123.0).
             if number.isBoolean { return sink.tokenBool(number.boolValue) }
             guard var text = number.jsonText else { return sink.tokenNull() }
             return text.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
@@ -121,7 +112,6 @@ enum ObjectEvents {
         }
     }
 
-    /// The JSON text of a number value, or `nil` when `value` is not a finite number.
     private static func numberText(_ value: Any) -> String? {
         switch value {
         case let number as Double: number.isFinite ? "\(number)" : nil
@@ -141,8 +131,7 @@ extension NSNumber {
     /// Whether the number is a Boolean (`true`/`false`), not an integer that happens to be 0 or 1.
     var isBoolean: Bool { ObjectIdentifier(type(of: self)) == Self.booleanClass }
 
-    /// The number as JSON text: integers and decimals as they are, floating point in the shortest form that reads
-    /// back the same (as a `Double` is written); `nil` for infinity and NaN.
+    /// The number as JSON text (floating point in the shortest form that reads back the same); `nil` if not finite.
     var jsonText: String? {
         if self is NSDecimalNumber { return stringValue == "NaN" ? nil : stringValue }
         switch UInt8(bitPattern: objCType.pointee) {

@@ -1,16 +1,10 @@
-/// What the builder and the path filter tell the stage that owns them and hands the tokenizer between them (the
-/// ``DecodingPipeline``). Neither changes another stage's fields: they report, and the owner acts.
-///
-/// A class for the owner to subclass, not a protocol: the stages hold their owner unretained, as `Unmanaged`, and call
-/// it without reference counting. Through an `unowned(unsafe)` protocol reference each call was wrapped in a retain and
-/// a release, three times for every streamed element.
+/// What the builder and the path filter report to the stage that owns them, the ``DecodingPipeline``, which acts. A
+/// class, not a protocol: the stages hold it as `Unmanaged` and call it without reference counting.
 class StageOwner {
-    /// The builder's root value is complete (stored, or skipped because it did not fit). Returns whether to keep
-    /// reading.
+    /// The builder's root value is complete (stored, or skipped as a misfit). Returns whether to keep reading.
     func builderCompletedRoot(_ builder: Builder) -> Bool { preconditionFailure("StageOwner: the owner's to answer") }
 
-    /// A value matching the path starts (the filter has told the run where it sits): its events go straight to the
-    /// builder from now on, until it is complete.
+    /// A value matching the path starts: its events go straight to the builder until it is complete.
     func pathFilterHandsOver(_ filter: PathFilter) { preconditionFailure("StageOwner: the owner's to answer") }
 
     /// The value handed over is complete: events come back to the filter.

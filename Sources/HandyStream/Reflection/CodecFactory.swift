@@ -4,14 +4,10 @@ final class CodecFactory {
     private(set) var built: [ObjectIdentifier: ValueCodec] = [:]
     /// Codecs that belong to no type (transforms, nested key paths), kept alive with the rest.
     private(set) var auxiliaryCodecs: [ValueCodec] = []
-    /// Tables of nested key paths, kept alive with the rest.
     private(set) var tables: [FieldTable] = []
-    /// Problems found in each model's own properties.
     private var ownProblems: [ObjectIdentifier: [String]] = [:]
-    /// The models each model's properties contain.
     private var containedModels: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
-    /// The model whose table is being built, to which contained models and problems are attributed; the requested
-    /// type itself while its own codec is made (so that `[Model]` answers for `Model`'s problems).
+    /// Who contained models and problems are attributed to: the model being built (the root while its codec is made).
     private var currentModel: ObjectIdentifier?
     private let root: ObjectIdentifier
     /// Problems per model, reachable models included; filled by ``finish()``.
@@ -25,7 +21,6 @@ final class CodecFactory {
         currentModel = root
     }
 
-    /// The codec for `type`, or `nil` when the type can't be decoded.
     func codec(for type: Any.Type, context: @autoclosure () -> String) -> ValueCodec? {
         let key = ObjectIdentifier(type)
         if let codec = built[key] {
@@ -48,8 +43,7 @@ final class CodecFactory {
         return codec
     }
 
-    /// Asked of the codec, not the type: a cast to `HandyJSON` that fails looks through every conformance in the
-    /// process, once per type.
+    /// Asked of the codec, not the type: a failed cast to `HandyJSON` searches every conformance in the process.
     private func noteContained(_ key: ObjectIdentifier, isModel: Bool) {
         if isModel, let current = currentModel, current != key {
             containedModels[current, default: []].insert(key)
@@ -134,16 +128,14 @@ final class CodecFactory {
         }
         let mapping = ResolvedMapping(MappingReader.read(Model.self), properties: properties, modelName: modelName)
         mapping.problems.forEach(problem)
-        // A model that is also `Encodable` names keys in its `CodingKeys` too: a property its mapping doesn't map is
-        // read and written under its coding key's (the rule in ModelRules.swift, the same on the `Codable` route).
+        // A model that is also `Encodable` falls back on its `CodingKeys` for properties its mapping doesn't map.
         let codingKeys =
             Model.self is any Encodable.Type ? TypeRegistry.defaults(of: Model.self)?.codingKeys ?? [:] : [:]
         var root = PathNode()
         var candidateCount = 0
         for (index, property) in properties.enumerated() where property.isStrong {
             if mapping.excluded.contains(index) { continue }
-            // Closures are never JSON; they can't be excluded by address either (Swift passes a re-abstracted copy
-            // of a function value to a generic inout parameter), so they are left alone.
+            // Closures are never JSON, nor excludable by address (Swift passes a re-abstracted copy): left alone.
             if StoredProperty.isFunction(property.type) { continue }
             let rule = mapping.rules[index]
             if mapping.duplicates.contains(index) {
@@ -174,8 +166,7 @@ final class CodecFactory {
                 problem("\(modelName).\(property.name): mapped to more than \(FieldTable.maximumPriority) keys")
                 continue
             }
-            // Candidates are ranked across levels (`["id", "info.id"]`), so the rank is the property's own, kept
-            // in one record per model that its nested key paths share.
+            // Candidates are ranked across levels: the rank is the property's own, in a record its nested paths share.
             var candidate = -1
             if keys.count > 1 {
                 candidate = candidateCount
@@ -201,7 +192,6 @@ final class CodecFactory {
         return codec
     }
 
-    /// Makes the codec of a nested key path's object, with its table.
     fileprivate func pathCodec(_ node: PathNode, modelName: String, candidateCount: Int) -> PathCodec {
         let pathCodec = PathCodec()
         let table = node.table(modelName: modelName, isClass: false, candidateCount: candidateCount, factory: self)
@@ -237,7 +227,6 @@ private struct PathNode {
     var slots: [FieldTable.Slot] = []
     var keys: [FieldTable.Key] = []
     var children: [String: PathNode] = [:]
-    /// The order children were first named in.
     var childOrder: [String] = []
 
     /// Adds a slot read (when `decodes`) and written at `path`; returns why it can never match, when it can't.
@@ -268,7 +257,6 @@ private struct PathNode {
             slot, path: Array(path.dropFirst()), priority: priority, decodes: decodes)
     }
 
-    /// Whether some property is written at or below this level.
     var writesAnything: Bool { slots.contains(where: \.writes) || children.values.contains(where: \.writesAnything) }
 
     /// The table of this level; nested objects become slots whose codec is a ``PathCodec``.

@@ -1,8 +1,5 @@
-// Markers that let the registry open generic containers (Optional, Array, Set, Dictionary) from a bare metatype.
+// Markers that open generic containers (Optional, Array, Set, Dictionary, InlineArray) from a bare metatype.
 
-// MARK: - Opening generic containers
-
-/// Lets the registry reach `Wrapped` in `Optional<Wrapped>` from a bare metatype.
 protocol OptionalMarker {
     static var wrappedType: Any.Type { get }
     static func makeCodec(wrapped: ValueCodec) -> ValueCodec
@@ -47,8 +44,7 @@ extension Dictionary: DictionaryMarker where Key == String {
     }
 }
 
-/// Lets the registry reach an `InlineArray`'s count and element type from a bare metatype, and do what needs the
-/// concrete type.
+/// Lets the registry reach an `InlineArray`'s count and element type from a bare metatype, and act on its type.
 protocol InlineArrayMarker {
     static var elementType: Any.Type { get }
     static var elementCount: Int { get }
@@ -61,7 +57,6 @@ protocol InlineArrayMarker {
     static var isTrivial: Bool { get }
     /// Moves the value whose elements are initialized at `source` to `target`, leaving `source` uninitialized.
     static func moveValue(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer, mode: StoreMode)
-    /// Destroys the first `count` elements at `elements`.
     static func destroyElements(_ elements: UnsafeMutableRawPointer, count: Int)
 }
 
@@ -103,8 +98,7 @@ struct ContainerFinishing<Element> {
     }
 }
 
-/// Array and dictionary types common enough in real documents to deserve code specialized for them (see
-/// ``ArrayFinishing``, ``DictionaryFinishing``).
+/// Array and dictionary types common enough to deserve specialized code (see ``ArrayFinishing``).
 enum KnownContainers {
     static func arrayCodec(for type: Any.Type, element: ValueCodec) -> ValueCodec? {
         switch ObjectIdentifier(type) {
@@ -144,7 +138,6 @@ enum KnownContainers {
         DictionaryCodec<Value>(value: value, finishing: .make())
     }
 
-    /// Called with a concrete `Element`, so that the array's finishing is specialized code.
     @inline(__always)
     private static func array<Element>(_: Element.Type, _ element: ValueCodec) -> ValueCodec {
         ArrayCodec<Element>(element: element, finishing: .make(specialized: true))

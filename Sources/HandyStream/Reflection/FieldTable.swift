@@ -1,17 +1,14 @@
-/// The decoding table of one model type: its properties (offset and codec) and a hash index from JSON key bytes to
-/// property, built once per type and then only read, from any thread.
+/// The decoding table of one model type: its properties (offset and codec) and a hash index from key bytes to property,
+/// built once per type, then only read, from any thread. Keys are compared as bytes with the table's own UTF-8 copies:
+/// no `String` is made for a key.
 ///
 ///     key bytes ──hash──▶ buckets[h & mask] ──▶ entry (hash, key bytes, slot) ──▶ slots[slot]: offset, codec
-///
-/// Keys are compared as bytes against the table's own UTF-8 copies: no `String` is made for a key.
 final class FieldTable: @unchecked Sendable {
     struct Slot {
-        /// The property's name as users wrote it.
         let name: String
-        /// The JSON key it is read from.
         var key: String
         let offset: Int
-        /// The property type's codec, called without reference counting: codecs live as long as the process.
+        /// Called without reference counting: codecs are never freed.
         let codecReference: Unmanaged<ValueCodec>
         var codec: ValueCodec { codecReference.takeUnretainedValue() }
         /// The codec's ``ValueCodec/scalarKind``, beside the offset: the frame stores such values itself.
@@ -21,9 +18,7 @@ final class FieldTable: @unchecked Sendable {
         var writes: Bool
         /// Whether ``key`` comes from an explicit mapping (a key strategy then leaves it as it is).
         var isMapped: Bool
-        /// For a property read from several candidate keys, its number among the model's candidate properties: the
-        /// index of the frame's record of the best candidate seen so far, shared by the model's own table and the
-        /// tables of its nested key paths (candidates may sit on different levels). -1 for other properties.
+        /// For a property with candidate keys, its index in the frame's record of the best candidate seen; else -1.
         var candidate: Int
 
         init(
@@ -51,8 +46,7 @@ final class FieldTable: @unchecked Sendable {
 
     private struct Entry {
         var hash: UInt64
-        /// A key of under eight bytes as one word (``ShortBytes/word(_:count:)``), so that comparing a key with the
-        /// one predicted reads only the key's bytes; 0 for longer keys, compared byte by byte.
+        /// A key under eight bytes as one word (``ShortBytes/word(_:count:)``), for one comparison; 0 for longer keys.
         var shortWord: UInt64 = 0
         var keyStart: Int
         /// -1 for the placeholder of a slot that has no key of its own at this level (read through a path).
@@ -73,33 +67,28 @@ final class FieldTable: @unchecked Sendable {
     let modelName: String
     let isClass: Bool
     let slots: [Slot]
-    /// How many of the model's properties have candidate keys: the size of a frame's record of the best candidate
-    /// seen. Nested key paths' tables carry their model's count.
+    /// How many properties have candidate keys (a nested key path's table carries its model's count).
     let candidateCount: Int
     /// Keys are compared ignoring ASCII case (the `.caseInsensitive` key strategy); stored keys are lowercase.
     let caseInsensitive: Bool
     private let slotBuffer: UnsafeMutableBufferPointer<Slot>
-    /// Entry `i < slots.count` is slot `i`'s preferred key (or a placeholder), so that a predicted slot is found
-    /// without hashing; candidate keys follow.
+    /// Entry `i < slots.count` is slot `i`'s preferred key (or a placeholder), found unhashed; candidate keys follow.
     private let entries: UnsafeMutableBufferPointer<Entry>
     private let keyBytes: UnsafeMutableBufferPointer<UInt8>
     /// Entry index + 1 per bucket; 0 is empty.
     private let buckets: UnsafeMutableBufferPointer<Int32>
-    /// Bit `n` set when some key is `n` bytes long (bit 63: 63 bytes or more): a key of a length no key has is
-    /// unknown without hashing it (most keys a partial model meets).
+    /// Bit `n` set when some key is `n` bytes long (bit 63: 63 or more): a key of another length is unknown, unhashed.
     private let keyLengths: UInt64
     private let mask: Int
     private let slotCount: Int
-    /// The slots written, in declaration order and sorted by key.
-    /// The slots written, in declaration order and sorted by key (immutable, and as long-lived as the table).
+    /// The slots written, in declaration order and sorted by key (immutable, as long-lived as the table).
     private let writeOrder: UnsafeMutableBufferPointer<Int>
     private let sortedWriteOrder: UnsafeMutableBufferPointer<Int>
     /// Each slot's key as JSON text, quoted and escaped (`"name"`), written as it is when no key strategy applies.
     private let quotedKeys: [[UInt8]]
 
-    /// - Precondition: every key's slot is an index of `slots`, every slot's candidate is below `candidateCount`,
-    ///   fewer than ``maximumSlots`` slots and priorities below ``maximumPriority`` (the registry checks these
-    ///   before it builds a table).
+    /// - Precondition: every key's slot is an index of `slots`, every slot's candidate below `candidateCount`; fewer
+    ///   than ``maximumSlots`` slots and priorities below ``maximumPriority`` (checked before a table is built).
     init(
         modelName: String, isClass: Bool, slots: [Slot], keys: [Key], candidateCount: Int = 0,
         caseInsensitive: Bool = false
@@ -196,9 +185,8 @@ final class FieldTable: @unchecked Sendable {
         return slotBuffer.baseAddress! + index
     }
 
-    /// The slot whose key is `key`, or -1; for a candidate key, the slot with its priority and ``candidateFlag``
-    /// packed above it. The slot `predicted` is tried first, with one length and byte comparison, before the key is
-    /// hashed.
+    /// The slot whose key is `key`, or -1; for a candidate key, packed with its priority and ``candidateFlag``. The
+    /// slot `predicted` is tried first, with one length and byte comparison, before the key is hashed.
     @inline(__always)
     func slotIndex(forKey key: UnsafeRawBufferPointer, predicted: Int) -> Int {
         if caseInsensitive { return _slowpath_caseInsensitiveLookup(key) }
@@ -218,8 +206,7 @@ final class FieldTable: @unchecked Sendable {
         return _slowpath_hashedLookup(key)
     }
 
-    /// A key that is not the one predicted: looked up by its hash, out of line, so that the predicted key's path
-    /// (nine keys in ten of real documents) keeps few registers.
+    /// A key that is not the one predicted: hashed out of line, so that the predicted key's path keeps few registers.
     @inline(never)
     private func _slowpath_hashedLookup(_ key: UnsafeRawBufferPointer) -> Int { slotIndex(forKey: key) }
 
@@ -250,7 +237,6 @@ final class FieldTable: @unchecked Sendable {
         }
     }
 
-    /// The first byte of an entry's key, whose `keyLength` bytes lie in ``keyBytes``.
     @inline(__always)
     private func storedKey(_ entry: Entry) -> UnsafePointer<UInt8> {
         assert(entry.keyStart >= 0 && entry.keyStart + max(entry.keyLength, 0) <= keyBytes.count)
@@ -266,13 +252,11 @@ final class FieldTable: @unchecked Sendable {
 
     // MARK: - Writing
 
-    /// The slots written, in declaration order or sorted by key: valid as long as the table (tables are never freed
-    /// while codecs refer to them).
+    /// The slots written, in declaration order or sorted by key: valid as long as the table, never freed while in use.
     func writeOrder(sorted: Bool) -> UnsafeBufferPointer<Int> {
         UnsafeBufferPointer(sorted ? sortedWriteOrder : writeOrder)
     }
 
-    /// The quoted, escaped key of slot `index`.
     func quotedKey(_ index: Int) -> [UInt8] { quotedKeys[index] }
 
     /// Mixes the key eight bytes at a time (a multiply-xorshift per word, as in SplitMix); what is left, in one word:

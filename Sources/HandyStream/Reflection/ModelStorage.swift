@@ -1,9 +1,6 @@
-/// Every read and write of a typed value through a raw address goes through this file.
-///
-/// Targets are addresses handed out by field tables (a model's base address plus a stored property's offset, as the
-/// runtime's reflection reports it), scratch memory owned by a frame, or the elements of an array being written.
-/// The type at an address is always the one the codec was built for: a field table pairs each offset with the codec
-/// of that property's own type, and a container's frame or cursor hands out only addresses of its element type.
+/// Typed reads and writes at raw addresses. An address comes from a field table (a model's base plus a stored
+/// property's offset, as reflection reports it), a frame's own storage, or an array's elements, and always holds the
+/// type its codec was built for.
 @usableFromInline
 enum ModelStorage {
     /// Writes `value` at `target`: over the live value (`assign`, which releases the old one) or into raw memory.
@@ -16,13 +13,8 @@ enum ModelStorage {
         }
     }
 
-    /// Moves the value at `source` to `target`, leaving `source` raw memory: over the live value there (`assign`)
-    /// or into raw memory. One move, where `store(source.move(), …)` makes two and a temporary of the value's size
-    /// (in code that is not specialized, a call to the type's value witness each).
-    ///
-    /// - Precondition: `source` holds an initialized `T` (a frame's own storage for the value it finished), and
-    ///   `target` an initialized `T` for `assign` or raw memory for `initialize` (the codec of `target`'s type hands
-    ///   out the address and the mode).
+    /// Moves the value at `source` to `target`, leaving `source` raw memory: one move, where `store(source.move(), …)`
+    /// makes two. `source` must hold an initialized `T`; `target` one too for `assign`, raw memory for `initialize`.
     @inline(__always)
     static func move<T>(from source: UnsafeMutablePointer<T>, to target: UnsafeMutableRawPointer, mode: StoreMode) {
         let typed = target.assumingMemoryBound(to: T.self)
@@ -43,16 +35,13 @@ enum ModelStorage {
         }
     }
 
-    /// A copy of the value at `source`.
-    ///
-    /// - Precondition: `source` holds an initialized value of type `T` (a field table pairs each offset with the codec
-    ///   of that property's own type; a cursor or frame hands out only addresses of values of its element type).
+    /// A copy of the value at `source`, which must hold an initialized `T`.
     @inline(__always)
     static func load<T>(_: T.Type, from source: UnsafeRawPointer) -> T {
         source.assumingMemoryBound(to: T.self).pointee
     }
 
-    /// Moves the value out of `source`, leaving it raw memory.
+    /// Moves the value (an initialized `T`) out of `source`, leaving it raw memory.
     @inline(__always)
     static func take<T>(_: T.Type, from source: UnsafeMutableRawPointer) -> T {
         source.assumingMemoryBound(to: T.self).move()
@@ -64,7 +53,6 @@ enum ModelStorage {
         Unmanaged.passUnretained(object).toOpaque()
     }
 
-    /// The address of a stored property.
     @inline(__always)
     static func field(_ base: UnsafeMutableRawPointer, offset: Int) -> UnsafeMutableRawPointer {
         base + offset
@@ -78,7 +66,7 @@ extension ModelStorage {
         UnsafeMutableRawPointer(reference).load(as: UnsafeMutableRawPointer.self)
     }
 
-    /// The same, for reading: `reference` holds a strong class reference, which stays there while the address is used.
+    /// The same, for reading: the strong reference at `reference` must stay there while the address is used.
     @inline(__always)
     static func objectBase(referenceAt reference: UnsafeRawPointer) -> UnsafeRawPointer {
         reference.load(as: UnsafeRawPointer.self)
@@ -86,27 +74,21 @@ extension ModelStorage {
 
     /// The elements of `array`, read in place.
     ///
-    /// - Precondition: the caller holds this very array value (a reference to its buffer) and does not change it
-    ///   for as long as it uses the addresses. A Swift array on Linux is always native: its elements live in the
-    ///   heap buffer the value refers to, which neither moves nor is freed while a reference is held, and which no
-    ///   one else can change in place while the caller's reference makes it shared.
+    /// - Precondition: the caller holds this array value, unchanged, while it uses the addresses. A Swift array on
+    ///   Linux is native: its heap buffer neither moves nor is freed while referenced, nor is changed while shared.
     @inline(__always)
     static func elements<Element>(of array: [Element]) -> ElementRun {
         array.withUnsafeBufferPointer { ElementRun($0) }
     }
 
-    /// The elements of the array stored at `array`, read in place.
-    ///
-    /// - Precondition: the array stored there stays there, unchanged, for as long as the caller uses the addresses
-    ///   (the encoder reads a property's array while the value holding it is being written).
+    /// The elements of the array stored at `array`, read in place. It must stay there, unchanged, while the addresses
+    /// are used (the encoder reads a property's array while the model holding it is written).
     @inline(__always)
     static func elements<Element>(of array: UnsafePointer<[Element]>) -> ElementRun {
         array.pointee.withUnsafeBufferPointer { ElementRun($0) }
     }
 
-    /// An array's elements as untyped memory: `count` values, one every `stride` bytes from `base`. Generic
-    /// cursors keep this rather than an `UnsafeBufferPointer<Element>`: in their unspecialized code, keeping one of
-    /// those asked the runtime for its metadata on every array.
+    /// An array's elements as untyped memory (an `UnsafeBufferPointer<Element>` would cost a metadata look-up).
     struct ElementRun {
         let base: UnsafeRawPointer?
         let count: Int
@@ -127,7 +109,6 @@ extension ModelStorage {
                 stride: MemoryLayout<Element>.stride)
         }
 
-        /// The address of element `index`.
         @inline(__always)
         func address(_ index: Int) -> UnsafeRawPointer {
             assert(index >= 0 && index < count, "ElementRun: element index out of range")
@@ -135,10 +116,8 @@ extension ModelStorage {
         }
     }
 
-    /// The address of the value inside the `Optional` at `optional`, which is not `nil`.
-    ///
-    /// Swift lays out a single-payload enum (as `Optional` is) with its payload at offset 0, whatever the payload's
-    /// type (the ABI's TypeLayout rules), so the wrapped value is read in place, without a copy.
+    /// The address of the value inside the non-`nil` `Optional` at `optional`: a single-payload enum keeps its payload
+    /// at offset 0, whatever its type (the ABI's TypeLayout rules), so it is read in place.
     @inline(__always)
     static func payload<Wrapped>(ofOptionalAt optional: UnsafeRawPointer, _: Wrapped.Type) -> UnsafeRawPointer {
         assert(optional.assumingMemoryBound(to: Wrapped?.self).pointee != nil, "payload of nil")

@@ -1,9 +1,6 @@
-/// What `mapping(mapper:)` says of each stored property (by its index in the list of stored properties).
-///
-/// A property is found by the address it was passed at and by its type: a zero-sized property shares its offset with
-/// the next one, so the offset alone could name either. A lazy, weak, unowned or observed (`willSet`/`didSet`)
-/// property is passed as a temporary copy whose address is no offset; a lazy, weak or unowned one is then found by
-/// its type when no other property has that type, and anything else is reported, with the properties it may be.
+/// What `mapping(mapper:)` says of each stored property, by index. A property is found by its address and type (a
+/// zero-sized one shares its offset with the next); a lazy, weak, unowned or observed one is passed as a temporary
+/// copy, then found by its type when no other property has it, or else reported with the properties it may be.
 struct ResolvedMapping {
     private(set) var rules: [Int: MappingPropertyHandler] = [:]
     private(set) var excluded: Set<Int> = []
@@ -65,8 +62,7 @@ struct ResolvedMapping {
     }
 }
 
-/// Runs a model's `mapping(mapper:)` once, on an instance whose address is known, so that the properties it names
-/// can be told apart by their offsets.
+/// Runs a model's `mapping(mapper:)` once, on an instance at a known address, so that properties are told by offset.
 enum MappingReader {
     static func read<Model: HandyJSON>(_: Model.Type) -> HelpingMapper {
         var instance = Model()

@@ -15,7 +15,6 @@ struct StoredProperty {
 
     private static let lazyStoragePrefix = "$__lazy_storage_$_"
 
-    /// A `lazy var`, stored as an `Optional` of its declared type.
     var isLazy: Bool { storedName.hasPrefix(Self.lazyStoragePrefix) }
 
     /// The name users wrote, which is also the default JSON key: `lazy var x` is decoded as `x`.
@@ -24,11 +23,9 @@ struct StoredProperty {
             ? String(storedName.dropFirst(Self.lazyStoragePrefix.count)) : storedName
     }
 
-    /// The stored properties of `type`, superclasses' first, or `nil` when the runtime can't describe the type.
-    ///
-    /// Names, offsets and types come from `_forEachField(of:options:)`; whether each is strong and mutable comes from
-    /// the runtime call that `_forEachField` itself makes for every field (`swift_reflectionMirror_recursiveChild-
-    /// Metadata`, exported by the runtime), because `_forEachField` does not pass those two facts on.
+    /// The stored properties of `type`, superclasses' first, or `nil`. Names, offsets and types come from
+    /// `_forEachField(of:options:)`; strength and mutability from the runtime call it makes per field but does not pass
+    /// on.
     static func of(_ type: Any.Type) -> [StoredProperty]? {
         let isClass = type is AnyClass
         // `_EachFieldOptions.classType` is a mutable static, which Swift 6 refuses; its raw value is the same option.
@@ -53,24 +50,19 @@ struct StoredProperty {
 }
 
 extension StoredProperty {
-    /// Whether `type` is a function type, or an optional of one.
     static func isFunction(_ type: Any.Type) -> Bool {
         if kind(type) == .function { return true }
         if isOptional(type), let optional = type as? any OptionalMarker.Type { return isFunction(optional.wrappedType) }
         return false
     }
 
-    /// Whether `type` is an `Optional`, by its metadata's kind: asked before a cast to ``OptionalMarker``, because a
-    /// cast to a protocol that fails looks through every conformance in the process, once per type, and most types
-    /// a table meets are not optional.
+    /// Whether `type` is an `Optional`, by its metadata's kind: cheaper than a failed cast to ``OptionalMarker``.
     static func isOptional(_ type: Any.Type) -> Bool { kind(type) == .optional }
 
-    /// The kind of `type`'s metadata, from the runtime (`nil` for a kind the standard library doesn't name).
     private static func kind(_ type: Any.Type) -> _MetadataKind? { _MetadataKind(rawValue: _runtimeMetadataKind(type)) }
 }
 
-// The runtime's own reflection entry points, with the declarations the standard library gives them in
-// ReflectionMirror.swift; `_forEachField` is built on these two.
+// The runtime's reflection entry points, declared as the standard library's ReflectionMirror.swift declares them.
 private typealias _NameFreeFunction = @convention(c) (UnsafePointer<CChar>?) -> Void
 
 private struct _RuntimeFieldFlags {

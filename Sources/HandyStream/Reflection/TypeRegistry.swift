@@ -1,16 +1,9 @@
-/// What is known of every type met so far, worked out once per type (and key strategy) and then shared by all
-/// threads: the one per-type cache. It holds the models' codecs and the problems found in their declarations, and
-/// what `Decodable` types need: their traits, the defaults `init()` gives, their root codec.
-///
-/// A model's codecs are built outside the lock, in a ``CodecFactory`` of its own, so that a type that refers to
-/// itself (`class Node { var children: [Node] }`) finds its own codec while its table is still being made. Only
-/// complete codecs are published; when two threads build the same type at once, the first to publish wins. Every
-/// codec ever built is kept for the life of the process, the losers' included: codecs refer to each other unowned,
-/// and a published codec may point at a child that lost the race. Everything else is worked out outside the lock
-/// too (working it out may ask the registry again), and the first answer published is the one kept.
+/// What is known of every type met so far, worked out once per type (and key strategy), outside the lock, and shared by
+/// all threads: models' codecs and declaration problems, `Decodable` types' traits, defaults and root codecs. The first
+/// answer published wins, yet every codec built is kept for good: codecs refer to each other unowned, and a published
+/// one may point at a child that lost the race.
 enum TypeRegistry {
-    /// Tables depend on the key strategy, so what is known is kept per type and strategy (what doesn't depend on it
-    /// is kept under `useDefaultKeys`).
+    /// Tables depend on the key strategy; what doesn't is kept under `useDefaultKeys`.
     struct Key: Hashable {
         var type: ObjectIdentifier
         var strategy: KeyDecodingStrategy
@@ -20,25 +13,19 @@ enum TypeRegistry {
         var codecs: [Key: ValueCodec] = [:]
         var retained: [ValueCodec] = []
         var tables: [FieldTable] = []
-        /// Types that have no codec, with the problems that say why: asked again (the encoder asks of every value
-        /// inside an `Any`), they are answered without building anything.
+        /// Types without a codec, and why: asked again (the encoder asks of each value in an `Any`), they cost nothing.
         var undecodable: [Key: [String]] = [:]
-        /// Problems found in models' declarations, by model type, reachable models included.
         var problemsByModel: [Key: [String]] = [:]
-        /// `Decodable` types: how the decoder treats each (working it out asks the runtime for conformances, which
-        /// costs far more than a decode of a small value).
+        /// `Decodable` types: how the decoder treats each (conformance checks cost more than a small decode).
         var traits: [Key: TypeTraits] = [:]
-        /// The mappings the published traits refer to, unretained (``TypeTraits/mapping``): kept for the life of the
-        /// process.
+        /// The mappings the published traits refer to unretained (``TypeTraits/mapping``), kept for the process's life.
         var mappings: [ModelRules] = []
         /// `EmptyInitializable` types: what `init()` gives each property (`nil`: nothing to take).
         var defaults: [Key: PropertyDefaults?] = [:]
-        /// `Decodable` types at the root of a decode.
         var decodableCodecs: [Key: ValueCodec] = [:]
         /// `Decodable` types decoded on a small stack, rehearsed once (``TapeDecoder/rehearse(_:builder:)``).
         var rehearsed: Set<ObjectIdentifier> = []
-        /// What models' `mapping(mapper:)` says, for the `Codable` route (`nil`: no model, or a mapping that says
-        /// nothing).
+        /// What models' `mapping(mapper:)` says, for the `Codable` route (`nil`: no model, or nothing said).
         var modelRules: [Key: ModelRules?] = [:]
     }
 
@@ -59,7 +46,6 @@ enum TypeRegistry {
         }
     }
 
-    /// How the `Decodable` decoder treats `type` under `strategy`.
     static func traits<T>(of type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
         var mapping: ModelRules?
         return memo(
@@ -69,12 +55,10 @@ enum TypeRegistry {
                 mapping = made
                 return traits
             },
-            // The mapping the traits refer to is kept with them (one made by a thread that lost the race is freed
-            // with its traits, which no one saw).
+            // Kept with the traits (a losing thread's mapping is freed with its traits, which no one saw).
             published: { known in if let mapping { known.mappings.append(mapping) } })
     }
 
-    /// What `init()` gives each property of `type`, or `nil` when it can't be made empty.
     static func defaults(of type: Any.Type) -> PropertyDefaults? {
         guard let empty = type as? any EmptyInitializable.Type else { return nil }
         return memo(\.defaults, Key(type: ObjectIdentifier(type), strategy: .useDefaultKeys)) {
@@ -87,13 +71,11 @@ enum TypeRegistry {
         known.withLock { $0.rehearsed.insert(ObjectIdentifier(type)).inserted }
     }
 
-    /// What `mapping(mapper:)` says of `type`'s properties, for its `init(from:)` and `encode(to:)` (ModelRules.swift);
-    /// `nil` for a type that is no ``HandyJSON`` model, or whose mapping says nothing.
+    /// What `mapping(mapper:)` says of `type`'s properties, for the `Codable` route; `nil`: no model, or nothing said.
     static func modelRules(of type: Any.Type) -> ModelRules? {
         memo(\.modelRules, Key(type: ObjectIdentifier(type), strategy: .useDefaultKeys)) { ModelRules.make(type) }
     }
 
-    /// The codec of a `Decodable` type at the root of a decode.
     static func decodableCodec<D: Decodable>(_ type: D.Type) -> ValueCodec {
         memo(\.decodableCodecs, Key(type: ObjectIdentifier(type), strategy: .useDefaultKeys)) { DecodableCodec<D>() }
     }

@@ -1,17 +1,14 @@
 import Foundation
 
-/// Writes Foundation-style values and whatever else an `Any` holds: models and other types HandyStream knows
-/// through their codecs, other structs and classes from their stored properties (as HandyJSON did with reflection).
-///
-/// Like the codecs, it writes scalars at once and opens a cursor for containers on the run's stack; it never calls
-/// itself for a member.
+/// Writes whatever an `Any` holds: Foundation values, types with codecs, and other structs and classes from their
+/// stored properties, as HandyJSON did. Like the codecs, it opens a cursor for a container, never calling itself.
 enum AnyWriter {
     static func write(_ value: Any, to run: inout EncodingRun) throws {
         guard let value = try plainValue(value, maximumSteps: run.options.maximumDepth) else {
             return run.writer.null()
         }
-        // Class instances first, told apart by their class: a cast of a Swift array to a class would bridge the
-        // whole array to an NSArray (recursively), and a cast of an NSNumber to a Swift number would lose Booleans.
+        // Classes first: casting a Swift array to a class would bridge it to an NSArray, and casting an NSNumber to
+        // a Swift number would lose Booleans.
         if type(of: value) is AnyClass { return try writeObject(value as AnyObject, to: &run) }
         switch value {
         case let string as String:
@@ -46,7 +43,6 @@ enum AnyWriter {
         }
     }
 
-    /// A class instance: Foundation's values, or a model or other class.
     private static func writeObject(_ object: AnyObject, to run: inout EncodingRun) throws {
         switch object {
         case is NSNull: run.writer.null()
@@ -68,9 +64,8 @@ enum AnyWriter {
         writer.integer(number)
     }
 
-    /// Unwraps optionals (`nil` for none) and follows `HandyJSONCustomTransformable` values to the plain value they
-    /// stand for, in a loop. A chain longer than the depth cap (a `_plainValue()` that returns itself) is an error,
-    /// not an endless loop.
+    /// Unwraps optionals and `HandyJSONCustomTransformable` values in a loop; a chain longer than the depth cap (a
+    /// `_plainValue()` that returns itself) is an error.
     private static func plainValue(_ value: Any, maximumSteps: Int) throws -> Any? {
         var value = value
         var steps = 0
@@ -93,7 +88,6 @@ enum AnyWriter {
         }
     }
 
-    /// A value of a type with a codec, kept in a cursor while the codec writes it (its members are read in place).
     private static func hold(_ value: Any, _ codec: ValueCodec, on run: inout EncodingRun) throws {
         func open<T>(_ typed: T, _ run: inout EncodingRun) throws {
             try run.hold(typed, codec)
@@ -101,7 +95,7 @@ enum AnyWriter {
         try open(value, &run)
     }
 
-    /// A value of no known kind: an object of its stored properties (a struct or class), or its description.
+    /// An object of a struct's or class's stored properties, else the value's description.
     private static func writeReflected(_ value: Any, to run: inout EncodingRun) throws {
         let mirror = Mirror(reflecting: value)
         guard mirror.displayStyle == .struct || mirror.displayStyle == .class || mirror.displayStyle == .tuple else {

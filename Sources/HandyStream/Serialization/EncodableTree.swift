@@ -1,20 +1,15 @@
 import Foundation
 
-/// Writes an `Encodable` value: its `encode(to:)` fills a tree kept in flat arrays, which is then written through
-/// the same ``JSONWriter`` as models (compact or pretty, sorted keys, key strategy).
+/// Writes an `Encodable` value: its `encode(to:)` fills a tree in flat arrays, then written by ``JSONWriter``. It
+/// can't be streamed, as `encode(to:)` may fill a container after later siblings, or encode a key twice.
 ///
-/// `encode(to:)` may ask for a nested container and fill it after later siblings (and may encode a key twice, the
-/// last value winning), so the value can't be streamed as it is encoded; the tree is the least that must be held:
-/// one fixed-size node per value, scalars already as JSON text in one buffer, keys in another.
-///
-/// The text is Foundation's `JSONEncoder`'s: with `sortedKeys` the output is byte for byte what `JSONEncoder`
-/// writes with `.sortedKeys` (`/` escaped, integral doubles without `.0`, `" : "` when pretty printed).
+/// With `sortedKeys` the output is byte for byte `JSONEncoder`'s (`/` escaped, integral doubles without `.0`,
+/// `" : "` when pretty printed).
 final class EncodableTree {
     struct Node {
         enum Kind: UInt8 { case pending, object, array, text }
         var kind = Kind.pending
-        /// An object with a key that has non-ASCII bytes: keys are then compared as Strings
-        /// (``EncodableTree/members(of:)``).
+        /// Keys are then compared as Strings (``EncodableTree/members(of:)``).
         var hasNonASCIIKey = false
         var first: Int32 = -1
         var last: Int32 = -1
@@ -25,8 +20,7 @@ final class EncodableTree {
         /// A scalar's JSON text in ``EncodableTree/text``.
         var textStart: Int32 = 0
         var textLength: Int32 = 0
-        /// A container's children so far (an unkeyed container's `count`, which every container over the same array
-        /// shares, as in `JSONEncoder`): kept in `textLength`, which a container has no use for.
+        /// A container's children so far, kept in `textLength`, which a container has no use for.
         var count: Int32 {
             get { textLength }
             set { textLength = newValue }
@@ -34,24 +28,19 @@ final class EncodableTree {
     }
 
     private struct State {
-        /// Scalars in their own types, by node, when the tree is written into Foundation-style values.
+        /// Scalars in their own types, by node (``keepsValues``).
         var typed: [Int32: Any] = [:]
         var nodes: [Node] = []
-        /// The members' keys, one after the other (``Node/keyStart``, ``Node/keyLength``).
         var keys = OutputBytes(capacity: 256)
         var text: JSONWriter
         var convertedKeys: [String: String] = [:]
-        /// Each type's kind (``kind(of:)``): a `TypeTable` finds it in a probe or two, where a dictionary hashed the
-        /// type's identity for every value encoded.
+        /// Not a dictionary, which would hash the type's identity for every value encoded.
         var typeKinds = TypeTable<TypeKind>()
-        /// Finds keys encoded twice in an object (``needsOrdering(_:)``).
         var duplicates = DuplicateKeys()
-        /// The first container asked for where a value was already encoded (``replaced(_:by:at:)``).
         var misuse: EncodingError?
     }
 
-    /// The mutable state, in memory of its own (allocated by `init`, freed by `deinit`): every value touches it, and
-    /// class properties would add an exclusivity check to each access.
+    /// Manual memory: every value touches it, and class properties would add an exclusivity check to each access.
     private let state: UnsafeMutablePointer<State>
 
     private(set) var nodes: [Node] {
@@ -77,32 +66,25 @@ final class EncodableTree {
     }
     let options: EncodingOptions
     let userInfo: [CodingUserInfoKey: Any]
-    /// The coding paths of the values encoded into the tree.
     let paths = CodingPaths()
-    /// The keyed-container makers, one per key type, in memory of their own (allocated by `init`, freed by
-    /// `deinit`): a class property would add an exclusivity check to each container made.
+    /// One maker per key type, in manual memory: a class property would add an exclusivity check to each container.
     let keyedMakers = UnsafeMutablePointer<KeyedContainerMakers>.allocate(capacity: 1)
-    /// The tree is written into Foundation-style values (`toJSON()`): scalars are kept in their own types too.
+    /// The tree is written into Foundation-style values (`toJSON()`), so scalars are kept in their own types too.
     let keepsValues: Bool
 
-    /// Keeps `value`, the scalar of node `index`, in its own type (when ``keepsValues``).
     @inline(__always)
     func keep(_ value: @autoclosure () -> Any, for index: Int) {
         if keepsValues { state.pointee.typed[Int32(truncatingIfNeeded: index)] = value() }
     }
 
-    /// What the encoder must know of a type beyond its `encode(to:)`. (A HandyJSON model that is `Encodable` is
-    /// written by its `encode(to:)`, its coding keys included, with its `mapping(mapper:)`: `model`.)
     enum TypeKind {
         case plain
         /// `[String: Value]`: its keys are written as they are, whatever the key strategy (as Foundation does).
         case stringDictionary
-        /// A model whose `mapping(mapper:)` says something: the rules its keyed container writes with
-        /// (ModelRules.swift), kept for the process's life by ``TypeRegistry``.
+        /// A model with a mapping; unretained, as ``TypeRegistry`` keeps it for the process's life.
         case model(Unmanaged<ModelRules>)
     }
 
-    /// The kind of `type`, worked out once per type and run.
     func kind<T>(of type: T.Type) -> TypeKind {
         if let known = typeKinds.value(for: ObjectIdentifier(type)) { return known }
         let kind: TypeKind
@@ -117,11 +99,9 @@ final class EncodableTree {
         return kind
     }
 
-    /// A new member of `parent` under `key`, the key written as it is.
     func addVerbatim(to parent: Int, key: String) -> Int { append(to: parent, key: key) }
 
-    /// The object member of `parent` under `key` (as it is): the one there, or a new empty one. The levels of a
-    /// model's dotted keys (`"friend.name"`), which the properties under them share.
+    /// The object member of `parent` under `key`, existing or new: a level of a dotted key (`"friend.name"`).
     func objectMember(of parent: Int, key: String) -> Int {
         if let existing = member(of: parent, key: key), nodes[existing].kind == .object { return existing }
         let index = addVerbatim(to: parent, key: key)
@@ -150,14 +130,12 @@ final class EncodableTree {
         state.deallocate()
     }
 
-    /// A new node, the child of `parent` under `key` converted by the key strategy (or an element, `key` nil), or a
-    /// root (`parent` -1).
+    /// A new child of `parent` (-1: a root) under `key` converted by the key strategy (`nil`: an element).
     func add(to parent: Int, key: String?) -> Int {
         guard let key, !options.keyEncodingStrategy.isDefault else { return append(to: parent, key: key) }
         return append(to: parent, key: converted(key))
     }
 
-    /// A new node under `key` as it is: ``add(to:key:)``'s and ``addVerbatim(to:key:)``'s.
     @inline(__always)
     private func append(to parent: Int, key: String?) -> Int {
         let index = nodes.count
@@ -182,13 +160,11 @@ final class EncodableTree {
         return index
     }
 
-    /// The last child of `parent` (-1 for none): what ``dropLastChild(of:back:)`` goes back to.
+    /// -1 for none.
     @inline(__always)
     func lastChild(of parent: Int) -> Int32 { state.pointee.nodes[parent].last }
 
-    /// Takes out `parent`'s last child, `previous` having been the last before it: `JSONEncoder` keeps nothing of a
-    /// value whose encoding throws (an `encode(to:)` that catches the error writes on without it; a key encoded
-    /// before keeps its earlier value).
+    /// Takes out `parent`'s last child: `JSONEncoder` keeps nothing of a value whose encoding throws.
     @inline(never)
     func dropLastChild(of parent: Int, back previous: Int32) {
         nodes[parent].last = previous
@@ -196,11 +172,10 @@ final class EncodableTree {
         nodes[parent].count -= 1
     }
 
-    /// The children of the container `index` so far.
     @inline(__always)
     func childCount(_ index: Int) -> Int { Int(state.pointee.nodes[index].count) }
 
-    /// `key` under the key strategy, `path` being the coding path to the member (a custom strategy gets it).
+    /// `key` under the key strategy; a custom one is given `path`, and its answers are not cached.
     func converted(_ key: String, path: () -> [any CodingKey] = { [] }) -> String {
         if case .custom = options.keyEncodingStrategy { return options.keyEncodingStrategy.codableKey(key, path: path) }
         if let known = convertedKeys[key] { return known }
@@ -209,16 +184,14 @@ final class EncodableTree {
         return made
     }
 
-    /// Makes `index` an empty object when nothing was encoded there: what `JSONEncoder` makes of a value that asked
-    /// for no container or encoded nothing through a single value container, where the value's encoder has one
-    /// (a single value container's value, a custom date or data strategy's closure; a member, element or super
-    /// encoder that stays pending is written as one).
+    /// What `JSONEncoder` makes of a value that encoded nothing through a shared encoder (a single value container,
+    /// a custom date or data strategy).
     func emptyObjectIfPending(_ index: Int) {
         if nodes[index].kind == .pending { makeContainer(index, object: true) }
     }
 
-    /// Makes `index` an object (or keeps it one: a second keyed container of the same value shares it). Returns what
-    /// `index` was before: anything but `.pending` or the container wanted is a value replaced (``replaced(_:by:at:)``).
+    /// Makes `index` a container of the kind wanted, kept if it is one already. Returns its kind before: anything
+    /// but `.pending` or the kind wanted is a value replaced (``replaced(_:by:at:)``).
     @discardableResult
     func makeContainer(_ index: Int, object: Bool) -> Node.Kind {
         let wanted: Node.Kind = object ? .object : .array
@@ -231,13 +204,10 @@ final class EncodableTree {
         return previous
     }
 
-    /// The error of the run, if a container was asked for where a value was already encoded (``replaced(_:by:at:)``).
     var misuse: EncodingError? { state.pointee.misuse }
 
-    /// A container asked for where a value of another kind was already encoded (a scalar, or the other kind of
-    /// container): `JSONEncoder` stops the program there (a precondition failure). The container's methods can't
-    /// throw, so the first such request is kept and thrown when the value's `encode(to:)` returns
-    /// (``EncodingRun/writeEncodable(_:isTopLevel:)``): nothing is written, and `encode(to:)` can't catch it.
+    /// A container asked for over a value of another kind, where `JSONEncoder` stops the program. Container methods
+    /// can't throw, so the first such error is kept and thrown by ``EncodingRun/writeEncodable(_:isTopLevel:)``.
     @inline(never)
     func replaced(_ previous: Node.Kind, by wanted: Node.Kind, at path: [any CodingKey]) {
         guard state.pointee.misuse == nil else { return }
@@ -251,7 +221,6 @@ final class EncodableTree {
                     "Attempt to make a new \(container) container where \(what) was already encoded at this path."))
     }
 
-    /// Makes `index` a scalar whose text `write` appends.
     @inline(__always)
     func setText(_ index: Int, _ write: (inout JSONWriter) throws -> Void) rethrows {
         let start = text.output.bytes.pointee.count
@@ -261,11 +230,10 @@ final class EncodableTree {
         nodes[index].textLength = Int32(truncatingIfNeeded: text.output.bytes.pointee.count - start)
     }
 
-    /// Writes the tree under `root` into `writer`, without recursion (an explicit stack of open containers).
+    /// Without recursion: an explicit stack of open containers.
     func write(_ root: Int, to writer: inout JSONWriter) throws {
         struct Open {
-            /// Reordered objects (``needsOrdering(_:)``): their members in order; otherwise empty, and `next`
-            /// follows the sibling links.
+            /// A reordered object's members (``needsOrdering(_:)``); else empty, and `next` follows the siblings.
             var sorted: [Member]
             var position = 0
             var next: Int32
@@ -280,7 +248,7 @@ final class EncodableTree {
                     writer.builtScalar(value)
                     return
                 }
-                // Two writers: `text` is only read here, `writer` only written.
+                // `text` is only read here, `writer` only written.
                 let all = text.output.bytes.pointee.buffer
                 writer.rawJSON(
                     bytes: UnsafeRawBufferPointer(
@@ -327,7 +295,7 @@ final class EncodableTree {
         }
     }
 
-    /// The key of the member `index`, in the keys' buffer: valid until the next key is added.
+    /// Valid until the next key is added.
     private func keyBytes(_ index: Int32) -> UnsafeRawBufferPointer {
         let node = nodes[Int(index)]
         let all = state.pointee.keys.buffer
@@ -337,8 +305,7 @@ final class EncodableTree {
         return UnsafeRawBufferPointer(rebasing: all[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)])
     }
 
-    /// The member of the object `parent` under `key` (already converted by the key strategy), the last if several;
-    /// keys are equal as Strings (``sameKey(_:_:)``).
+    /// The last member of `parent` under `key` (already converted), keys compared by ``sameKey(_:_:)``.
     func member(of parent: Int, key: String) -> Int? {
         var key = key
         return key.withUTF8 { wanted in
@@ -352,20 +319,16 @@ final class EncodableTree {
         }
     }
 
-    /// Whether two keys are one key, as the `String` keys of `JSONEncoder`'s dictionary are: equal bytes, or equal
-    /// as Strings when either has non-ASCII bytes (`"cafe\u{301}"` and `"café"`; two ASCII keys are equal as Strings
-    /// exactly when their bytes are).
+    /// Whether two keys are one key in `JSONEncoder`'s dictionary: equal bytes, or, when either is non-ASCII, equal
+    /// Strings (`"cafe\u{301}"` and `"café"`).
     private static func sameKey(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
         if left.elementsEqual(right) { return true }
         guard !UTF8Validation.isASCII(left) || !UTF8Validation.isASCII(right) else { return false }
         return String(decoding: left, as: UTF8.self) == String(decoding: right, as: UTF8.self)
     }
 
-    /// Whether an object's members must be reordered: sorted keys, or a key encoded twice (the last value wins).
-    ///
-    /// Without sorted keys the members are written in the order `encode(to:)` encoded them. `JSONEncoder` writes
-    /// them in the order of a dictionary seeded per instance, which changes from one call to the next, so no order
-    /// could match it byte for byte; the encoding order is the one that stays the same.
+    /// Whether an object's members must be reordered: sorted keys, or a key encoded twice. Otherwise they keep their
+    /// encoding order, as no order could match `JSONEncoder`'s per-instance seeded hash.
     private func needsOrdering(_ index: Int) -> Bool {
         let nodes = state.pointee.nodes
         if options.sortedKeys { return nodes[index].first != nodes[index].last }
@@ -401,9 +364,8 @@ final class EncodableTree {
         return list
     }
 
-    /// An object's members in writing order, as `JSONEncoder`'s dictionary of `String` keys holds them: a key
-    /// encoded twice (equal as Strings, ``sameKey(_:_:)``) is written once, as first encoded, in its first place,
-    /// with its last value; sorted by the keys' bytes when asked.
+    /// An object's members in writing order, as `JSONEncoder`'s dictionary holds them: a key encoded twice is
+    /// written once, in its first place, with its last value; sorted by the keys' bytes when asked.
     private func members(of index: Int) -> [Member] {
         let list = childList(of: index)
         var members =
@@ -416,7 +378,6 @@ final class EncodableTree {
         return members
     }
 
-    /// `list`'s members, one per key (`key` gives a member's): its first place and key, its last value.
     private func onePerKey<Key: Hashable>(_ list: [Int32], by key: (Int32) -> Key) -> [Member] {
         var members: [Member] = []
         var places: [Key: Int] = [:]
@@ -439,7 +400,7 @@ final class EncodableTree {
         func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
     }
 
-    /// A member as written: the node whose key is written and the node whose value is.
+    /// The node whose key is written and the node whose value is.
     struct Member {
         var key: Int32
         var value: Int32
@@ -447,11 +408,10 @@ final class EncodableTree {
 }
 
 extension EncodingRun {
-    /// Writes an `Encodable` value; `isTopLevel` for the value a caller asked to encode, which must encode something
-    /// (as `JSONEncoder` requires; a nested value that encodes nothing is an empty object).
+    /// `isTopLevel`: the value must encode something, as `JSONEncoder` requires (a nested one that doesn't is `{}`).
     mutating func writeEncodable(_ value: any Encodable, isTopLevel: Bool = false) throws {
         let tree = EncodableTree(options: writer.options, keepsValues: writer.buildsValues)
-        // The pooled keyed containers hold the encoder, which holds the tree: let go once the value is encoded.
+        // Pooled containers hold the encoder, which holds the tree: break the cycle.
         defer { for maker in tree.keyedMakers.pointee.reclaimers { maker.reclaim() } }
         let root = tree.add(to: -1, key: nil)
         let encoder = TreeEncoder(tree: tree, slot: root, node: tree.paths.root)

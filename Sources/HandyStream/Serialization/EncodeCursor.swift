@@ -2,7 +2,7 @@ import Foundation
 
 /// The next member of a container: a typed value at an address (valid until the cursor is asked again), or an `Any`.
 enum EncodeChild {
-    /// Codecs live as long as the process: passed without reference counting.
+    /// Codecs live as long as the process, so they are passed unretained.
     case typed(Unmanaged<ValueCodec>, UnsafeRawPointer)
     case any(Any)
 }
@@ -13,12 +13,11 @@ class EncodeCursor {
     var owner: AnyObject?
     var nextAtDepth: EncodeCursor?
 
-    /// Writes the separator (and key) of the next member and returns the member, or closes the container and
-    /// returns `nil`.
+    /// Writes the next member's separator and key and returns the member, or closes the container (`nil`).
     func next(_ writer: inout JSONWriter) -> EncodeChild? { fatalError("\(type(of: self)).next") }
-    /// Reads the container at `source` (for cursors opened with a type value).
+    /// For cursors opened with a type value.
     func start(_ source: UnsafeRawPointer, sortedKeys: Bool) { fatalError("\(type(of: self)).start") }
-    /// Lets go of what the cursor held, once its container is closed.
+    /// Once its container is closed.
     func reset() {}
 }
 
@@ -30,7 +29,7 @@ final class ObjectCursor: EncodeCursor {
     private var base = UnsafeRawPointer(bitPattern: 1)!
     private var order = UnsafeBufferPointer<Int>(start: nil, count: 0)
     private var position = 0
-    /// No key strategy applies: every key is written as its table quoted it.
+    /// Keys are written as the table quoted them.
     private var plainKeys = true
 
     /// - Precondition: `base` is where `table`'s offsets count from, valid until the container is closed.
@@ -41,7 +40,6 @@ final class ObjectCursor: EncodeCursor {
         position = 0
     }
 
-    /// Decided once per object rather than per member.
     func start(_ table: FieldTable, base: UnsafeRawPointer, options: EncodingOptions) {
         start(table, base: base, sorted: options.sortedKeys)
         plainKeys = options.keyEncodingStrategy.isDefault
@@ -59,7 +57,7 @@ final class ObjectCursor: EncodeCursor {
                 let codec = slot.pointee.codecReference
                 var child = EncodeChild.typed(codec, source)
                 if codec.withInstance({ $0.isTransform }) {
-                    // The transform is asked once, for both questions: is it nil, and what is it.
+                    // Asked once, both whether it is nil and what it is.
                     let json = codec.withInstance { unsafeDowncast($0, to: TransformCodec.self).json(source) }
                     if json == nil && omitNil { continue }
                     child = .any(json ?? NSNull())
@@ -123,7 +121,6 @@ final class ArrayCursor<Element>: EncodeCursor {
 
     init(codec: ValueCodec) { self.codec = .passUnretained(codec) }
 
-    /// Reads `array`, which the cursor holds until the container is closed.
     func start(_ array: [Element]) {
         held = array
         holds = true
@@ -132,7 +129,7 @@ final class ArrayCursor<Element>: EncodeCursor {
     }
 
     /// `source` holds an `[Element]`, which the frame below keeps alive and unchanged until this container is
-    /// closed (as an object's properties are): its elements are read where they are, with no copy.
+    /// closed, so its elements are read in place.
     override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
         elements = ModelStorage.elements(of: source.assumingMemoryBound(to: [Element].self))
         index = 0
@@ -163,7 +160,7 @@ final class ArrayCursor<Element>: EncodeCursor {
 /// The entries of a `[String: Value]` (or a `JSONValue` object's members), values read in place.
 final class DictionaryCursor<Value>: EncodeCursor {
     private var keys: [String] = []
-    /// Held so that its buffer stays alive and unchanged while `values` points into it.
+    /// Keeps the buffer `values` points into alive and unchanged.
     private var valueArray: [Value] = []
     private var values = ModelStorage.ElementRun.empty
     private var index = 0
@@ -180,12 +177,11 @@ final class DictionaryCursor<Value>: EncodeCursor {
         }
     }
 
-    /// `source` holds a `[String: Value]`.
     override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
         start(ModelStorage.load([String: Value].self, from: source), sorted: sortedKeys)
     }
 
-    /// Members in the order given (a `JSONValue` object's, duplicate keys kept).
+    /// In the order given, duplicate keys kept.
     func start(members: [JSONValue.Member]) where Value == JSONValue {
         start(keys: members.map(\.key), values: members.map(\.value))
     }
@@ -214,8 +210,7 @@ final class DictionaryCursor<Value>: EncodeCursor {
     }
 }
 
-/// The elements of an `[Any]`, or the members of an object of `Any` values (a `[String: Any]`, or the stored
-/// properties of a value written by reflection).
+/// An `[Any]`'s elements, or the members of a `[String: Any]` or of a value written by reflection.
 final class AnyCursor: EncodeCursor {
     private var elements: [Any] = []
     private var keys: [String]?

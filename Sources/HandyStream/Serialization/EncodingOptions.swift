@@ -22,8 +22,7 @@ public struct EncodingOptions: Sendable {
 
     /// Two-space indentation and a line per member, rather than compact text.
     public var prettyPrinted: Bool
-    /// Object members in the order of their keys (sets in the order of their elements' text), rather than in
-    /// declaration order.
+    /// Object members in key order (sets by their elements' text), rather than in declaration order.
     public var sortedKeys: Bool
     /// How property names become keys where a mapping doesn't say.
     public var keyEncodingStrategy: KeyEncodingStrategy
@@ -37,8 +36,7 @@ public struct EncodingOptions: Sendable {
     public var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate
     /// `Encodable` values: how `Data` is written (`base64` by default, as Foundation).
     public var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy = .base64
-    /// `Encodable` values: the strings written for infinity and NaN; with `.throw` (the default),
-    /// ``nonFiniteNumbers`` decides.
+    /// `Encodable` values: strings for infinity and NaN; with `.throw` (the default), ``nonFiniteNumbers`` decides.
     public var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
     /// `Encodable` values: what `Encoder.userInfo` gives their `encode(to:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
@@ -46,8 +44,7 @@ public struct EncodingOptions: Sendable {
     /// `.withoutEscapingSlashes` (models' text never escapes it, as HandyJSON didn't).
     public var escapesSlashes = true
 
-    /// Options for an encoder; the defaults write compact text in declaration order and leave `nil` out, as HandyJSON
-    /// did.
+    /// The defaults write compact text in declaration order and leave `nil` out, as HandyJSON did.
     public init(
         prettyPrinted: Bool = false, sortedKeys: Bool = false,
         keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys,

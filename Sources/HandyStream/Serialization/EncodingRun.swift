@@ -7,14 +7,12 @@ import Foundation
 ///     loop: top cursor.next ─▶ the next member's codec and address (or an `Any`) ─▶ its write …
 ///                          └─▶ nil: the container is closed, the cursor popped
 ///
-/// No codec calls another codec's `write`: nesting lives on this stack, never on the machine stack, so a deep or
-/// cyclic object graph meets ``EncodingOptions/maximumDepth`` (a `JSONEncodingError`) on any thread, however small
-/// its stack. Cursors are reused by the next container that the same codec opens at the same depth, so an array of
-/// models allocates no cursors after its first element.
+/// No codec calls another codec's `write`: nesting lives on this stack, not the machine stack, so a deep or cyclic
+/// model graph meets ``EncodingOptions/maximumDepth`` on any thread. A cursor is reused by the next container the same
+/// codec opens at the same depth.
 struct EncodingRun {
     var writer: JSONWriter
-    /// The open containers, outermost first. The cursors are owned by `recycled`; the stack holds them unmanaged, as
-    /// the decoder's frame stack does, so that pushing and popping costs no reference counting.
+    /// Outermost first; unretained (`recycled` owns the cursors), so pushing and popping costs no reference counting.
     private var stack: [Unmanaged<EncodeCursor>] = []
     /// For each depth, the cursors made there so far (a list through ``EncodeCursor/nextAtDepth``).
     private var recycled: [EncodeCursor?] = []
@@ -26,15 +24,13 @@ struct EncodingRun {
 
     var options: EncodingOptions { writer.options }
 
-    /// Writes the value at `source`, and all it contains.
-    ///
     /// - Precondition: `source` holds a value of `codec`'s type and stays valid until this returns.
     mutating func encode(_ codec: ValueCodec, at source: UnsafeRawPointer) throws {
         try codec.write(source, to: &self)
         try drain()
     }
 
-    /// Writes a value of any type (Foundation values, models, other structs and classes by reflection).
+    /// Foundation values, models, and other types by reflection.
     mutating func encode(any value: Any) throws {
         try AnyWriter.write(value, to: &self)
         try drain()
@@ -54,8 +50,7 @@ struct EncodingRun {
         }
     }
 
-    /// Opens a container written by a cursor of type `Cursor`: the one this depth already has for `owner`, or a new
-    /// one from `make`. The caller fills the cursor in, and the encoder then calls its `next` until it is done.
+    /// With the cursor this depth has for `owner`, or a new one from `make`, for the caller to fill in.
     mutating func open<Cursor: EncodeCursor>(
         _: Cursor.Type, owner: AnyObject?, isObject: Bool, make: () -> Cursor
     ) throws -> Cursor {
@@ -63,8 +58,7 @@ struct EncodingRun {
         return unsafeDowncast(push(Cursor.self, owner: owner, make: make), to: Cursor.self)
     }
 
-    /// The same, for a cursor type given as a value: generic containers keep their cursor's type, made once, so that
-    /// opening one asks the runtime for no type metadata. The cursor reads the container at `source` itself.
+    /// For a cursor type kept by a generic container, so that opening one looks up no type metadata.
     mutating func open(
         _ type: EncodeCursor.Type, owner: AnyObject, isObject: Bool, source: UnsafeRawPointer,
         make: () -> EncodeCursor
@@ -73,8 +67,7 @@ struct EncodingRun {
         push(type, owner: owner, make: make).start(source, sortedKeys: writer.options.sortedKeys)
     }
 
-    /// Keeps `value` in a cursor of its own while `codec` writes it: for values that exist only here (a model inside
-    /// an `Any`), whose members the codec's cursors read in place. Writes no brackets of its own.
+    /// Keeps a value that exists only here (a model inside an `Any`) alive while `codec`'s cursors read it in place.
     mutating func hold<T>(_ value: T, _ codec: ValueCodec) throws {
         unsafeDowncast(
             push(HolderCursor<T>.self, owner: codec) { HolderCursor<T>(codec: codec) },

@@ -1,30 +1,22 @@
 import Foundation
 
-/// Appends JSON text to one growing byte buffer: compact, or pretty printed with two-space indentation (a setting of
-/// the writer, not a second code path). Strings are escaped as RFC 8259 requires and stay UTF-8.
-///
-/// With `buildsValues`, the same calls build Foundation-style values instead of text (what `toJSON()` returns), each
-/// number in the type it was written from: an `Int8`, a `UInt64`, a `Float`, a `Decimal`, an `NSNumber` stay what
-/// they are.
+/// Appends JSON text, compact or pretty printed, to one byte buffer; strings are escaped per RFC 8259 and stay UTF-8.
+/// With `buildsValues`, the same calls build Foundation-style values (`toJSON()`), numbers keeping their types.
 struct JSONWriter {
-    /// The text written, in memory the writer manages (``OutputBytes``); `output.bytes.pointee.buffer` reads it in
-    /// place (a computed property of the writer would copy the writer's struct when it is a class's property).
+    /// Read in place through `output.bytes.pointee.buffer`: a computed property would copy the writer's struct when
+    /// it is a class's property.
     let output = OutputStorage()
     @inline(__always) private var out: UnsafeMutablePointer<OutputBytes> { output.bytes }
-    /// The text written so far.
     var bytes: [UInt8] { out.pointee.array }
     let options: EncodingOptions
     /// Open containers, for indentation and the depth cap.
     private(set) var depth = 0
-    /// Whether the container being written has had a member yet.
     private var needsComma = false
-    /// Whether the writer builds values rather than text (a plain flag: testing an optional `ValueTree` for `nil`
-    /// on every call would go through its value witness).
+    /// A plain flag: testing an optional `ValueTree` on every call would go through its value witness.
     let buildsValues: Bool
-    /// The values being built, when ``buildsValues``.
     private var values = ValueTree()
-    /// Write as Foundation's `JSONEncoder` does (for `Encodable` values): `/` escaped, integral floating-point
-    /// numbers without `.0`, and when pretty printed `" : "` after keys and empty containers on two lines.
+    /// Write as `JSONEncoder` does: `/` escaped, integral floating-point numbers without `.0`, and when pretty
+    /// printed `" : "` after keys and empty containers on two lines.
     var foundationStyle = false
 
     init(options: EncodingOptions, buildsValues: Bool = false) {
@@ -32,11 +24,9 @@ struct JSONWriter {
         self.buildsValues = buildsValues
     }
 
-    /// The value built, when the writer builds values.
     var builtValue: Any? { values.result }
 
-    // Building values is out of line, so that writing text never touches the value tree's types (a function that
-    // mentions them asks the runtime for their metadata on entry).
+    // Out of line, so that writing text never asks the runtime for the value tree's metadata.
     @inline(never)
     private mutating func _slowpath_open(isObject: Bool) { values.open(isObject: isObject) }
     @inline(never)
@@ -85,7 +75,6 @@ struct JSONWriter {
         colon()
     }
 
-    /// Starts an object member: the comma before it, the key, and the colon.
     mutating func key(_ key: String) {
         if buildsValues { return _slowpath_key(key) }
         separate()
@@ -100,7 +89,6 @@ struct JSONWriter {
         needsComma = false
     }
 
-    /// Starts an array element.
     mutating func element() {
         separate()
         needsComma = false
@@ -130,7 +118,7 @@ struct JSONWriter {
         raw(value ? "true" : "false")
     }
 
-    /// Digits straight into the buffer: no `String` per number.
+    /// No `String` per number.
     mutating func integer<T: BinaryInteger>(_ value: T) {
         if buildsValues { return _slowpath_add(value) }
         if let signed = Int64(exactly: value) {
@@ -157,7 +145,7 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// The shortest text that reads back as the same value (Swift's `description` is exactly that).
+    /// Swift's `description` is the shortest text that reads back as the same value.
     mutating func double(_ value: Double) throws(JSONEncodingError) {
         guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
         if buildsValues { return _slowpath_add(value) }
@@ -170,22 +158,20 @@ struct JSONWriter {
         floatingPoint(value.description)
     }
 
-    /// Swift's shortest text (`100.0`), or in Foundation's style without an integral value's `.0` (`100`).
+    /// In Foundation's style without an integral value's `.0` (`100`).
     private mutating func floatingPoint(_ text: String) {
         guard foundationStyle, text.hasSuffix(".0") else { return raw(text) }
         raw(String(text.dropLast(2)))
     }
 
-    /// A `Decimal`, written as its exact text.
     mutating func decimal(_ value: Decimal) throws(JSONEncodingError) {
-        // JSONEncoder writes a NaN Decimal as its description, `NaN` (not JSON, but what it writes).
+        // JSONEncoder writes a NaN Decimal as `NaN`: not JSON, but what it writes.
         if value.isNaN && foundationStyle && !buildsValues { return raw("NaN") }
         if value.isNaN { return try nonFinite("nan") }
         if buildsValues { return _slowpath_add(value) }
         raw(value.description)
     }
 
-    /// An `NSNumber`: a Boolean, an integer as its digits, floating point in the shortest form.
     mutating func number(_ value: NSNumber) throws(JSONEncodingError) {
         if value.isBoolean { return bool(value.boolValue) }
         guard let text = value.jsonText else { return try nonFinite(value.doubleValue.isNaN ? "nan" : "inf") }
@@ -193,13 +179,11 @@ struct JSONWriter {
         raw(text)
     }
 
-    /// A scalar already in the type it is stored as, for a writer that builds values (an `Encodable` value's
-    /// numbers keep their types, as a model's do).
+    /// For a writer that builds values: an `Encodable` value's numbers keep their types, as a model's do.
     mutating func builtScalar(_ value: Any) {
         _slowpath_add(value)
     }
 
-    /// JSON text written by the caller, given as bytes.
     mutating func rawJSON(bytes text: UnsafeRawBufferPointer) {
         if buildsValues { return _slowpath_add((try? ModelDecoder().decode(Any.self, from: Array(text))) ?? NSNull()) }
         out.pointee.append(contentsOf: text)
@@ -240,8 +224,7 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// A key given as UTF-8 bytes (no `String` is made).
-    /// `verbatim`: the bytes are a document's text between quotes (see ``string(bytes:verbatim:)``).
+    /// `verbatim`: as in ``string(bytes:verbatim:)``.
     mutating func key(bytes: UnsafeRawBufferPointer, verbatim: Bool = false) {
         if buildsValues { return _slowpath_key(String(jsonBytes: bytes)) }
         separate()
@@ -254,8 +237,8 @@ struct JSONWriter {
         value.withUTF8 { string(bytes: $0) }
     }
 
-    /// A string given as UTF-8 bytes. `verbatim`: the bytes are a document's text between quotes, which holds
-    /// nothing to escape but `/` (``Tokenizer/isVerbatim(_:)``), copied as they are unless slashes are escaped.
+    /// `verbatim`: the bytes are a document's text between quotes with nothing to escape but `/`
+    /// (``Tokenizer/isVerbatim(_:)``), copied as they are unless slashes are escaped.
     mutating func string(bytes utf8: UnsafeBufferPointer<UInt8>, verbatim: Bool = false) {
         if buildsValues { return _slowpath_add(String(decoding: utf8, as: UTF8.self)) }
         out.pointee.append(UInt8(ascii: "\""))
@@ -266,9 +249,8 @@ struct JSONWriter {
             let count = utf8.count
             var runStart = 0
             var index = 0
-            // Eight bytes at a time while none needs an escape (most text); then the word that has one, its bytes
-            // that do found at once, or the last bytes (fewer than eight), in the text's last word with the bytes
-            // already read shifted out.
+            // Eight bytes at a time while none needs an escape; then that word's escapes at once, or the tail, read
+            // as the text's last word with the bytes already read shifted out.
             while index < count {
                 while Self.littleEndian && index &+ 8 <= count,
                     !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slash: slash)
@@ -276,8 +258,8 @@ struct JSONWriter {
                     index &+= 8
                 }
                 guard index < count else { break }
-                // `valid`: the word's bytes that are the text's, from `index` on; none when the text has fewer than
-                // eight bytes (or on a big-endian machine), which are then read one by one.
+                // `valid`: the word's bytes from `index` on; none for text under eight bytes or on big-endian
+                // machines, then read one by one.
                 var word: UInt64 = 0
                 var valid: UInt64 = 0
                 if Self.littleEndian && index &+ 8 <= count {
@@ -315,21 +297,19 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// Whether any of the eight bytes of `word` may need an escape: a control character, `"`, `\\`, or `/` when
-    /// `slash`. Exact when none does (the bit tricks report a byte below 0x20 or equal to one of those whenever there
-    /// is one), and cheaper than ``escapes(in:slash:)``, which then finds which.
+    /// Whether any byte of `word` may need an escape (``needsEscape(_:slash:)``): never a false "no", and cheaper
+    /// than ``escapes(in:slash:)``, which then finds which.
     @inline(__always)
     private static func mayNeedEscape(_ word: UInt64, slash: Bool) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        // A byte below 0x20 borrows when 0x20 is subtracted from it; a byte equal to c is zero in word ^ c and borrows
-        // when 1 is subtracted. A borrow sets the byte's high bit, which an ASCII byte of `word` doesn't have (nor
-        // of word ^ c: every c here is ASCII), so one mask of `word`'s high bits serves the four tests.
+        // A byte below 0x20, or equal to c (zero in word ^ c), borrows, setting its high bit; `& ~word` keeps only
+        // ASCII bytes, whose high bit (and word ^ c's: every c is ASCII) was clear.
         var borrows = (word &- 0x20 &* ones) | ((word ^ 0x22 &* ones) &- ones) | ((word ^ 0x5C &* ones) &- ones)
         if slash { borrows |= (word ^ 0x2F &* ones) &- ones }
         return borrows & ~word & 0x8080_8080_8080_8080 != 0
     }
 
-    /// Whether a word's first byte in memory is its low byte, as ``escapes(in:slash:)`` reads it.
+    /// As ``escapes(in:slash:)`` reads a word: its first byte in memory is its low byte.
     private static var littleEndian: Bool {
         #if _endian(little)
         true
@@ -338,15 +318,13 @@ struct JSONWriter {
         #endif
     }
 
-    /// Whether `byte` is written escaped: a control character, `"`, `\\`, or `/` when `slash`.
     @inline(__always)
     private static func needsEscape(_ byte: UInt8, slash: Bool) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && slash)
     }
 
-    /// The bytes of `word` (in memory order, the first in the low byte) that are written escaped (``needsEscape``):
-    /// each one's high bit set, every other bit clear. Exact, byte by byte: seven bits of a byte plus at most 0x7F
-    /// never carry into the next byte, and a byte with its high bit set (UTF-8 past ASCII) is never one of them.
+    /// The bytes of `word` (first in the low byte) that ``needsEscape(_:slash:)``, each one's high bit set. Exact:
+    /// seven bits plus at most 0x7F never carry into the next byte, and a non-ASCII byte is never one.
     @inline(__always)
     static func escapes(in word: UInt64, slash: Bool) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -373,7 +351,7 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// Empties the buffer, keeping its capacity.
+    /// Keeps the buffer's capacity.
     mutating func reset() {
         if buildsValues { values = ValueTree() }
         out.pointee.removeAll()
@@ -402,7 +380,6 @@ struct JSONWriter {
 /// The Foundation-style values a value-building ``JSONWriter`` makes: an explicit stack of open containers.
 private struct ValueTree {
     private var open: [(isObject: Bool, elements: [Any], members: [String: Any], key: String)] = []
-    /// The key of the member being written, in an object.
     var key = ""
     private(set) var result: Any?
 

@@ -10,7 +10,6 @@ public enum KeyEncodingStrategy: Sendable {
     /// as `JSONEncoder.KeyEncodingStrategy.custom`; models: for the path of the property's own key.
     case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
 
-    /// Whether keys are written as they are.
     var isDefault: Bool {
         if case .useDefaultKeys = self { return true }
         return false
@@ -25,7 +24,7 @@ public enum KeyEncodingStrategy: Sendable {
         }
     }
 
-    /// An `Encodable` value's key, `path` being the coding path to the member.
+    /// `path` is the coding path to the member.
     func codableKey(_ key: String, path: () -> [any CodingKey]) -> String {
         switch self {
         case .useDefaultKeys: key
@@ -34,12 +33,9 @@ public enum KeyEncodingStrategy: Sendable {
         }
     }
 
-    /// `JSONEncoder`'s `convertToSnakeCase` (swift-foundation's `_convertToSnakeCase`, step for step): words split
-    /// where a lowercase letter meets an uppercase one, and where a run of capitals meets a lowercase letter (the
-    /// run's last capital starts the next word); the first character is taken to be lowercase, so a leading capital
-    /// is a word of its own. Letters are found scalar by scalar (uppercase: categories Lu and Lt, as
-    /// `CharacterSet.uppercaseLetters`; lowercase: Ll), but the steps around them are the `String`'s own, character
-    /// by character: a capital followed by combining marks and then a lowercase letter (`G͍͚r`) is not a run.
+    /// swift-foundation's `_convertToSnakeCase`, step for step. Letters are found scalar by scalar (uppercase: Lu
+    /// and Lt, as `CharacterSet.uppercaseLetters`; lowercase: Ll), but the steps around them go character by
+    /// character: a capital, combining marks, then a lowercase letter (`G͍͚r`) is not a run.
     static func foundationSnakeCase(_ key: String) -> String {
         guard !key.isEmpty else { return key }
         func isUpper(_ scalar: Unicode.Scalar) -> Bool {
@@ -47,7 +43,6 @@ public enum KeyEncodingStrategy: Sendable {
             return category == .uppercaseLetter || category == .titlecaseLetter
         }
         func isLower(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .lowercaseLetter }
-        /// The first scalar in `range` that `matches`, as a range of one scalar.
         func first(in range: Range<String.Index>, where matches: (Unicode.Scalar) -> Bool) -> Range<String.Index>? {
             let scalars = key[range].unicodeScalars
             guard let index = scalars.firstIndex(where: matches) else { return nil }
@@ -66,8 +61,7 @@ public enum KeyEncodingStrategy: Sendable {
             let nextCharacterAfterCapital = key.index(after: upperCaseRange.lowerBound)
             let beforeLowerIndex = key.index(before: lowerCaseRange.lowerBound)
             if lowerCaseRange.lowerBound == nextCharacterAfterCapital || beforeLowerIndex < upperCaseRange.lowerBound {
-                // (The second: a capital and the lowercase letter each inside a character with a prepended mark,
-                // `A\u{0600}a` after a `\u{0600}`, where `JSONEncoder` stops the program making a backwards range.)
+                // The second: `A\u{0600}a` after `\u{0600}`, where `JSONEncoder` traps on a backwards range.
                 wordStart = upperCaseRange.lowerBound
             } else {
                 words.append(upperCaseRange.lowerBound..<beforeLowerIndex)

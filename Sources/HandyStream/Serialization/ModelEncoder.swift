@@ -17,10 +17,9 @@ public struct ModelEncoder: Sendable {
         self.options = options
     }
 
-    /// The JSON bytes of `value`: an `Encodable` value by its `encode(to:)`, byte for byte as `JSONEncoder` writes
-    /// it, but that a ``HandyJSON`` model's `mapping(mapper:)` holds in it (its members under the keys, and through
-    /// the transforms, that `toJSONString()` writes, its exclusions left out); a ``JSONValue``, or any other value,
-    /// by its type's field tables, or as `Any`.
+    /// The JSON bytes of `value`: an `Encodable` value byte for byte as `JSONEncoder` writes it, except that a
+    /// ``HandyJSON`` model's `mapping(mapper:)` holds in it; a ``JSONValue`` or any other value by its type's field
+    /// tables, or as `Any`.
     public func encode<T>(_ value: T) throws -> [UInt8] {
         var run = EncodingRun(options: options)
         // A JSONValue at the root is written as it was read (duplicate keys kept); inside an `Encodable` value, by
@@ -40,8 +39,7 @@ public struct ModelEncoder: Sendable {
         return run.writer.bytes
     }
 
-    /// Writes `value` with its type's codec, by its `encode(to:)` when it is only `Encodable`, or as `Any` when
-    /// the type has no codec.
+    /// By its type's codec, else its `encode(to:)`, else as `Any`.
     static func encode<T>(_ value: T, with run: inout EncodingRun) throws {
         if let codec = TypeRegistry.codec(for: T.self).codec {
             try withUnsafePointer(to: value) { try run.encode(codec, at: UnsafeRawPointer($0)) }

@@ -4,13 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A ``JSONWriter``'s text (and other bytes appended tens of thousands of times per document, as the keys a
-/// ``JSONTextFrame`` keeps for error paths): bytes in memory of its own, appended inline and grown by `realloc`.
-///
-/// Writing JSON appends a byte or a short run tens of thousands of times per document; an `[UInt8]` checks its
-/// uniqueness on every append, and its `append(contentsOf:)` is a generic call with a `memcpy` behind it. Here an
-/// append is a capacity check and a store (short runs copied a word or two at a time), and the text becomes an
-/// `[UInt8]` once, when it is read.
+/// A ``JSONWriter``'s text, or other bytes appended byte by byte (a ``JSONTextFrame``'s keys): manual memory grown by
+/// `realloc`. An `[UInt8]` would check its uniqueness on every append; here an append is a capacity check and a
+/// store, and the text becomes an `[UInt8]` once, when read.
 struct OutputBytes {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
@@ -22,10 +18,9 @@ struct OutputBytes {
         base = raw.assumingMemoryBound(to: UInt8.self)
     }
 
-    /// Frees the memory; the buffer is not used again.
+    /// The buffer is not used again.
     func deallocate() { free(base) }
 
-    /// Makes room for `extra` more bytes.
     @inline(__always)
     private mutating func reserve(_ extra: Int) {
         if capacity &- count < extra { grow(toHold: count + extra) }
@@ -47,7 +42,7 @@ struct OutputBytes {
         count &+= 1
     }
 
-    /// Appends `length` bytes from `source` (which must not point into this buffer).
+    /// `source` must not point into this buffer.
     @inline(__always)
     mutating func append(_ source: UnsafeRawPointer, count length: Int) {
         reserve(length)
@@ -79,8 +74,7 @@ struct OutputBytes {
         append(UnsafeRawPointer(source), count: bytes.count)
     }
 
-    /// Appends `bytes` (which must not point into this buffer); `true` when they are all ASCII, found out from the
-    /// words the copy reads (``ShortBytes/copy(to:from:count:)``).
+    /// `true` when `bytes` (not in this buffer) are all ASCII, from the words the copy reads.
     @inline(__always)
     mutating func appendCheckingASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let source = bytes.baseAddress else { return true }
@@ -102,23 +96,20 @@ struct OutputBytes {
 
     mutating func removeAll() { count = 0 }
 
-    /// Keeps the first `newCount` bytes (no more than are written).
     @inline(__always)
     mutating func removeAll(after newCount: Int) {
         precondition(newCount >= 0 && newCount <= count, "OutputBytes: no such length")
         count = newCount
     }
 
-    /// The bytes written, read in place; valid until the next append.
+    /// Valid until the next append.
     var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
-    /// The bytes written, as an array.
     var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 }
 
-/// Owns a writer's ``OutputBytes``: a writer is a value, and its text lives as long as the writer (and any copy of
-/// it — writers are never copied to write apart: each is one variable, passed `inout`). The buffer is reached
-/// through a pointer, as the tape's is: a class property would add an exclusivity check to every append.
+/// Owns a writer's ``OutputBytes`` for as long as the writer, which is never copied to write apart. Reached through a
+/// pointer: a class property would add an exclusivity check to every append.
 final class OutputStorage {
     let bytes = UnsafeMutablePointer<OutputBytes>.allocate(capacity: 1)
     init() { bytes.initialize(to: OutputBytes()) }

@@ -1,24 +1,16 @@
 import Foundation
 
-/// The `Encoder` that fills an ``EncodableTree``. One encoder serves a whole value: encoding a member moves
-/// ``slot`` and ``node`` and restores them, as the decoder does; containers remember their own node.
-///
-/// Coding paths are `JSONEncoder`'s, which are not always the path to the value: a container's own `codingPath` and
-/// the path a custom key strategy is given include the keys of the nested containers it sits in, but a value encoded
-/// through a container (and a `superEncoder`) gets the path of the encoder that made the outermost of them, its
-/// ``TreeKeyedContainer/owner``, plus its own key or index; with a key strategy other than the default, a
-/// `[String: Value]`'s members get the path of the encoder that encoded the dictionary plus their key. Errors and
-/// custom keys then name what `JSONEncoder`'s name.
+/// The `Encoder` that fills an ``EncodableTree``; a member moves ``slot`` and ``node`` and restores them. Coding paths
+/// are `JSONEncoder`'s, not always the path to the value: a value in nested containers gets the path of the encoder
+/// that made the outermost (``TreeKeyedContainer/owner``) plus its own key or index.
 final class TreeEncoder: Encoder {
     let tree: EncodableTree
     var slot: Int
     var node: CodingPathNode
-    /// The rules of the model whose `encode(to:)` runs, when its `mapping(mapper:)` says something (ModelRules.swift):
-    /// the keyed containers it asks for write with them. Kept for the process's life by ``TypeRegistry``.
+    /// The running model's mapping; unretained, as ``TypeRegistry`` keeps it for the process's life.
     private var rules: Unmanaged<ModelRules>?
-    /// Values being encoded inside one another: capped by the options' depth (a cyclic class graph ends there).
+    /// Capped by the options' depth, where a cyclic class graph ends.
     private var depth = 0
-    /// What the thread's stack has room for (``StackBudget``), from where the encoder was made.
     private let stackBudget = StackBudget()
 
     init(tree: EncodableTree, slot: Int, node: CodingPathNode) {
@@ -37,7 +29,7 @@ final class TreeEncoder: Encoder {
             .init(encoder: self, object: slot, node: node, owner: node, rules: rules), Key.self)
     }
 
-    /// The keyed container over `parts`, made by the maker the tree keeps for `Key` (``KeyedContainerMakers``).
+    /// Made by the maker the tree keeps for `Key` (``KeyedContainerMakers``).
     @inline(__always)
     func keyedEncodingContainer<Key: CodingKey>(_ parts: TreeKeyedContainerParts, _: Key.Type)
         -> KeyedEncodingContainer<Key>
@@ -51,7 +43,7 @@ final class TreeEncoder: Encoder {
         .wrapped(parts)
     }
 
-    /// Out of line: the maker type's metadata, which making it looks up, is asked for only here.
+    /// Out of line: only here is the maker type's metadata looked up.
     @inline(never)
     private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> TreeKeyedContainerMaker<
         TreeKeyedContainer<Key>, KeyedEncodingContainer<Key>
@@ -83,8 +75,7 @@ final class TreeEncoder: Encoder {
         if value.isFinite { tree.keep(value, for: index) }
     }
 
-    /// A floating-point number by `write`, or infinity and NaN as the strings the non-conforming float strategy
-    /// names (with `.throw`, ``EncodingOptions/nonFiniteNumbers`` decides, in `write`).
+    /// Non-finite values as the float strategy says; with `.throw`, ``EncodingOptions/nonFiniteNumbers`` decides.
     @inline(__always)
     private func encodeFloatingPoint<F: BinaryFloatingPoint>(
         _ value: F, into index: Int, node: () -> CodingPathNode, _ write: (inout JSONWriter) throws -> Void
@@ -127,14 +118,12 @@ final class TreeEncoder: Encoder {
     }
     func encodeNull(into index: Int) { tree.setText(index) { $0.null() } }
 
-    /// Encodes `value` into the node `index`: scalars and Foundation's types directly (with the options'
-    /// strategies), anything else by its `encode(to:)` (a model's with its `mapping(mapper:)`). `node` is the value's
-    /// coding path: with `keyed`, the path of the encoder that encodes it plus the value's key or index (a
-    /// container's member); without, that encoder's own path (a single value, the root, a dictionary's member).
+    /// Encodes `value` into the node `index`. `keyed`: `node` is a container member's path (its owner's plus its
+    /// key), not an encoder's own path.
     func encode<T: Encodable>(
         _ value: T, into index: Int, node: @autoclosure () -> CodingPathNode, keyed: Bool = false
     ) throws {
-        // Exact type tests (`_identityCast` after an equal metatype costs nothing), then the few protocol tests.
+        // `_identityCast` after an equal metatype is free.
         switch ObjectIdentifier(T.self) {
         case ObjectIdentifier(String.self): return encodeString(_identityCast(value, to: String.self), into: index)
         case ObjectIdentifier(Int.self): return encodeInteger(_identityCast(value, to: Int.self), into: index)
@@ -156,7 +145,7 @@ final class TreeEncoder: Encoder {
             try tree.setText(index) { try $0.decimal(decimal) }
             return tree.keep(decimal, for: index)
         case ObjectIdentifier(JSONValue.self):
-            // A number's text as it is (its `encode(to:)` would go through Decimal or Double).
+            // Its `encode(to:)` would go through Decimal or Double.
             if case .number(let text) = _identityCast(value, to: JSONValue.self), Self.isNumberText(text) {
                 return tree.setText(index) { $0.numberText(text) }
             }
@@ -167,8 +156,7 @@ final class TreeEncoder: Encoder {
         case .stringDictionary:
             if let dictionary = value as? any StringKeyedEncodable {
                 let path = node()
-                // Members' paths: the dictionary's, plus their key; under another key strategy, `JSONEncoder`
-                // writes them through an encoder of its own, whose path is that of the encoder of the dictionary.
+                // Under another key strategy, `JSONEncoder` gives members the dictionary encoder's path.
                 let base = tree.options.keyEncodingStrategy.isDefault || !keyed ? path : path.parent
                 return try nested(index, path) { try dictionary.encodeMembers(into: index, base: base, with: self) }
             }
@@ -178,9 +166,7 @@ final class TreeEncoder: Encoder {
         try nested(index, node()) { try value.encode(to: self) }
     }
 
-    /// Encodes `value` as a new child of the container `parent` (a member or an element, made by `child`); a value
-    /// whose encoding throws leaves nothing there (see ``EncodableTree/dropLastChild(of:back:)``). Inlined, so that
-    /// each container's call stays specialized for the value's type.
+    /// A value whose encoding throws leaves nothing there. Inlined, so that each call stays specialized.
     @inline(__always)
     func encode<T: Encodable>(
         _ value: T, asChildOf parent: Int, _ child: () -> Int, node: @autoclosure () -> CodingPathNode
@@ -194,8 +180,7 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    /// Runs `body` with the encoder at `index`, for a value whose mapping's rules are `rules`; a value that asked for
-    /// no container is an empty object.
+    /// Runs `body` with the encoder at `index` and `rules`, checking depth and stack.
     private func nested(
         _ index: Int, _ node: CodingPathNode, rules: Unmanaged<ModelRules>? = nil, _ body: () throws -> Void
     ) throws {
@@ -247,7 +232,6 @@ final class TreeEncoder: Encoder {
 
 /// `[String: Value]`, written member by member with its keys as they are.
 protocol StringKeyedEncodable {
-    /// Each member's coding path is `base` plus its key.
     func encodeMembers(into index: Int, base: CodingPathNode, with encoder: TreeEncoder) throws
 }
 
@@ -265,19 +249,16 @@ extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable
 struct TreeKeyedContainerParts {
     let encoder: TreeEncoder
     let object: Int
-    /// The container's coding path: its encoder's, plus the keys of the nested containers it sits in.
+    /// The container's coding path: its encoder's, plus the keys of the containers it sits in.
     let node: CodingPathNode
-    /// The coding path of the encoder that made the outermost of those containers: a member's path is this one plus
-    /// its key (see ``TreeEncoder``).
+    /// The path of the encoder that made the outermost container, to which a member adds its key.
     let owner: CodingPathNode
-    /// The mapping's rules of the model whose `encode(to:)` made the container (its own keyed container only).
+    /// Set only on a model's own keyed container.
     var rules: Unmanaged<ModelRules>? = nil
 }
 
-/// What changes when a pooled keyed container is handed out again (``TreeKeyedContainerMaker``): its object and
-/// paths. The container holds its encoder itself, as a constant (read without reference counting), and is handed
-/// out again only for that encoder (one encoder serves a whole value; a super encoder is another, with a nesting
-/// depth and a stack budget of its own, which the values encoded through the container must count against).
+/// What changes when a pooled keyed container is handed out again. A container is reused only for its own encoder,
+/// whose depth and stack budget its values count against.
 final class TreeKeyedState {
     let encoder: ObjectIdentifier
     var object: Int
@@ -302,20 +283,13 @@ final class TreeKeyedState {
     }
 }
 
-/// A keyed container type over its encoder and a ``TreeKeyedState`` (``TreeKeyedContainerMaker``).
 protocol TreeKeyedContainerMaking: KeyedEncodingContainerProtocol {
     init(_ encoder: TreeEncoder, _ state: TreeKeyedState)
 }
 
-/// Makes the `KeyedEncodingContainer`s of a keyed container type, and keeps them for use again, as the decoder's
-/// makers do (KeyedContainerPool.swift): `KeyedEncodingContainer.init` boxes the container in a box of the standard
-/// library's, whose type metadata the runtime looks up on every call, and allocates it, for every container. The
-/// tree keeps one maker per key type (``KeyedContainerMakers``); the kept containers are a ``ContainerPool``.
-///
-/// A kept container is handed out again once nothing but the pool holds its box. It holds its encoder, which holds
-/// the tree, which holds the maker: ``reclaim()`` lets the kept containers go when the value is written (a container
-/// that user code kept holds the tree until it goes). `Wrapped` is `KeyedEncodingContainer<Container.Key>`,
-/// named as a parameter of its own for the reason the decoder's maker gives.
+/// Makes and reuses a key type's `KeyedEncodingContainer`s, as ``TapeKeyedContainerMaker`` does (and for its reasons
+/// `Wrapped` is a parameter of its own). Containers hold the encoder, which holds the tree, which holds the maker:
+/// ``reclaim()`` breaks that cycle once the value is written.
 final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped>: KeyedContainerReclaiming {
     private var pool = ContainerPool<Wrapped, TreeKeyedState>(understood: KeyedContainerBox.encodingIsUnderstood)
 
@@ -325,11 +299,10 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped
 
     deinit { pool.deallocate() }
 
-    /// A container over `parts`: a kept one of the same encoder that nothing else holds, set again, or a new one
-    /// (kept while the pool has room).
+    /// A free kept container of the same encoder, set to `parts`, or a new one.
     func wrapped(_ parts: TreeKeyedContainerParts) -> Wrapped {
         let encoder = ObjectIdentifier(parts.encoder)
-        // A copy of the pool's handles: reading the property once, not around each call below.
+        // Read the property once, not around each call below.
         let pool = self.pool
         if let index = pool.free(accepting: { $0.encoder == encoder }) {
             pool.states[index]._withUnsafeGuaranteedRef { $0.set(parts) }
@@ -338,8 +311,7 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped
         return _slowpath_new(parts)
     }
 
-    /// A new container, kept while the pool has room. Out of line: making one asks the runtime for
-    /// `KeyedEncodingContainer<Container.Key>`'s metadata, which the code above then never does.
+    /// Kept while the pool has room. Out of line, as only here is the wrapper's metadata looked up.
     @inline(never)
     private func _slowpath_new(_ parts: TreeKeyedContainerParts) -> Wrapped {
         let state = TreeKeyedState(parts)
@@ -348,7 +320,6 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped
         return container
     }
 
-    /// The value is written: the kept containers are let go (see above).
     func reclaim() {
         pool.containers.deinitialize(count: pool.count)
         pool.count = 0
@@ -358,18 +329,15 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped
     func unbind() {}
 }
 
-/// A keyed container's member `key` in `object`, added to the tree. Outside ``TreeKeyedContainer`` so that a
-/// closure calling it captures the container's fields and not the container: capturing a `TreeKeyedContainer<Key>`
-/// asks the runtime for that type's metadata in unspecialized code, at every member.
+/// Adds member `key` to `object`. Outside ``TreeKeyedContainer``, so that a closure calling it captures fields, not
+/// the container, whose metadata unspecialized code would look up at every member.
 private func treeMember<Key: CodingKey>(
     _ key: Key, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
 ) -> Int {
     encoder.tree.addVerbatim(to: object, key: treeKeyName(key, node: node, in: encoder))
 }
 
-/// A model's member `key` in `object`, added to the tree as its mapping says (ModelRules.swift): under its first mapped
-/// key, as declared, a dotted key in the nested objects it names; else as ``treeMember(_:of:node:in:)`` adds it. The
-/// member of an excluded property is made outside the tree written (a root of its own), and never written.
+/// Adds a model's member as its mapping says; an excluded property's goes to a root of its own, never written.
 private func mappedTreeMember<Key: CodingKey>(
     _ key: Key, _ rule: ModelRules.Rule?, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
 ) -> Int {
@@ -378,9 +346,8 @@ private func mappedTreeMember<Key: CodingKey>(
     return encoder.tree.addVerbatim(to: place.parent, key: place.key)
 }
 
-/// Where a model's member goes: the object its first mapped key leads to (the levels of a dotted key made as they are
-/// needed, and shared with the other keys under them) and the key written there, as declared; without a mapped key,
-/// `object` and the key under the key strategy.
+/// Where a model's member goes: under its first mapped key, as declared (a dotted key's levels made as needed and
+/// shared), else in `object` under the key strategy.
 private func mappedPlace<Key: CodingKey>(
     _ key: Key, _ rule: ModelRules.Rule?, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
 ) -> (parent: Int, key: String) {
@@ -392,8 +359,7 @@ private func mappedPlace<Key: CodingKey>(
     return (parent, last)
 }
 
-/// The key as written: under the key strategy, which a custom one applies to the path to the member (`node`, the
-/// container's path, plus the key).
+/// The key under the key strategy; a custom one is given the container's path plus the key.
 private func treeKeyName<Key: CodingKey>(_ key: Key, node: CodingPathNode, in encoder: TreeEncoder) -> String {
     if encoder.tree.options.keyEncodingStrategy.isDefault { return key.stringValue }
     return encoder.tree.converted(key.stringValue) { node.path + [key] }
@@ -421,7 +387,7 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
         return mappedTreeMember(key, rules.takeUnretainedValue().rule(for: key), of: object, node: node, in: encoder)
     }
 
-    /// A member of a container whose type's mapping says nothing (``rules`` is `nil`, checked by the caller).
+    /// Only when ``rules`` is `nil` (checked by the caller).
     @inline(__always)
     private func unmappedMember(_ key: Key) -> Int { treeMember(key, of: object, node: node, in: encoder) }
 
@@ -467,9 +433,8 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
             node: owner.appending(key))
     }
 
-    /// A member of a model whose mapping says something (ModelRules.swift): an excluded property is left out, a
-    /// transformed one written as its transform makes it (left out when it makes nothing, unless the options write
-    /// `nil` as `null`), each under its mapped key.
+    /// A mapped model's member: excluded ones are left out; a transform that makes nothing writes `null` only when
+    /// the options say so.
     @inline(never)
     private func encodeMapped<T: Encodable>(_ value: T, forKey key: Key) throws {
         let rule = rules?.takeUnretainedValue().rule(for: key)
@@ -506,11 +471,9 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
         return TreeUnkeyedContainer(encoder: encoder, array: index, node: node.appending(key), owner: owner)
     }
 
-    /// The node of a nested container: the one already made for `key` when there is one of the same kind (a
-    /// subclass adding to its parent's container, as `JSONEncoder` does), else a new one. Asking for a keyed and an
-    /// unkeyed container under the same key is a programmer error, which stops the program as in `JSONEncoder`; a
-    /// container under a key whose value is already encoded stops it there too, and here is the run's error
-    /// (``EncodableTree/replaced(_:by:at:)``; the new container is never written).
+    /// The existing container for `key` if of the same kind (a subclass adding to its parent's, as in
+    /// `JSONEncoder`), else a new one. A keyed and an unkeyed one under one key stops the program, as in
+    /// `JSONEncoder`; over an encoded value it is the run's error (``EncodableTree/replaced(_:by:at:)``).
     private func nested(_ key: Key, object: Bool) -> Int {
         if let existing = encoder.tree.member(of: self.object, key: keyName(key)) {
             switch encoder.tree.nodes[existing].kind {
@@ -546,11 +509,10 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
 struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: TreeEncoder
     let array: Int
-    /// As ``TreeKeyedContainer``'s: the container's coding path, and the path an element's is made from.
+    /// As in ``TreeKeyedContainerParts``.
     let node: CodingPathNode
     let owner: CodingPathNode
-    /// The array's elements so far: a second container over the same array (asked for again from the same encoder,
-    /// or under the same key) counts on from the first's, as `JSONEncoder`'s do.
+    /// Read from the tree, so that a second container over the same array counts on, as in `JSONEncoder`.
     var count: Int { encoder.tree.childCount(array) }
 
     init(encoder: TreeEncoder, array: Int, node: CodingPathNode, owner: CodingPathNode) {
@@ -637,9 +599,7 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: slot) }
-    /// A value whose encoding throws keeps what it wrote before it threw, as in `JSONEncoder`, where a value
-    /// encoded through a single value container writes into the same encoder; one that encodes nothing is an empty
-    /// object, as there (so a top-level value that encodes only such a value encodes `{}`).
+    /// As in `JSONEncoder`: a value that throws keeps what it wrote, and one that encodes nothing is `{}`.
     mutating func encode<T: Encodable>(_ value: T) throws {
         try encoder.encode(value, into: slot, node: node)
         encoder.tree.emptyObjectIfPending(slot)

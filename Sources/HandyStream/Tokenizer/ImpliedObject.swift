@@ -1,8 +1,7 @@
-/// A document that is the members of an object without its braces (`"a": 1, "b": 2`), for
-/// ``DecodingOptions/assumesTopLevelDictionary`` as Foundation's `JSONDecoder` reads it: when the first byte that is
-/// not white space isn't `{`, the stage writes the braces around the text (nothing but white space is `{}`). A
-/// document that starts with `{` passes as it is. (With JSON5, ``JSON5Text`` does this itself, since it must know
-/// that a key comes first.)
+/// A document that is an object's members without braces (`"a": 1, "b": 2`), for
+/// ``DecodingOptions/assumesTopLevelDictionary`` as Foundation's `JSONDecoder` reads it: when the first byte past
+/// white space isn't `{`, the stage writes braces around the text (only white space is `{}`). With JSON5,
+/// ``JSON5Text`` does this itself, since it must know that a key comes first.
 final class ImpliedObject: TextStage {
     private var decided = false
     private var implied = false

@@ -1,14 +1,11 @@
-/// The input's encoding, told by its first bytes as `JSONDecoder` tells it (RFC 4627 §3): a byte order mark (UTF-8,
-/// UTF-16 or UTF-32, either byte order), else the pattern of zero bytes around the first two characters, which are
-/// ASCII in any JSON text. UTF-8 goes on as it is (after its byte order mark, if any, is dropped); UTF-16 and UTF-32
-/// are converted to UTF-8 chunk by chunk, holding back a code unit or a surrogate pair cut by a chunk's end.
+/// The input's encoding, told by its first bytes as `JSONDecoder` tells it (RFC 4627 §3): a byte order mark, else the
+/// pattern of zero bytes around the first two characters, ASCII in any JSON text. UTF-16 and UTF-32 are converted chunk
+/// by chunk, holding back a code unit or pair a chunk's end cuts; offsets in errors count the UTF-8 text.
 ///
 ///     EF BB BF …     UTF-8, mark dropped        00 00 FE FF    UTF-32BE, mark dropped
 ///     FE FF …        UTF-16BE, mark dropped     FE FF 00 00    UTF-32LE, mark dropped (JSONDecoder's table)
 ///     FF FE …        UTF-16LE, mark dropped     00 00 00 xx    UTF-32BE      xx 00 00 00    UTF-32LE
 ///     00 xx 00 xx    UTF-16BE                   xx 00 xx 00    UTF-16LE      00 xx / xx 00  UTF-16 (two bytes)
-///
-/// Offsets in errors count the UTF-8 text the tokenizer reads.
 struct InputEncoding {
     enum Kind: Equatable {
         /// Fewer than four bytes seen, and the input has not ended.
@@ -23,18 +20,15 @@ struct InputEncoding {
     private(set) var droppedMark = false
     /// Bytes held back: the first ones while undecided, then a cut code unit.
     private var held: [UInt8] = []
-    /// A high surrogate whose low half is in the next code unit.
     private var highSurrogate: UInt16?
     /// The UTF-8 of a converted chunk, kept across chunks for its capacity.
     private var converted: [UInt8] = []
 
-    /// Text that is not valid in the encoding its first bytes announced.
     struct Invalid: Error {
         var message: String
     }
 
-    /// Calls `body` with the UTF-8 text of `chunk` (the chunk itself for UTF-8 input, once decided, without a copy);
-    /// `isLast` when the input ends after it. Throws ``Invalid`` for a cut or unpaired code unit.
+    /// Calls `body` with `chunk` as UTF-8 (itself, uncopied, for UTF-8 input); throws ``Invalid`` for a bad code unit.
     mutating func convert(
         _ chunk: UnsafeRawBufferPointer, isLast: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {

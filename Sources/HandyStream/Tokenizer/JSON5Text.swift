@@ -1,26 +1,15 @@
-/// JSON5 rewritten as JSON, as it streams in, for ``DecodingOptions/allowsJSON5`` (the tokenizer reads JSON only).
-/// What JSON5 adds, as Foundation's `JSONDecoder` reads it with `allowsJSON5`:
+/// JSON5 rewritten as JSON as it streams in, for ``DecodingOptions/allowsJSON5``, accepting what Foundation's
+/// `JSONDecoder` accepts: comments (a block comment keeps its line breaks, so that later errors name the right line);
+/// vertical tab, form feed and 0xA0 as white space; single-quoted strings; `\'`, `\xHH` and escaped line breaks;
+/// unquoted keys (identifier characters and `\u`/`\x` escapes, no leading digit); numbers with a leading `+` or a
+/// leading or trailing point, hexadecimal ones, `Infinity`, `-Infinity` and `NaN`. Trailing commas are left to
+/// ``TrailingCommas``. With `impliedObject` (``DecodingOptions/assumesTopLevelDictionary``) a document not starting
+/// with `{` is an object's members.
 ///
-/// - comments, `// …` to the end of the line and `/* … */`: dropped (a block comment keeps its line breaks, so that
-///   errors after it name the right line);
-/// - white space: vertical tab, form feed and the byte 0xA0 too (Foundation's set): written as spaces;
-/// - strings in single quotes (`'a "b"'` becomes `"a \"b\""`); in any string `\'` is `'`, `\xHH` is `\u00HH`, and a
-///   backslash before a line break keeps the line break (`\n`, `\r` or `\r\n`, as Foundation does);
-/// - object keys without quotes (`{name: 1}`): letters, digits, marks, connector punctuation, `$`, `_` and `\u`/`\x`
-///   escapes, not starting with a digit;
-/// - numbers with a leading `+`, a leading or trailing decimal point (`.5`, `5.`), in hexadecimal (`0x1F`), and
-///   `Infinity`, `-Infinity` and `NaN`;
-/// - trailing commas (the pipeline adds ``TrailingCommas`` after this stage).
-///
-/// Every number is written back in JSON's grammar with a lower-case exponent, so that the three special values can be
-/// written as numbers no input produces: `1E999999` (infinity), `-1E999999` and `2E999999` (NaN), which
-/// ``JSON5Text/special(_:)`` reads back for `Double` and `Float`. Those texts are internal: wherever a number's text
-/// reaches a user (a `JSONValue`, a `String`, extracted text, an error) it is spelled `NaN`, `Infinity` or
-/// `-Infinity` (``DecodingOptions/numberText(_:)``). A hexadecimal number past `UInt64` is written as
-/// `1e999999`, which no type can hold (Foundation refuses it too, when it is decoded).
-///
-/// With `impliedObject` (``DecodingOptions/assumesTopLevelDictionary``) a document that doesn't start with `{` is the
-/// members of an object without its braces, as Foundation reads it.
+/// Numbers are written in JSON's grammar with a lower-case exponent, so that the special values are spelled as numbers
+/// no input gives: `1E999999` (infinity), `-1E999999` and `2E999999` (NaN), read back by ``JSON5Text/special(_:)``;
+/// users see `NaN`, `Infinity` or `-Infinity` (``DecodingOptions/numberText(_:)``). A hexadecimal number past `UInt64`
+/// becomes `1e999999`, which no type holds (Foundation refuses it too).
 final class JSON5Text: TextStage {
     private enum State {
         /// Between tokens.
@@ -84,7 +73,6 @@ final class JSON5Text: TextStage {
         try output.withUnsafeBytes { try body($0) }
     }
 
-    /// An error at the current byte, or at the word's start.
     private func fail(_ message: String, atWord: Bool = false, truncated: Bool = false) -> TextStageError {
         let at = atWord ? wordStart : (offset, line, column)
         return TextStageError(
@@ -315,7 +303,6 @@ final class JSON5Text: TextStage {
             ? String(decoding: word, as: UTF8.self) : String(decoding: word.prefix(40), as: UTF8.self) + "…"
     }
 
-    /// A literal or a number, in JSON's grammar.
     private func writeValue() throws {
         switch word {
         case Array("true".utf8), Array("false".utf8), Array("null".utf8):
@@ -407,7 +394,6 @@ final class JSON5Text: TextStage {
         output.append(contentsOf: Array(String(value).utf8))
     }
 
-    /// An unquoted key, as a JSON string.
     private func writeKey() throws {
         var scalars: [(scalar: Unicode.Scalar, escaped: Bool)] = []
         var index = 0
@@ -514,8 +500,7 @@ final class JSON5Text: TextStage {
         }
     }
 
-    /// JSON5's spelling of a number this stage wrote for `Infinity`, `-Infinity` or `NaN` (`+Infinity` is
-    /// `Infinity`, `+NaN` and `-NaN` are `NaN`); `nil` for any other number text.
+    /// JSON5's spelling of a special number this stage wrote (`+Infinity` is `Infinity`; `±NaN` is `NaN`); else `nil`.
     static func spelling(_ text: UnsafeRawBufferPointer) -> String? {
         guard let value = special(text) else { return nil }
         return value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity"
@@ -523,9 +508,7 @@ final class JSON5Text: TextStage {
 }
 
 extension DecodingOptions {
-    /// A number token's text as a user sees it: as the document wrote it, and with ``allowsJSON5`` JSON5's `NaN`,
-    /// `Infinity` and `-Infinity` rather than the texts ``JSON5Text`` writes for the tokenizer (which only `Double`
-    /// and `Float` read, through ``JSON5Text/special(_:)``).
+    /// A number token's text as users see it: with ``allowsJSON5``, `NaN` and `±Infinity`, not this stage's texts.
     @inline(__always)
     func numberText(_ text: UnsafeRawBufferPointer) -> String {
         if allowsJSON5, let spelling = JSON5Text.spelling(text) { return spelling }

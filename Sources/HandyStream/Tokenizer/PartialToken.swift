@@ -7,17 +7,14 @@ import Darwin
 
 /// The token that the end of a streamed chunk cuts, kept until the chunk that ends it arrives.
 ///
-/// yajl keeps a cut token itself, but reads it again from its start at every chunk: a string of n bytes arriving in
-/// chunks of c bytes would cost n²/2c steps. So the tokenizer hands yajl only whole tokens of a streamed input: the
-/// end of each chunk is cut before a string that is still open there (``cut(_:)``) or before a number or a literal
-/// that may go on, and the bytes after the cut wait here, appended chunk after chunk, until the chunk that holds the
-/// token's end (``end(in:)``). Each byte is then read once by the tokenizer's scans and once by yajl.
+/// yajl would re-read a cut token from its start at every chunk (quadratic in a long string), so it gets only whole
+/// tokens: a chunk is cut before a string still open at its end, or a number or literal that may go on
+/// (``cut(_:kinds:avx2:)``), and the rest waits here for the chunk with the token's end (``end(in:)``).
 ///
 ///     chunk 1: [1, "abc…        ──▶ yajl: [1,        held: "abc…
 ///     chunk 2: …def…            ──▶ yajl: nothing     held: "abc…def…
 ///     chunk 3: …xyz", 2]        ──▶ yajl: "abc…xyz"   then , 2]
 struct PartialToken {
-    /// What ends the token held.
     enum Kind {
         /// Nothing is held.
         case none
@@ -31,9 +28,8 @@ struct PartialToken {
 
     private(set) var kind = Kind.none
 
-    /// Whether the token held is longer than `limit` (of a string's decoded text, of a number's text) for certain:
-    /// a held string is refused once its text can't decode to `limit` bytes or fewer (six bytes of escape, `\u00E9`,
-    /// decode to one at least), before it is whole; yajl's callback checks the exact length of one that ends.
+    /// Whether the token held is surely longer than `limit` (of a string's decoded text): a string is refused before it
+    /// is whole once even six-byte escapes could not shrink it to `limit`.
     func exceeds(_ limit: Int) -> Bool {
         switch kind {
         case .string: (bytes.count - 1) / 6 > limit
@@ -41,19 +37,15 @@ struct PartialToken {
         case .none: false
         }
     }
-    /// The token's bytes so far.
     private(set) var bytes: [UInt8] = []
-    /// The stream offset of the token's first byte.
     private(set) var start = 0
     /// Backslashes at the end of ``bytes``, for a string: an odd count escapes the next chunk's first byte.
     private var trailingBackslashes = 0
 
     var isEmpty: Bool { kind == .none }
 
-    /// Where the token that `text`'s end cuts begins, and its kind; `(text.count, .none)` when `text` ends between
-    /// tokens. `text` must begin outside any token (at a chunk's start, or after a token held before). `kinds`: what
-    /// `text` may hold (without a backslash no quote is escaped, and counting the quotes is enough); `avx2`:
-    /// ``ByteKinds/avx2``.
+    /// Where the token cut by `text`'s end begins, and its kind; `(text.count, .none)` when there is none. `text` must
+    /// not begin inside a token.
     static func cut(_ text: UnsafeRawBufferPointer, kinds: ByteKinds, avx2: Int32) -> (Int, Kind) {
         guard let base = text.baseAddress, !text.isEmpty else { return (0, .none) }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
@@ -82,7 +74,6 @@ struct PartialToken {
         return (text.count, .none)
     }
 
-    /// Starts holding `bytes`, a token of `kind` that begins at stream offset `start`.
     mutating func begin(_ kind: Kind, _ bytes: UnsafeRawBufferPointer, at start: Int) {
         precondition(self.kind == .none, "PartialToken.begin: a token is held already")
         self.kind = kind
@@ -92,8 +83,7 @@ struct PartialToken {
         noteBackslashes(bytes)
     }
 
-    /// Where in `text`, the next bytes of the stream, the token held ends (the offset just past it), or `nil` when it
-    /// goes on past `text`.
+    /// Where in `text` (the stream's next bytes) the held token ends, just past it; `nil` when it goes on past `text`.
     func end(in text: UnsafeRawBufferPointer) -> Int? {
         switch kind {
         case .none:
@@ -130,14 +120,12 @@ struct PartialToken {
         }
     }
 
-    /// Appends `text`, which goes on with the token.
     mutating func append(_ text: UnsafeRawBufferPointer) {
         precondition(kind != .none, "PartialToken.append: no token is held")
         bytes.append(contentsOf: text)
         if kind == .string { noteBackslashes(text) }
     }
 
-    /// Hands the token's bytes over and holds nothing.
     mutating func take() -> [UInt8] {
         kind = .none
         trailingBackslashes = 0
@@ -151,7 +139,6 @@ struct PartialToken {
         trailingBackslashes = run == text.count ? trailingBackslashes + run : run
     }
 
-    /// A byte that may stand inside a number: a digit, `.`, `e`, `E`, `+` or `-`.
     @inline(__always)
     private static func isNumberByte(_ byte: UInt8) -> Bool {
         switch byte {
@@ -160,7 +147,6 @@ struct PartialToken {
         }
     }
 
-    /// A byte that may stand inside a number or a literal: a digit, a letter, `.`, `+` or `-`.
     @inline(__always)
     private static func isBare(_ byte: UInt8) -> Bool {
         switch byte {

@@ -4,23 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds `\u` escapes of UTF-16 surrogates that are not a high one followed at once by a low one.
-///
-/// yajl decodes escapes itself and gets these wrong: it combines a high surrogate with whatever `\u` escape follows
-/// (`"\uD800\u0041"` becomes U+10041), turns a high one followed by anything else into `?` and drops the character
-/// after it, and writes a lone low one as a UTF-8-encoded surrogate. So the tokenizer looks at the raw bytes first:
-/// an unpaired escape is an error (strict decoding), or is rewritten in place as `\uFFFD` (same length, so every
-/// offset stays true) before yajl sees it.
-///
-/// Chunks may end anywhere, also inside an escape or inside a run of backslashes (whose parity says which of them
-/// begin an escape): ``scan(_:)`` says how much of a buffer is decided, and the tokenizer holds the rest back until
-/// the next chunk completes it.
+/// Finds `\u` escapes of UTF-16 surrogates that are not a high one followed at once by a low one. yajl combines a high
+/// surrogate with any `\u` escape that follows (`"\uD800\u0041"` becomes U+10041), turns one followed by anything else
+/// into `?`, dropping the next character, and writes a lone low one as an encoded surrogate; so an unpaired escape is
+/// an error (strict decoding) or becomes `\uFFFD` in place (same length: offsets stay true).
 enum SurrogateEscapes {
     /// An escape, with the partner a high surrogate needs: `\uD83D\uDE00`.
     static let longestEscape = 12
 
-    /// The bytes of `buffer` whose escapes are decided (a prefix that ends before a run of backslashes whose escape
-    /// is not complete in `buffer`), and the offsets of the unpaired surrogate escapes in that prefix.
+    /// The prefix of `buffer` whose escapes are decided (it ends before an incomplete one), and its unpaired escapes.
     static func scan(_ buffer: UnsafeRawBufferPointer) -> (decided: Int, unpaired: [Int]) {
         guard let base = buffer.baseAddress else { return (0, []) }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
@@ -63,7 +55,6 @@ enum SurrogateEscapes {
         return (count, unpaired)
     }
 
-    /// Rewrites the escape at `offset` (`\uD800`) as `\uFFFD`, the replacement character.
     static func replace(at offset: Int, in bytes: inout [UInt8]) {
         precondition(offset >= 0 && offset + 6 <= bytes.count, "SurrogateEscapes.replace: offset out of range")
         bytes[offset + 2] = UInt8(ascii: "F")
@@ -72,12 +63,10 @@ enum SurrogateEscapes {
         bytes[offset + 5] = UInt8(ascii: "D")
     }
 
-    /// The escape's text, for messages: `\uD800`.
     static func text(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<min(offset + 6, bytes.count)]), as: UTF8.self)
     }
 
-    /// The four hexadecimal digits at `offset`, or `nil`.
     private static func codeUnit(_ bytes: UnsafePointer<UInt8>, at offset: Int) -> UInt16? {
         var value: UInt16 = 0
         for index in offset..<offset + 4 {

@@ -1,12 +1,7 @@
-/// The receiver of yajl's events, in yajl's own vocabulary.
-///
-/// Every buffer handed to a sink lives only for the duration of the call and carries no trailing NUL: copy what must
-/// outlive it. Each method returns `false` to stop the parse; a sink that stops keeps the reason itself (a rich
-/// error, or "the value I wanted is complete"), and the ``Tokenizer`` reports only that it was stopped.
-///
-/// A class rather than a protocol so that the tokenizer can hold its sink as `Unmanaged` and call it without
-/// reference counting on every event. Every sink implements every event (the base traps: a forgotten override must
-/// not pass for "go on"), except ``tokenReady(_:)``, whose default is a real answer.
+/// The receiver of yajl's events, in yajl's vocabulary. A buffer handed to a sink lives only during the call and has no
+/// trailing NUL. A method returns `false` to stop the parse; the sink keeps the reason (an error, or "the value I
+/// wanted is complete"). A class, not a protocol, so that the tokenizer calls it as `Unmanaged`, without reference
+/// counting. The base traps, so a forgotten override can't pass for "go on", except ``tokenReady(_:)``.
 class TokenSink {
     func tokenNull() -> Bool { unimplemented() }
     func tokenBool(_ value: Bool) -> Bool { unimplemented() }
@@ -19,8 +14,7 @@ class TokenSink {
     func tokenEndMap() -> Bool { unimplemented() }
     func tokenStartArray() -> Bool { unimplemented() }
     func tokenEndArray() -> Bool { unimplemented() }
-    /// A value already in memory (a model instance inside a `[String: Any]`), offered as it is: `nil` when the sink
-    /// can't take it so, and the caller sends its events instead; otherwise whether to go on.
+    /// A value already in memory (a model in a `[String: Any]`): `nil` when the sink can't take it so (events follow).
     func tokenReady(_ value: Any) -> Bool? { nil }
 
     private func unimplemented(_ event: String = #function) -> Never {

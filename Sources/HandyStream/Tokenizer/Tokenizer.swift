@@ -5,18 +5,15 @@ import Glibc
 import Darwin
 #endif
 
-/// The yajl boundary: one push parser, fed chunk after chunk, whose events go to a ``TokenSink``.
-///
-/// This is the only type that calls yajl's parser. It owns the `yajl_handle`, hands yajl a static table of
-/// callbacks whose thunks only recover the tokenizer from yajl's context pointer and pass the event on, and keeps
-/// the byte offset of the stream so that any error can say where it happened.
+/// The yajl boundary: the only caller of yajl's parser, fed chunk after chunk. Thunks in static callback tables
+/// recover the tokenizer from yajl's context pointer and pass each event on to a ``TokenSink``.
 ///
 ///     chunk ──▶ yajl_parse ──▶ thunk ──▶ sink.tokenNumber(…)   (returns false ──▶ yajl stops: "stopped")
 ///
-/// yajl resets its consumed-bytes counter at every `yajl_parse` call and advances it past each token before it calls
-/// back, so `chunkStart + yajl_get_bytes_consumed` is, during a callback, the offset just after the current token.
+/// yajl resets its consumed-bytes count at every `yajl_parse` and advances it past each token before calling back,
+/// so during a callback `chunkStart + yajl_get_bytes_consumed` is the offset just after the current token.
 final class Tokenizer {
-    /// How a call to ``parse(_:)`` or ``complete()`` ended.
+    /// How a call to ``parse(_:scansKinds:)`` or ``complete()`` ended.
     enum Outcome: Equatable {
         /// The chunk was read entirely; more may follow.
         case needsMore
@@ -39,9 +36,7 @@ final class Tokenizer {
     /// Where events go; whoever sets it keeps the sink alive while the tokenizer parses.
     var sink: Sink
 
-    /// A sink, unretained. The builder, which receives nearly every event of a decode, is named as such: the thunks
-    /// then call its event methods directly, inlined into them, one call fewer per event than through
-    /// ``TokenSink``'s class table.
+    /// A sink, unretained. The builder, which gets nearly every event, is named, so that thunks call it directly.
     enum Sink {
         case builder(Unmanaged<Builder>)
         case other(Unmanaged<TokenSink>)
@@ -54,13 +49,10 @@ final class Tokenizer {
             }
         }
     }
-    /// yajl's parser, made at the first chunk (``makeHandle(scansKinds:)``).
     private var handle: yajl_handle?
-    /// Accept a stream of top-level values.
     private let multipleValues: Bool
     /// The stream offset of the buffer yajl is parsing.
     private var chunkStart = 0
-    /// Bytes handed to ``parse(_:)`` so far.
     private(set) var bytesFed = 0
     /// Bytes handed to yajl so far: ``bytesFed`` less what is held back.
     private var bytesParsed = 0
@@ -68,32 +60,23 @@ final class Tokenizer {
     private var held: [UInt8] = []
     /// The token a streamed chunk's end cut, held back from yajl until the chunk that ends it (``PartialToken``).
     private var partial = PartialToken()
-    /// The longest string, key or number accepted, in bytes (``DecodingOptions/maximumTokenLength``).
     let maximumTokenLength: Int
     /// The token held last, once handed to yajl, until the next chunk: an error inside it is located in its bytes.
     private var lastToken: (start: Int, bytes: [UInt8]) = (0, [])
     /// Calls of yajl's parser: a token cut by chunks is handed over once, whole, however many chunks it spans.
     private(set) var parserCalls = 0
-    /// Unpaired surrogate escapes are an error (strict decoding) rather than U+FFFD.
     private let rejectsUnpairedSurrogates: Bool
-    /// Malformed input found by the tokenizer's own checks, which stopped yajl.
     private var ownFailure: SyntaxFailure?
     /// The text yajl is parsing, while it parses (empty otherwise): see ``isVerbatim(_:)``.
     private var parsing = UnsafeRawBufferPointer(start: nil, count: 0)
-    /// The text yajl is parsing holds no byte past ASCII, while it parses: its verbatim strings and keys need no
-    /// UTF-8 check (``checkUTF8UnlessKnownASCII(_:)``).
+    /// The text being parsed has no byte past ASCII: its verbatim strings and keys need no UTF-8 check.
     private var parsingIsASCII = false
-    /// What the last chunk handed to ``parse(_:scansKinds:)`` holds (``ByteKinds``); ``ByteKinds/all`` when it was
-    /// not scanned.
+    /// The ``ByteKinds`` of the last chunk parsed; ``ByteKinds/all`` when it was not scanned.
     private(set) var lastChunkKinds = ByteKinds.all
-    /// The processor runs ``ByteKinds``' scan with AVX2 (asked once per process).
     private let scansWithAVX2: Int32 = ByteKinds.avx2
 
-    /// - Parameters:
-    ///   - multipleValues: accept a stream of top-level values (JSON Lines, concatenated documents).
-    ///   - rejectsUnpairedSurrogates: an escaped UTF-16 surrogate without its partner (`"\uD800"`) is an error;
-    ///     otherwise it reads as U+FFFD.
-    ///   - maximumTokenLength: a longer string, key or number is an error (``tokenTooLongPrefix``).
+    /// `multipleValues`: a stream of top-level values (JSON Lines). `rejectsUnpairedSurrogates`: a lone `"\uD800"` is
+    /// an error, not U+FFFD. `maximumTokenLength`: a longer string, key or number is an error.
     init(
         sink: TokenSink, multipleValues: Bool = false, rejectsUnpairedSurrogates: Bool = false,
         maximumTokenLength: Int = .max
@@ -106,9 +89,7 @@ final class Tokenizer {
 
     deinit { if let handle { yajl_free(handle) } }
 
-    /// Makes yajl's parser, with the callbacks for chunks scanned or not (``parse(_:scansKinds:)``): those for scanned
-    /// chunks skip the UTF-8 check of a string that ``isVerbatimASCII(_:)``, the others check every string without
-    /// asking (a whole document's strings would only pay for the question). Either table is right for any chunk.
+    /// Makes yajl's parser, with the callbacks for scanned chunks or not; either table is right for any chunk.
     @inline(never)
     private func makeHandle(scansKinds: Bool) -> yajl_handle {
         // yajl keeps the callbacks pointer and the context for the handle's whole life.
@@ -121,25 +102,17 @@ final class Tokenizer {
         }
         self.handle = handle
         if multipleValues { _ = cyajl_set_allow_multiple_values(handle, 1) }
-        // Strings and keys are validated once, by ``checkUTF8(_:)`` (strict, where yajl's own check is lax): yajl's
-        // pass would only repeat the work.
+        // Strings and keys are validated once, strictly, by ``checkUTF8(_:)``; yajl's lax pass would repeat the work.
         _ = cyajl_set_dont_validate_strings(handle, 1)
         return handle
     }
 
-    /// The offset just after the token being reported, during a callback; after a call returns, the bytes of the
-    /// stream that yajl has consumed.
+    /// During a callback, the offset just after the token; after a call returns, the bytes yajl has consumed.
     var offset: Int { chunkStart + yajl_get_bytes_consumed(handle) }  // (yajl answers 0 for no handle)
 
-    /// Parses one chunk. Chunks may split a token anywhere: a streamed chunk's cut token is held back until the
-    /// chunk that ends it (``PartialToken``), and the tokenizer holds back the few bytes of an escape that the next
-    /// chunk completes.
-    ///
-    /// `scansKinds`: find the chunk's ``ByteKinds`` first, in one pass, so that the checks of the kinds it lacks are
-    /// not made (``lastChunkKinds`` then says what it holds). Streamed chunks are scanned: their line count needs a pass
-    /// anyway (``LineTracker``), and this one serves it too. A whole document is not: the pass costs more than the
-    /// checks it saves there, `memchr`'s two scans.
-    /// The first chunk decides yajl's callbacks (``makeHandle(scansKinds:)``).
+    /// Parses one chunk. Chunks may split a token anywhere: a streamed chunk's cut token is held back until the chunk
+    /// that ends it (``PartialToken``), as are an escape's first bytes. `scansKinds` (streamed chunks): find the
+    /// chunk's ``ByteKinds`` first, to skip the checks for kinds it lacks; the first chunk decides the callbacks.
     func parse(_ chunk: UnsafeRawBufferPointer, scansKinds: Bool = false) -> Outcome {
         lastChunkKinds = .all
         if let failure = ownFailure { return .malformed(failure) }
@@ -182,8 +155,7 @@ final class Tokenizer {
         return refuseIfTooLong()
     }
 
-    /// The bytes of the stream from `offset` up to `end`, when a token held back (or just handed over) still has them:
-    /// an error in a token that began in an earlier chunk is located with them.
+    /// The stream's bytes `offset..<end`, when a held (or just handed over) token has them: to locate its errors.
     func bytes(from offset: Int, upTo end: Int) -> [UInt8]? {
         for (start, bytes) in [(partial.start, partial.bytes), lastToken]
         where start <= offset && offset <= end && end <= start + bytes.count {
@@ -199,10 +171,8 @@ final class Tokenizer {
         return .malformed(ownFailure!)
     }
 
-    /// The failure's text for a token past ``maximumTokenLength``.
     private var tokenTooLongMessage: String { Self.tokenTooLongPrefix + "\(maximumTokenLength)" }
 
-    /// Parses `chunk`, after the bytes held back for their escapes.
     private func parseEscapes(_ chunk: UnsafeRawBufferPointer, _ kinds: ByteKinds) -> Outcome {
         var rest = chunk
         // Bytes held back are joined with the start of this chunk, enough to decide their escape.
@@ -221,8 +191,7 @@ final class Tokenizer {
         return parseDecided(rest, kinds)
     }
 
-    /// Parses what `buffer`'s escapes allow, holding the rest back; unpaired surrogate escapes are refused or
-    /// replaced first. `kinds`: what `buffer` may hold (without a backslash, it has no escape).
+    /// Parses what `buffer`'s escapes decide, holding the rest back; unpaired surrogates are refused or replaced first.
     private func parseDecided(_ buffer: UnsafeRawBufferPointer, _ kinds: ByteKinds) -> Outcome {
         guard kinds.contains(.backslash) else { return parseChecked(buffer, kinds) }
         let (decided, unpaired) = SurrogateEscapes.scan(buffer)
@@ -254,8 +223,7 @@ final class Tokenizer {
     /// Hands `buffer` to yajl, after the checks yajl lacks. `kinds`: what `buffer` may hold.
     private func parseChecked(_ buffer: UnsafeRawBufferPointer, _ kinds: ByteKinds) -> Outcome {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return .needsMore }
-        // yajl takes form feed and vertical tab for whitespace; JSON doesn't, and inside a string they would be
-        // unescaped control characters: either way the input is malformed from there on.
+        // yajl takes form feed and vertical tab for white space; JSON takes them nowhere unescaped.
         if kinds.contains(.formFeedOrVerticalTab), let forbidden = Self.firstNonJSONWhitespace(buffer) {
             let before = parseChecked(UnsafeRawBufferPointer(rebasing: buffer[..<forbidden]), kinds)
             guard before == .needsMore else { return before }
@@ -274,17 +242,14 @@ final class Tokenizer {
         return outcome(of: status, ifOK: .needsMore)
     }
 
-    /// Whether the bytes of a string or key being reported are exactly the text between its quotes: yajl hands out a
-    /// string without escapes in place, inside the text it parses, and decodes one with escapes into a buffer of its
-    /// own (where it also keeps a string cut by the end of a chunk). Text between quotes holds nothing a writer
-    /// escapes but `/`: no control character (yajl refuses them there), no quote, no backslash.
+    /// Whether a string's or key's bytes are the text between its quotes (yajl hands out unescaped strings in place):
+    /// such text holds nothing a writer escapes but `/` (no control character, quote or backslash).
     func isVerbatim(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let start = bytes.baseAddress, let text = parsing.baseAddress else { return false }
         return start >= text && start + bytes.count <= text + parsing.count
     }
 
-    /// Whether the bytes of a string or key being reported are verbatim (``isVerbatim(_:)``) in text the chunk scan
-    /// found all ASCII: they are ASCII, and need no UTF-8 check.
+    /// Verbatim (``isVerbatim(_:)``) in text the chunk scan found all ASCII: ASCII, so no UTF-8 check is needed.
     @inline(__always)
     func isVerbatimASCII(_ bytes: UnsafeRawBufferPointer) -> Bool { parsingIsASCII && isVerbatim(bytes) }
 
@@ -305,14 +270,11 @@ final class Tokenizer {
         }
     }
 
-    /// Called for strings and keys of a scanned chunk: a string in the text being parsed (``isVerbatim(_:)``) when
-    /// that text is all ASCII needs no check; any other is checked (``checkUTF8(_:)``).
     @inline(__always)
     fileprivate func checkUTF8UnlessKnownASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         isVerbatimASCII(bytes) || checkUTF8(bytes)
     }
 
-    /// Called for strings, keys and numbers: refuses one longer than ``maximumTokenLength``.
     @inline(__always)
     fileprivate func checkLength(_ length: Int, quoted: Bool) -> Bool {
         length <= maximumTokenLength || _slowpath_tooLong(length, quoted: quoted)
@@ -336,8 +298,7 @@ final class Tokenizer {
     /// Out of line, so that the callbacks that check every string and key keep few registers.
     @inline(never)
     private func _slowpath_invalidUTF8(_ bytes: UnsafeRawBufferPointer, at bad: Int) -> Bool {
-        // The token ends just past its closing quote: point at the bad byte (exactly, when the string has no
-        // escapes, which change its length; otherwise within the string).
+        // The token ends just past its closing quote: point at the bad byte (within the string, if it has escapes).
         let position = max(offset - 1 - (bytes.count - bad), chunkStart)
         ownFailure = SyntaxFailure(message: Self.invalidUTF8Message, isLexical: true, offset: position)
         return false
@@ -395,8 +356,7 @@ final class Tokenizer {
 
     private typealias TextCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32
 
-    /// The table for chunks scanned or not (``makeHandle(scansKinds:)``), with or without a token length limit: a
-    /// decoder without one doesn't compare every token's length.
+    /// The table for chunks scanned or not, with or without a limit (only then is each token's length compared).
     private static func callbacks(scansKinds: Bool, limitsLength: Bool) -> UnsafePointer<yajl_callbacks> {
         switch (scansKinds, limitsLength) {
         case (false, false): checkingCallbacks
@@ -429,8 +389,8 @@ final class Tokenizer {
         key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true, limited: true) },
         limitsLength: true)
 
-    /// A table of callbacks with these for strings and keys, and numbers' lengths checked or not. yajl keeps the pointer for the handle's life, so
-    /// it must never move: each table is allocated once, for the process.
+    /// A table of callbacks with these for strings and keys, numbers' lengths checked or not. yajl keeps the pointer
+    /// for the handle's life, so it must never move: each table is allocated once, for the process.
     private static func callbacks(string: TextCallback, key: TextCallback, limitsLength: Bool)
         -> UnsafePointer<yajl_callbacks>
     {
@@ -469,8 +429,7 @@ private func tokenizer(_ context: UnsafeMutableRawPointer?) -> Unmanaged<Tokeniz
     Unmanaged<Tokenizer>.fromOpaque(context.unsafelyUnwrapped)
 }
 
-/// A string or key event: its length and bytes checked (``Tokenizer/checkUTF8(_:)``, or, `skipsKnownASCII`,
-/// ``Tokenizer/checkUTF8UnlessKnownASCII(_:)``), then handed on. Inlined into each thunk with its constants.
+/// A string or key event: its length and UTF-8 checked, then handed on. Inlined into each thunk with its constants.
 @inline(__always)
 private func text(
     _ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: Int, skipsKnownASCII: Bool,
@@ -485,8 +444,7 @@ private func text(
     return send(context) { isKey ? $0.tokenKey(buffer) : $0.tokenString(buffer) }
 }
 
-/// Hands an event to the sink: to the builder by a direct call (its methods inlined here), to any other sink through
-/// its class table.
+/// Hands an event to the sink: the builder by a direct, inlined call; any other sink through its class table.
 @inline(__always)
 private func send(_ context: UnsafeMutableRawPointer?, _ event: (TokenSink) -> Bool) -> Int32 {
     switch tokenizer(context).withInstance({ $0.sink }) {

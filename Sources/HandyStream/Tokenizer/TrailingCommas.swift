@@ -1,8 +1,7 @@
-/// Drops a comma that ends an array or an object (`[1, 2,]`, `{"a": 1,}`; not `[,]`), for ``DecodingOptions/allowsTrailingCommas``
-/// (Foundation's `JSONDecoder` accepts them; RFC 8259 and yajl do not). A streaming filter before the tokenizer:
-/// outside strings, a comma is held back with the white space after it until the next byte says whether it ends a
-/// container (then it is dropped) or not (then it goes on as it came); strings, escapes included, pass untouched,
-/// across any chunk split. Offsets in errors then count the filtered text.
+/// Drops a comma that ends an array or an object (`[1, 2,]`, `{"a": 1,}`; not `[,]`), for
+/// ``DecodingOptions/allowsTrailingCommas``: Foundation's `JSONDecoder` accepts them, RFC 8259 and yajl do not. A
+/// comma outside strings is held back with the white space after it until the next byte says whether it ends a
+/// container; strings pass untouched, across any chunk split. Offsets in errors count the filtered text.
 final class TrailingCommas: TextStage {
     private var inString = false
     private var escaped = false
@@ -13,7 +12,6 @@ final class TrailingCommas: TextStage {
     private var lastSignificant: UInt8 = 0
     private var output: [UInt8] = []
 
-    /// Calls `body` with `chunk` less the trailing commas it holds; `isLast` when the input ends after it.
     func rewrite(
         _ chunk: UnsafeRawBufferPointer, isLast: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {

@@ -1,12 +1,10 @@
 /// Strict UTF-8 validation (RFC 3629): what yajl's own check lets through — overlong forms, UTF-8-encoded
 /// surrogates, code points past U+10FFFF — is refused here, so that no string is ever silently "repaired" with U+FFFD.
 enum UTF8Validation {
-    /// Whether `bytes` is well-formed UTF-8.
     @inline(__always)
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool { firstInvalidByte(bytes) == nil }
 
-    /// The index of the byte where `bytes` stops being well-formed UTF-8 (the start of the bad sequence), or `nil`
-    /// when all is well. An ASCII start is skipped sixteen bytes at a time (``asciiPrefix(_:count:)``).
+    /// The index where `bytes` stops being well-formed UTF-8 (the bad sequence's start), or `nil`.
     @inline(__always)
     static func firstInvalidByte(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
@@ -15,16 +13,14 @@ enum UTF8Validation {
         return start == count ? nil : _slowpath_validate(base, from: start, count: count)
     }
 
-    /// Whether every byte of `bytes` is ASCII.
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         return asciiPrefix(base, count: bytes.count) == bytes.count
     }
 
     /// `count` when all `count` bytes at `base` are ASCII; otherwise an index at or before the first byte past ASCII,
-    /// with only ASCII before it (so a character starts there). Sixteen bytes are read per step; the last sixteen
-    /// (under sixteen in all, the first and the last eight; under eight, ``ShortBytes/word(_:count:)``) overlap what
-    /// was read, so that every read stays inside the `count` bytes.
+    /// with only ASCII before it. Sixteen bytes a step; the last read overlaps the one before (under sixteen bytes, two
+    /// of eight; under eight, ``ShortBytes/word(_:count:)``), so that every read stays inside the `count` bytes.
     @inline(__always)
     static func asciiPrefix(_ base: UnsafeRawPointer, count: Int) -> Int {
         let mask: UInt64 = 0x8080_8080_8080_8080
@@ -49,7 +45,6 @@ enum UTF8Validation {
     @inline(__always)
     private static func mayBeOverlongOrSurrogate(lead: UInt64) -> Bool { (0x2001 as UInt64) &>> (lead & 0xF) & 1 != 0 }
 
-    /// Walks the sequences from `start`; the index of the first bad one, or `nil`.
     @inline(never)
     private static func _slowpath_validate(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Int? {
         let bytes = base.assumingMemoryBound(to: UInt8.self)
@@ -74,8 +69,7 @@ enum UTF8Validation {
             }
             if lead < 0xF0 {
                 guard index &+ 2 < count else { return index }
-                // Both continuation bytes tested at once (the second in the low byte: little- or big-endian, the
-                // mask and pattern are the same in both bytes).
+                // Both continuation bytes tested at once (mask and pattern alike in both bytes, either endianness).
                 let continuation = base.loadUnaligned(fromByteOffset: index &+ 1, as: UInt16.self)
                 guard continuation & 0xC0C0 == 0x8080 else { return index }
                 let second = bytes[index &+ 1]
@@ -83,9 +77,8 @@ enum UTF8Validation {
                 if lead == 0xED && second > 0x9F { return index }  // a UTF-16 surrogate
                 index &+= 3
                 #if _endian(little)
-                // Text in a script of three-byte characters (Japanese, Chinese) runs on: the next two checked by one
-                // read of eight bytes (the last two are in the run), then one by one, each by a read of four bytes:
-                // leads E1–EC or EE–EF and continuation bytes. Anything else, E0 and ED included, goes the general way.
+                // Three-byte characters (Japanese, Chinese) run on: the next two checked with one eight-byte read, then
+                // one by one with four-byte reads (leads E1–EC, EE–EF); E0, ED and others go the general way.
                 while count &- index >= 8 {
                     let pair = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                     guard pair & 0x0000_C0C0_F0C0_C0F0 == 0x0000_8080_E080_80E0,
