@@ -47,6 +47,9 @@ final class CodableContext {
         return scalarDecoder!
     }
 
+    /// The run is over: lets go of the scalar decoder, which holds this context (a cycle otherwise).
+    func end() { scalarDecoder = nil }
+
     func convertedKey(_ name: String) -> [UInt8] {
         if let known = convertedKeys[name] { return known }
         let converted = Array(options.keyDecodingStrategy.key(forProperty: name).utf8)

@@ -32,7 +32,10 @@ final class DecodingRun {
         depthAllowance = maximumDepth
     }
 
-    deinit { shortStrings?.free() }
+    deinit {
+        shortStrings?.free()
+        codableContext?.end()
+    }
 
     /// A value the path filter hands on starts: at `path` (element `index` there), inside `outerDepth` containers.
     func handOver(at path: String, index: Int?, outerDepth: Int) {

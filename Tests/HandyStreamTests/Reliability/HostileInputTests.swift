@@ -134,3 +134,20 @@ struct HostileInputTests {
 
 /// Runs `body` (there is no autorelease pool on Linux).
 func autoreleasepoolIfAvailable(_ body: () throws -> Void) rethrows { try body() }
+
+extension HostileInputTests {
+    /// A run that decoded a `Decodable` scalar frees what its `Decodable` values shared: the scalar decoder it keeps
+    /// holds that context, which must not keep itself alive.
+    @Test("A run's Codable context is freed after a Decodable scalar")
+    func codableContextFreed() throws {
+        enum Mood: String, Decodable { case happy }
+        weak var context: CodableContext?
+        do {
+            let run = DecodingRun(options: DecodingOptions())
+            context = run.codable
+            _ = context?.decoderForScalar()
+        }
+        #expect(context == nil)
+        #expect(try ModelDecoder().decode(Mood.self, from: #""happy""#) == .happy)
+    }
+}
