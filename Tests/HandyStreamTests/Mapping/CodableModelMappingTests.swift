@@ -218,35 +218,3 @@ extension CodableModelMappingTests {
         #expect(tickets[0].id != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
     }
 }
-
-/// The README's example of the rule (its Codable section), as written there.
-struct ReadmeUser: HandyJSON, Codable {
-    var name = ""
-    var userId = 0
-    var born: Date?
-    var session = ""
-    enum CodingKeys: String, CodingKey { case name, userId = "user_id", born, session }
-    mutating func mapping(mapper: HelpingMapper) {
-        mapper <<< name <-- ["full_name", "profile.name"]
-        mapper <<< born <-- ("born_at", DateTransform())
-        mapper >>> session
-    }
-}
-
-extension CodableModelMappingTests {
-    /// Every API reads the README's document and writes those keys back.
-    @Test func readmeExample() throws {
-        let json = #"{"full_name": "Ann", "user_id": 7, "born_at": 0, "session": "s"}"#
-        let decoded = try ModelDecoder().decode(ReadmeUser.self, from: json)
-        let deserialized = try #require(ReadmeUser.deserialize(from: json))
-        for user in [decoded, deserialized] {
-            #expect(user.name == "Ann" && user.userId == 7 && user.session == "")
-            #expect(user.born == Date(timeIntervalSince1970: 0))
-        }
-        let bytes = Data(try ModelEncoder().encode(decoded))
-        let written = try JSONSerialization.jsonObject(with: bytes) as? [String: Any]
-        #expect(written.map { Set($0.keys) } == ["full_name", "user_id", "born_at"])
-        let exported = deserialized.toJSON() ?? [:]
-        #expect(Set(exported.keys) == ["full_name", "user_id", "born_at"])
-    }
-}
