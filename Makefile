@@ -17,8 +17,10 @@ deps:
 bench: deps
 	$(SWIFT) run -c release handystream bench
 
-## test: the library's test suite, the quick one a contributor runs (no networking is built).
+## test: the library's test suite, the quick one a contributor runs (no networking is built), after checking that
+## every swift block of the README is in its test as written.
 test: deps
+	bash .ci/check-readme.sh
 	$(SWIFT) test
 
 ## test-integrations: the HTTP, Vapor and Hummingbird integrations (package traits, off by default), each against a

@@ -1,2 +1,3 @@
-// `import HandyJSON` keeps working for code written against HandyJSON: this module only re-exports HandyStream.
+// `import HandyJSON` keeps working for code written against HandyJSON: this module holds HandyJSON's own calls,
+// operators, transforms and configuration, and re-exports HandyStream.
 @_exported import HandyStream

@@ -14,7 +14,7 @@ import Darwin
 ///
 ///     3:17: expected ',' or '}' after an object member at $.data.items[3]
 public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError, Equatable, Sendable {
-    /// What is wrong with the input.
+    /// What went wrong: with the input, or with the call.
     ///
     /// A struct with a static member per kind rather than an enum, so that kinds can be added without breaking
     /// source: compare with `==`, or `switch` with a `default:` case.
@@ -54,7 +54,7 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
         public static let unreadable = Kind("unreadable")
     }
 
-    /// What is wrong with the input.
+    /// What went wrong.
     public var kind: Kind
     /// What went wrong, in a short sentence without position.
     public var message: String
