@@ -362,14 +362,11 @@ final class TapeDecoder: Decoder {
     @inline(__always)
     private func finish<T>(_ decoded: consuming T, _ traits: TypeTraits) -> T {
         // Consumed: a value with no hook is moved, not copied (a copy retains every reference in it).
-        guard traits.hasHook else { return decoded }
-        return Self.finishHooked(decoded)
-    }
-
-    private static func finishHooked<T>(_ value: T) -> T {
-        guard var mapped = value as? any HandyJSON else { return value }
-        mapped.didFinishMapping()
-        return mapped as! T
+        guard let hook = traits.hook else { return decoded }
+        var value = decoded
+        // The hook was made for `T`'s traits: the memory holds a `T`, which is the hook's model.
+        withUnsafeMutablePointer(to: &value) { pointer in hook.withInstance { $0.finish(pointer) } }
+        return value
     }
 
     /// Runs `T.init(from:)` rescuing the places asked for and known, retrying with each new place it throws at.

@@ -18,15 +18,15 @@ struct TypeTraits: @unchecked Sendable {
     /// Unretained, as ``TypeRegistry`` keeps it for the process's life: traits are copied out of a cache on every
     /// value, and a reference would be retained and released each time.
     var mappingReference: Unmanaged<ModelRules>?
-    /// A ``HandyJSON`` model, whose `didFinishMapping()` runs on each value, as on the models route.
-    var hasHook = false
+    /// For a ``HandyJSON`` model, what runs its `didFinishMapping()` on each value, as on the models route; unretained
+    /// as the mapping is.
+    var hook: Unmanaged<FinishingHook>?
 
     var mapping: ModelRules? { mappingReference?.takeUnretainedValue() }
 
-    /// Also returns the mapping they refer to, for the caller to keep (``TypeRegistry/traits(of:strategy:)``).
-    static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> (TypeTraits, ModelRules?) {
+    /// Also returns the hook they refer to, for the caller to keep (``TypeRegistry/traits(of:strategy:)``).
+    static func of<T>(_ type: T.Type, strategy: KeyDecodingStrategy) -> (TypeTraits, FinishingHook?) {
         var traits = TypeTraits(kind: .plain, mappingReference: nil)
-        var mapping: ModelRules?
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(String.self): traits.kind = .string
         case ObjectIdentifier(Int.self): traits.kind = .int
@@ -51,11 +51,24 @@ struct TypeTraits: @unchecked Sendable {
                 traits.kind = .rescuedCollection(collection)
             }
         }
-        if let model = TypeRegistry.modelRules(of: type) {
-            mapping = model
-            traits.mappingReference = .passUnretained(model)
-        }
-        traits.hasHook = type is any HandyJSON.Type
-        return (traits, mapping)
+        if let model = TypeRegistry.modelRules(of: type) { traits.mappingReference = .passUnretained(model) }
+        guard let model = type as? any HandyJSON.Type else { return (traits, nil) }
+        let hook = FinishingHook.of(model)
+        traits.hook = .passUnretained(hook)
+        return (traits, hook)
+    }
+}
+
+/// Runs a model's `didFinishMapping()` on a value decoded by its `init(from:)`, typed: no cast of the value.
+class FinishingHook {
+    /// Calls `didFinishMapping()` on the model at `value`, of the type the hook was made for.
+    func finish(_ value: UnsafeMutableRawPointer) {}
+
+    static func of<Model: HandyJSON>(_: Model.Type) -> FinishingHook { ModelFinishingHook<Model>() }
+}
+
+private final class ModelFinishingHook<Model: HandyJSON>: FinishingHook {
+    override func finish(_ value: UnsafeMutableRawPointer) {
+        value.assumingMemoryBound(to: Model.self).pointee.didFinishMapping()
     }
 }

@@ -18,8 +18,9 @@ enum TypeRegistry {
         var problemsByModel: [Key: [String]] = [:]
         /// `Decodable` types: how the decoder treats each (conformance checks cost more than a small decode).
         var traits: [Key: TypeTraits] = [:]
-        /// The mappings the published traits refer to unretained (``TypeTraits/mapping``), kept for the process's life.
-        var mappings: [ModelRules] = []
+        /// The hooks the published traits refer to unretained (``TypeTraits/hook``), kept for the process's life (their
+        /// mappings are kept by ``modelRules``).
+        var hooks: [FinishingHook] = []
         /// `EmptyInitializable` types: what `init()` gives each property (`nil`: nothing to take).
         var defaults: [Key: PropertyDefaults?] = [:]
         var decodableCodecs: [Key: ValueCodec] = [:]
@@ -47,16 +48,16 @@ enum TypeRegistry {
     }
 
     static func traits<T>(of type: T.Type, strategy: KeyDecodingStrategy) -> TypeTraits {
-        var mapping: ModelRules?
+        var hook: FinishingHook?
         return memo(
             \.traits, Key(type: ObjectIdentifier(type), strategy: strategy),
             make: {
                 let (traits, made) = TypeTraits.of(type, strategy: strategy)
-                mapping = made
+                hook = made
                 return traits
             },
-            // Kept with the traits (a losing thread's mapping is freed with its traits, which no one saw).
-            published: { known in if let mapping { known.mappings.append(mapping) } })
+            // Kept with the traits (a losing thread's hook is freed with its traits, which no one saw).
+            published: { known in if let hook { known.hooks.append(hook) } })
     }
 
     static func defaults(of type: Any.Type) -> PropertyDefaults? {
