@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/HandyStream/Builder/PowersOfFive.swift: 128-bit approximations of 5^q for q in -342...308, the
+"""Writes Sources/HandyStream/Numbers/PowersOfFive.swift: 128-bit approximations of 5^q for q in -342...308, the
 table of the Eisel-Lemire algorithm (the same construction as the fast_float library's), high word first."""
 import pathlib
 
@@ -36,6 +36,6 @@ lines = [
 for c in rows:
     lines.append(f"        0x{c >> 64:016X}, 0x{c & ((1 << 64) - 1):016X},")
 lines += ["    ]", "}", ""]
-out = pathlib.Path(__file__).resolve().parent.parent / "Sources/HandyStream/Builder/PowersOfFive.swift"
+out = pathlib.Path(__file__).resolve().parent.parent / "Sources/HandyStream/Numbers/PowersOfFive.swift"
 out.write_text("\n".join(lines))
 print(f"wrote {len(rows)} powers to {out}")

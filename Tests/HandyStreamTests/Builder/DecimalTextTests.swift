@@ -55,6 +55,33 @@ struct DecimalTextTests {
         #expect(decimal("-129")?.integer(Int8.self) == nil)
     }
 
+    @Test("The powers of five are fast_float's table: exact where 5^q fits in 128 bits, its published ends")
+    func powersOfFive() {
+        let table = PowersOfFive.table
+        func entry(_ q: Int) -> [UInt64] {
+            let index = 2 * (q - PowersOfFive.smallestPowerOfTen)
+            return Array(table[index...index + 1])
+        }
+        #expect(table.count == 2 * (PowersOfFive.largestPowerOfTen - PowersOfFive.smallestPowerOfTen + 1))
+        #expect(entry(-342) == [0xEEF4_53D6_923B_D65A, 0x113F_AA29_06A1_3B3F])
+        #expect(entry(-1) == [0xCCCC_CCCC_CCCC_CCCC, 0xCCCC_CCCC_CCCC_CCCD])
+        #expect(entry(-27) == [0x9E74_D1B7_91E0_7E48, 0x775E_A264_CF55_347E])
+        #expect(entry(-28) == [0xFD87_B5F2_8300_CA0D, 0x8BCA_9D6E_1888_53FC])
+        #expect(entry(308) == [0x8E67_9C2F_5E44_FF8F, 0x570F_09EA_A7EA_7648])
+        var power: (high: UInt64, low: UInt64) = (0, 1)
+        for q in 0...55 {
+            let shift = power.high == 0 ? 64 + power.low.leadingZeroBitCount : power.high.leadingZeroBitCount
+            let high =
+                shift >= 64
+                ? power.low << UInt64(shift - 64)
+                : power.high << UInt64(shift) | (shift == 0 ? 0 : power.low >> UInt64(64 - shift))
+            let low = shift >= 64 ? 0 : power.low << UInt64(shift)
+            #expect(entry(q) == [high, low], "5^\(q)")
+            let (carry, low5) = power.low.multipliedFullWidth(by: 5)
+            power = (power.high &* 5 &+ carry, low5)
+        }
+    }
+
     @Test("Doubles are exact at the edges")
     func doubles() {
         #expect(double("1e308") == 1e308)
