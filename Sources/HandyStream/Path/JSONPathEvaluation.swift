@@ -1,0 +1,266 @@
+/// RFC 9535's semantics over a value held whole: the reference the streaming evaluation is checked against, and what
+/// it falls back to for a value it must hold (a filter's candidate, an element counted from the end).
+extension JSONPath {
+    /// One node of a result: where it is and what it holds.
+    struct Node: Equatable {
+        var location: [Step]
+        var value: JSONValue
+    }
+
+    enum Step: Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The nodelist the query selects from `root`, in the RFC's order.
+    func nodes(in root: JSONValue) -> [Node] {
+        var context = JSONPathContext(root: root)
+        return context.apply(segments, to: [Node(location: [], value: root)])
+    }
+
+    /// A normalized path (§2.7): `$['a'][0]`.
+    static func normalized(_ location: [Step]) -> String {
+        var path = "$"
+        for step in location {
+            switch step {
+            case .index(let index): path += "[\(index)]"
+            case .key(let key):
+                path += "['"
+                for c in key.unicodeScalars {
+                    switch c {
+                    case "\u{8}": path += "\\b"
+                    case "\u{C}": path += "\\f"
+                    case "\n": path += "\\n"
+                    case "\r": path += "\\r"
+                    case "\t": path += "\\t"
+                    case "'": path += "\\'"
+                    case "\\": path += "\\\\"
+                    case "\u{0}"..."\u{1F}": path += "\\u00" + String(c.value, radix: 16).leftPadded(to: 2)
+                    default: path.unicodeScalars.append(c)
+                    }
+                }
+                path += "']"
+            }
+        }
+        return path
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+struct JSONPathContext {
+    let root: JSONValue
+    /// Regular expressions compiled so far, by their I-Regexp text (`nil`: not a valid I-Regexp).
+    private var regexes: [String: IRegexp?] = [:]
+
+    init(root: JSONValue) { self.root = root }
+
+    typealias Node = JSONPath.Node
+
+    mutating func apply(_ segments: [JSONPath.Segment], to input: [Node]) -> [Node] {
+        var nodes = input
+        for segment in segments {
+            var output: [Node] = []
+            for node in nodes {
+                if segment.isDescendant {
+                    visitDescendants(of: node) { context, descendant in
+                        context.apply(segment.selectors, to: descendant, into: &output)
+                    }
+                } else {
+                    apply(segment.selectors, to: node, into: &output)
+                }
+            }
+            nodes = output
+        }
+        return nodes
+    }
+
+    /// The node, then each child and its descendants in turn: arrays in order, objects in member order.
+    private mutating func visitDescendants(of node: Node, _ visit: (inout Self, Node) -> Void) {
+        visit(&self, node)
+        for child in Self.children(of: node) { visitDescendants(of: child, visit) }
+    }
+
+    static func children(of node: Node) -> [Node] {
+        switch node.value {
+        case .array(let elements):
+            return elements.enumerated().map { Node(location: node.location + [.index($0)], value: $1) }
+        case .object(let members):
+            return members.map { Node(location: node.location + [.key($0.key)], value: $0.value) }
+        default:
+            return []
+        }
+    }
+
+    private mutating func apply(_ selectors: [JSONPath.Selector], to node: Node, into output: inout [Node]) {
+        for selector in selectors {
+            switch selector {
+            case .name(let name):
+                guard case .object(let members) = node.value,
+                    let member = members.first(where: { JSONPath.same($0.key, name) })
+                else { continue }
+                output.append(Node(location: node.location + [.key(name)], value: member.value))
+            case .wildcard:
+                output += Self.children(of: node)
+            case .index(let index):
+                guard case .array(let elements) = node.value else { continue }
+                let at = index < 0 ? elements.count + index : index
+                guard elements.indices.contains(at) else { continue }
+                output.append(Node(location: node.location + [.index(at)], value: elements[at]))
+            case .slice(let start, let end, let step):
+                guard case .array(let elements) = node.value else { continue }
+                for at in JSONPath.sliceIndices(start: start, end: end, step: step, count: elements.count) {
+                    output.append(Node(location: node.location + [.index(at)], value: elements[at]))
+                }
+            case .filter(let expression):
+                for child in Self.children(of: node) where test(expression, on: child.value) {
+                    output.append(child)
+                }
+            }
+        }
+    }
+
+    // MARK: - Filters
+
+    /// What an operand gives: a value, nothing (an empty nodelist, a function's Nothing), a nodelist, or a logical.
+    private enum Result {
+        case value(JSONValue)
+        case nothing
+        case nodes([Node])
+        case logical(Bool)
+
+        var asValue: JSONValue? {
+            switch self {
+            case .value(let value): value
+            case .nodes(let nodes) where nodes.count == 1: nodes[0].value
+            default: nil
+            }
+        }
+
+        var asLogical: Bool {
+            switch self {
+            case .logical(let truth): truth
+            case .nodes(let nodes): !nodes.isEmpty
+            case .value, .nothing: false
+            }
+        }
+    }
+
+    mutating func test(_ expression: JSONPath.Expression, on current: JSONValue) -> Bool {
+        switch expression {
+        case .or(let terms): return terms.contains { test($0, on: current) }
+        case .and(let terms): return terms.allSatisfy { test($0, on: current) }
+        case .not(let inner): return !test(inner, on: current)
+        case .operand(let operand): return evaluate(operand, on: current).asLogical
+        case .compare(let left, let comparison, let right):
+            let a = evaluate(left, on: current).asValue
+            let b = evaluate(right, on: current).asValue
+            switch comparison {
+            case .equal: return Self.equal(a, b)
+            case .notEqual: return !Self.equal(a, b)
+            case .less: return Self.less(a, b)
+            case .greater: return Self.less(b, a)
+            case .lessOrEqual: return Self.less(a, b) || Self.equal(a, b)
+            case .greaterOrEqual: return Self.less(b, a) || Self.equal(a, b)
+            }
+        }
+    }
+
+    private mutating func evaluate(_ operand: JSONPath.Operand, on current: JSONValue) -> Result {
+        switch operand {
+        case .literal(let value):
+            return .value(value)
+        case .query(let query):
+            let start = Node(location: [], value: query.isRelative ? current : root)
+            return .nodes(apply(query.segments, to: [start]))
+        case .call(let function, let arguments):
+            switch function {
+            case .length:
+                switch argument(arguments[0], on: current).asValue {
+                case .string(let string): return .value(.number(String(string.unicodeScalars.count)))
+                case .array(let elements): return .value(.number(String(elements.count)))
+                case .object(let members): return .value(.number(String(members.count)))
+                default: return .nothing
+                }
+            case .count:
+                guard case .nodes(let nodes) = argument(arguments[0], on: current) else { return .nothing }
+                return .value(.number(String(nodes.count)))
+            case .value:
+                guard case .nodes(let nodes) = argument(arguments[0], on: current), nodes.count == 1 else {
+                    return .nothing
+                }
+                return .value(nodes[0].value)
+            case .match, .search:
+                guard case .string(let string) = argument(arguments[0], on: current).asValue,
+                    case .string(let pattern) = argument(arguments[1], on: current).asValue,
+                    let regex = regex(pattern)
+                else { return .logical(false) }
+                return .logical(function == .match ? regex.matchesWhole(string) : regex.occurs(in: string))
+            }
+        }
+    }
+
+    private mutating func argument(_ expression: JSONPath.Expression, on current: JSONValue) -> Result {
+        guard case .operand(let operand) = expression else { return .logical(test(expression, on: current)) }
+        return evaluate(operand, on: current)
+    }
+
+    private mutating func regex(_ pattern: String) -> IRegexp? {
+        if let known = regexes[pattern] { return known }
+        let compiled = IRegexp(pattern)
+        regexes[pattern] = compiled
+        return compiled
+    }
+
+    // MARK: - Comparisons (§2.3.5.2.2)
+
+    static func equal(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (.number(let x)?, .number(let y)?): return numeric(x) == numeric(y)
+        case (.string(let x)?, .string(let y)?): return JSONPath.same(x, y)
+        case (.array(let x)?, .array(let y)?):
+            return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        case (.object(let x)?, .object(let y)?):
+            return x.count == y.count
+                && x.allSatisfy { member in
+                    y.contains { JSONPath.same($0.key, member.key) && equal($0.value, member.value) }
+                }
+        case (let x?, let y?): return x == y
+        default: return false
+        }
+    }
+
+    static func less(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
+        switch (a, b) {
+        case (.number(let x)?, .number(let y)?): return numeric(x) < numeric(y)
+        case (.string(let x)?, .string(let y)?): return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars)
+        default: return false
+        }
+    }
+
+    private static func numeric(_ text: String) -> Double { Double(text) ?? .nan }
+}
+
+extension JSONPath {
+    /// Strings are equal when their Unicode scalars are (§2.3.5.2.2): no canonical equivalence, as `==` has.
+    static func same(_ a: String, _ b: String) -> Bool { a.unicodeScalars.elementsEqual(b.unicodeScalars) }
+
+    /// The indices a slice selects from an array of `count` elements, in order (§2.3.4.2.2).
+    static func sliceIndices(start: Int?, end: Int?, step: Int?, count: Int) -> StrideTo<Int> {
+        let step = step ?? 1
+        func normalize(_ i: Int) -> Int { i >= 0 ? i : count + i }
+        if step > 0 {
+            let lower = min(max(normalize(start ?? 0), 0), count)
+            let upper = min(max(normalize(end ?? count), 0), count)
+            return stride(from: lower, to: max(lower, upper), by: step)
+        } else if step < 0 {
+            let upper = min(max(normalize(start ?? count - 1), -1), count - 1)
+            let lower = min(max(end.map(normalize) ?? -1, -1), count - 1)
+            return stride(from: upper, to: min(upper, lower), by: step)
+        }
+        return stride(from: 0, to: 0, by: 1)
+    }
+}

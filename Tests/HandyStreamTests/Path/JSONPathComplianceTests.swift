@@ -1,0 +1,131 @@
+import Foundation
+@testable import HandyStream
+import Testing
+
+/// The JSONPath Compliance Test Suite (github.com/jsonpath-standard/jsonpath-compliance-test-suite, BSD-2 licence,
+/// copied in `Fixtures/jsonpath-cts` with its LICENSE and NOTICE, `cts.json` as built at commit 7be7c1f): every valid
+/// query gives the suite's nodelist and normalized paths (one of its allowed orders where it lists several), every
+/// invalid one is refused.
+enum ComplianceSuite {
+    struct Case: CustomTestStringConvertible {
+        var name: String
+        var selector: String
+        var document: JSONValue?
+        /// The allowed nodelists: values and normalized paths; empty for an invalid query.
+        var results: [(values: [JSONValue], paths: [String])]
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/jsonpath-cts/cts.json")
+        guard let data = try? Data(contentsOf: url), let suite = try? ModelDecoder().decode(JSONValue.self, from: data),
+            case .array(let tests)? = suite["tests"]
+        else { return [] }
+        return tests.map { test in
+            func strings(_ value: JSONValue?) -> [String] {
+                guard case .array(let items)? = value else { return [] }
+                return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            }
+            func values(_ value: JSONValue?) -> [JSONValue] {
+                guard case .array(let items)? = value else { return [] }
+                return items
+            }
+            var results: [(values: [JSONValue], paths: [String])] = []
+            if test["invalid_selector"] == nil {
+                if test["result"] != nil {
+                    results = [(values(test["result"]), strings(test["result_paths"]))]
+                } else {
+                    results = zip(values(test["results"]), values(test["results_paths"])).map {
+                        (values($0), strings($1))
+                    }
+                }
+            }
+            guard case .string(let name)? = test["name"], case .string(let selector)? = test["selector"] else {
+                return Case(name: "unreadable case", selector: "", document: nil, results: [])
+            }
+            return Case(name: name, selector: selector, document: test["document"], results: results)
+        }
+    }()
+}
+
+@Suite("JSONPath compliance")
+struct JSONPathComplianceTests {
+    @Test("The suite is all there")
+    func suiteLoaded() {
+        #expect(ComplianceSuite.cases.count == 703)
+        #expect(ComplianceSuite.cases.filter { $0.document == nil }.count == 247)
+    }
+
+    @Test("Each case, evaluated on a whole value", arguments: ComplianceSuite.cases)
+    func wholeValue(_ test: ComplianceSuite.Case) {
+        guard let document = test.document else {
+            expectError(.invalidPath) { try JSONPath(parsing: test.selector) }
+            return
+        }
+        let query: JSONPath
+        do {
+            query = try JSONPath(parsing: test.selector)
+        } catch {
+            Issue.record("\(test.selector): \(error)")
+            return
+        }
+        let nodes = query.nodes(in: document)
+        let values = nodes.map(\.value)
+        let paths = nodes.map { JSONPath.normalized($0.location) }
+        #expect(
+            test.results.contains { $0.values == values && $0.paths == paths },
+            "\(test.selector): got \(values) at \(paths), expected \(test.results.map(\.values))")
+    }
+
+    @Test("An invalid query names the column and the reason")
+    func errorMessages() {
+        let cases: [(String, String)] = [
+            ("$.a[?@.b = 1]", "at column 10, '=' is not an operator; did you mean '=='?"),
+            ("a.b", "at column 1, a JSONPath query begins with '$'"),
+            ("$[01]", "at column 3, a leading zero"),
+            ("$[?length(@.a)]", "at column 4, length() gives a value: compare it to make a test"),
+            ("$[?@.* == 1]", "at column 4, a query that may select several nodes cannot be compared"),
+        ]
+        let deep = "$[?" + String(repeating: "(", count: 70) + "@" + String(repeating: ")", count: 70) + "]"
+        #expect(throws: JSONDecodingError.self) { try JSONPath(parsing: deep) }
+        for (query, reason) in cases {
+            let error = expectError(.invalidPath) { try JSONPath(parsing: query) }
+            #expect(error?.message == "invalid JSONPath '\(query)': \(reason)")
+        }
+    }
+
+    @Test("Random queries, valid by construction or pieces thrown together, are parsed or refused without a trap")
+    func randomQueries() throws {
+        let filters = [
+            "@.a", "@.b == 'ab'", "@ > 1", "length(@) >= 2", "count(@.*) > 1", "match(@, '[a-c]+')",
+            "search(@.b, 'b')", "!@.a", "(@.a || @.b) && @.a", "value(@..a) == 2", "$.b.a == 'a'", "@[0] != null",
+        ]
+        let segments = [
+            ".a", ".b", ".*", "..a", "..*", "[0]", "[-1]", "[1:]", "[::-1]", "['a','b']", "[0, 'a', 1:2]",
+        ]
+        let pieces = [
+            "$", "@", ".", "..", "[", "]", "*", "?", "(", ")", ",", ":", "-1", "0", "'a'", "a", "==", "<", "&&",
+            "||", "!", " ", "length(", "match(", "value(", "true", "null", "1.5e3", "'\\\\p{L}'",
+        ]
+        let document = try ModelDecoder().decode(
+            JSONValue.self, from: #"{"a": [1, {"b": "ab", "a": [2, 3]}], "b": {"a": "a"}}"#)
+        var generator = SplitMix64(seed: 41)
+        for _ in 0..<2_000 {
+            var valid = "$"
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                valid +=
+                    Bool.random(using: &generator)
+                    ? segments.randomElement(using: &generator)!
+                    : "[?" + filters.randomElement(using: &generator)! + "]"
+            }
+            let query = try #require(try? JSONPath(parsing: valid), "\(valid)")
+            _ = query.nodes(in: document)
+            var thrown = "$"
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                thrown += pieces.randomElement(using: &generator)!
+            }
+            _ = (try? JSONPath(parsing: thrown))?.nodes(in: document)
+        }
+    }
+}
