@@ -89,5 +89,7 @@ fi
 printf '{"s": [{"u": {"n": 1}, "t": [{"x": "a"}]}, {"u": {"n": 2}, "t": [{"x": "b"}, {"x": "c"}]}], "r": {"A": 1, "B": 2}}' > "$work/wild.json"
 expect "wildcard" $'1\n2' "$("$tool" extract 's[*].u.n' "$work/wild.json")"
 expect "two wildcards" $'"a"\n"b"\n"c"' "$("$tool" extract 's[*].t[*].x' "$work/wild.json")"
+expect "JSONPath" $'"a"\n"b"\n"c"' "$("$tool" extract '$.s[*].t.*.x' "$work/wild.json")"
+usage "invalid JSONPath" "did you mean '=='?" "$tool" extract '$.s[?@.u = 1]' "$work/wild.json"
 expect "members" $'1\n2' "$("$tool" extract 'r.*' "$work/wild.json")"
 echo "cli-check: $passed passed, 0 failed"

@@ -9,13 +9,47 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         case index(Int)
         case everyElement
         case everyMember
+        /// JSONPath's `*`: every element of an array or member of an object.
+        case everyChild
     }
 
     var segments: [Segment]
     let text: String
+    /// An RFC 9535 query: a part missing from the document, or of another shape, is no match rather than an error.
+    private(set) var isQuery = false
 
+    /// A path that begins with `$` is a JSONPath query; HandyJSON's dot paths otherwise.
     init(parsing text: String) throws(JSONDecodingError) {
-        try self.init(text, keysOnly: false)
+        guard text.first == "$" else {
+            try self.init(text, keysOnly: false)
+            return
+        }
+        var segments: [Segment] = []
+        for segment in try JSONPath(parsing: text).segments {
+            guard !segment.isDescendant, segment.selectors.count == 1 else {
+                throw Self.notYetStreamed(text)
+            }
+            switch segment.selectors[0] {
+            case .name(let name): segments.append(.key(Array(name.utf8)))
+            case .index(let index) where index >= 0: segments.append(.index(index))
+            case .wildcard: segments.append(.everyChild)
+            default: throw Self.notYetStreamed(text)
+            }
+        }
+        self.init(text: text, segments: segments, isQuery: true)
+    }
+
+    private init(text: String, segments: [Segment], isQuery: Bool) {
+        self.text = text
+        self.segments = segments
+        self.isQuery = isQuery
+    }
+
+    private static func notYetStreamed(_ text: String) -> JSONDecodingError {
+        JSONDecodingError(
+            .invalidPath,
+            "JSONPath '\(text)' is valid but not yet read on a stream: only names, indices from the start and '*', "
+                + "one per segment, are")
     }
 
     /// The segments of a mapped key (`<--`): keys only, `\.` a literal dot, a trailing backslash itself (a mapping
@@ -91,7 +125,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     }
 
     var firstWildcard: Int? {
-        segments.firstIndex { $0 == .everyElement || $0 == .everyMember }
+        segments.firstIndex { $0 == .everyElement || $0 == .everyMember || $0 == .everyChild }
     }
 
     /// For element streaming: `data.items` streams as `data.items[*]`; a wildcard path already says what it streams.
@@ -115,6 +149,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             case .index(let index): path += "[\(index)]"
             case .everyElement: path += "[*]"
             case .everyMember: path += ".*"
+            case .everyChild: path += "[*]"
             }
         }
         return path

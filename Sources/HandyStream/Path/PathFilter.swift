@@ -72,6 +72,8 @@ final class PathFilter: TokenSink {
     private var state = State.searching
     /// Nothing more can match in this top-level value, whatever the state (cleared at the next one, in stream mode).
     private var exhausted = false
+    /// Single mode with wildcards: the array of matches was opened.
+    private var collecting = false
 
     var isPassing: Bool { state == .passing }
 
@@ -153,7 +155,7 @@ final class PathFilter: TokenSink {
         case .key(let wanted):
             level.pointee.childMatches = wanted.elementsEqual(bytes)
             if level.pointee.childMatches { level.pointee.found = true }
-        case .everyMember:
+        case .everyMember, .everyChild:
             level.pointee.childMatches = true
         case .index, .everyElement:
             fatalError("PathFilter: an object where an array segment applies")
@@ -206,16 +208,19 @@ final class PathFilter: TokenSink {
             matched = 0
         }
         if matched == path.segments.count { return .match }
-        let wantsObject: Bool
+        let fits: Bool
         switch path.segments[matched] {
-        case .key, .everyMember: wantsObject = true
-        case .index, .everyElement: wantsObject = false
+        case .key, .everyMember: fits = isObject
+        case .index, .everyElement: fits = !isObject
+        case .everyChild: fits = true
         }
-        return isContainer && isObject == wantsObject ? .descend(matched) : .mismatch(matched)
+        return isContainer && fits ? .descend(matched) : .mismatch(matched)
     }
 
-    /// Whether segments before `count` hold a wildcard: past one, a missing part is no match rather than an error.
+    /// Whether a missing part is no match rather than an error: past a wildcard, or anywhere in a JSONPath query that
+    /// gives a nodelist (one with a wildcard, or read as a stream of values); a singular query's one value must exist.
     private func withinWildcard(_ count: Int) -> Bool {
+        if path.isQuery && (firstWildcard != nil || mode == .stream) { return true }
         guard let firstWildcard else { return false }
         return firstWildcard < count
     }
@@ -228,8 +233,7 @@ final class PathFilter: TokenSink {
         }
         switch verdict(isContainer: false, isObject: false) {
         case .skip:
-            valueEnded()
-            return true
+            return valueEnded()
         case .match:
             if firstWildcard != nil && mode == .single {
                 // A collected scalar: into the array the builder is filling.
@@ -240,10 +244,7 @@ final class PathFilter: TokenSink {
             handOver()
             return toNext(forward)
         case .mismatch(let matched):
-            if withinWildcard(matched) {
-                valueEnded()
-                return true
-            }
+            if withinWildcard(matched) { return valueEnded() }
             return notFound("found a scalar value instead of \(expectedContainer(matched))", at: childPath())
         case .descend:
             fatalError("PathFilter: a scalar cannot be descended into")
@@ -292,6 +293,7 @@ final class PathFilter: TokenSink {
             nextSerial += 1
             if segment == firstWildcard && mode == .single {
                 // The matches are collected into an array that this container's end closes.
+                collecting = true
                 handOverPath(path.jsonPath(prefix: path.segments.count), index: nil)
                 return toNext { $0.tokenStartArray() }
             }
@@ -318,8 +320,7 @@ final class PathFilter: TokenSink {
         case .skipping(let open):
             depth -= 1
             state = open > 1 ? .skipping(depth: open - 1) : .searching
-            if open == 1 { valueEnded() }
-            return true
+            return open == 1 ? valueEnded() : true
         case .searching:
             depth -= 1
         }
@@ -332,7 +333,7 @@ final class PathFilter: TokenSink {
                 return notFound("no key '\(String(decoding: key, as: UTF8.self))' in the object", at: level.path ?? "$")
             case .index(let index):
                 return notFound("no element [\(index)] in the array", at: level.path ?? "$")
-            case .everyElement, .everyMember:
+            case .everyElement, .everyMember, .everyChild:
                 break
             }
         }
@@ -342,19 +343,25 @@ final class PathFilter: TokenSink {
             exhausted = true
             if mode == .single { proceed = toNext { $0.tokenEndArray() } }
         }
-        valueEnded()
-        return proceed
+        return valueEnded() && proceed
     }
 
     /// The value at the current position has ended: the next element of an array, or the next top-level value.
-    private func valueEnded() {
+    @discardableResult
+    private func valueEnded() -> Bool {
         if let level = innermost {
             if !level.pointee.isObject { level.pointee.index += 1 }
             level.pointee.childMatches = false
         } else if mode == .stream {
             // With several values in the input, the path applies to the next one afresh.
             exhausted = false
+        } else if path.isQuery && firstWildcard != nil && !collecting && state == .searching {
+            // A query whose wildcard's container never came selects nothing: an empty array.
+            collecting = true
+            handOverPath(path.jsonPath(prefix: path.segments.count), index: nil)
+            return toNext { $0.tokenStartArray() } && toNext { $0.tokenEndArray() }
         }
+        return true
     }
 
     private func handOver() {
@@ -382,6 +389,7 @@ final class PathFilter: TokenSink {
         switch path.segments[segment] {
         case .key, .everyMember: "an object"
         case .index, .everyElement: "an array"
+        case .everyChild: "an array or an object"
         }
     }
 

@@ -78,6 +78,54 @@ struct JSONPathComplianceTests {
             "\(test.selector): got \(values) at \(paths), expected \(test.results.map(\.values))")
     }
 
+    /// The cases whose queries are read on a stream today: names, indices from the start and `*`, one per segment.
+    static let streamed = ComplianceSuite.cases.filter { test in
+        test.document != nil && (try? DesignatedPath(parsing: test.selector)) != nil
+    }
+
+    @Test("Each case a stream reads gives the suite's nodelist, whole and in chunks of 1 and 7 bytes")
+    func streamed() throws {
+        #expect(Self.streamed.count == 79)
+        for test in Self.streamed {
+            let text = Array(try #require(test.document).description.utf8)
+            for chunkSize in [text.count, 1, 7] {
+                let decoder = try ModelDecoder().values(of: JSONValue.self, at: test.selector)
+                var values: [JSONValue] = []
+                var start = 0
+                while start < text.count {
+                    values += try decoder.feed(text[start..<min(start + chunkSize, text.count)])
+                    start += chunkSize
+                }
+                values += try decoder.finish()
+                #expect(
+                    test.results.contains { $0.values == values },
+                    "\(test.name): \(test.selector) in chunks of \(chunkSize): got \(values)")
+            }
+        }
+    }
+
+    @Test("A query decodes models: one value for a singular query, every match as an array for the others")
+    func decodingAtQueries() throws {
+        struct Book: HandyJSON, Equatable {
+            var title = ""
+            var price = 0.0
+        }
+        let json = #"{"store": {"book": [{"title": "A", "price": "8.5"}, {"title": "B", "price": 12}], "n": 2}}"#
+        let decoder = ModelDecoder()
+        #expect(try decoder.decode(Book.self, from: json, at: "$.store.book[1]") == Book(title: "B", price: 12))
+        #expect(try decoder.decode([String].self, from: json, at: "$.store.book[*].title") == ["A", "B"])
+        #expect(try decoder.decode([String].self, from: json, at: "$['store']['book'][*]['title']") == ["A", "B"])
+        #expect(try decoder.decode([Int].self, from: json, at: "$.store.*.n") == [])
+        #expect(try decoder.decode([Book].self, from: json, at: "$.nothing[*]") == [])
+        expectError(.pathNotFound) { try decoder.decode(Book.self, from: json, at: "$.store.book[5]") }
+    }
+
+    @Test("A query a stream cannot read yet is refused before any input, and says so")
+    func notYetStreamed() {
+        let error = expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$..a") }
+        #expect(error?.message.hasPrefix("JSONPath '$..a' is valid but not yet read on a stream") == true)
+    }
+
     @Test("An invalid query names the column and the reason")
     func errorMessages() {
         let cases: [(String, String)] = [
