@@ -56,7 +56,7 @@ final class CodecFactory {
         case ObjectIdentifier(Any.self): return AnyCodec()
         case ObjectIdentifier(JSONValue.self): return JSONValueCodec()
         case ObjectIdentifier(JSONText.self): return JSONTextCodec()
-        case ObjectIdentifier(Validation.self): return ValidationCodec()
+        case ObjectIdentifier(Validation.self): return JSONTextCodec(keepsText: false)
         default: break
         }
         if let container = FoundationContainers.codec(for: type, anyCodec: anyCodec) { return container }
