@@ -8,23 +8,14 @@ import Darwin
 extension ModelDecoder {
     /// A push decoder for one value of type `T` at `path`, fed chunk by chunk.
     public func incremental<T>(_ type: T.Type, at path: String = "") throws -> IncrementalDecoder<T> {
-        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
-        return IncrementalDecoder(
-            engine: DecodingPipeline(
-                codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value))
+        IncrementalDecoder(engine: try pipeline(type, at: path, mode: .value))
     }
 
     /// A push decoder for the elements of the array at `path` (`"data.items"`, or `"data.items[*]"`; `"[*]"` for a
     /// top-level array). In JSON Lines or concatenated values, the path applies to each top-level value in turn,
     /// and the empty path `""` yields each top-level value itself.
     public func elements<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
-        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
-        let parsed = try DesignatedPath(parsing: path)
-        // The empty path streams each top-level value; `[*]` each element of a top-level array.
-        let topLevelValues = parsed.isEmpty
-        return ElementDecoder(
-            engine: DecodingPipeline(
-                codec: codec, path: parsed, options: options, mode: topLevelValues ? .valuePerDocument : .elements))
+        ElementDecoder(engine: try pipeline(type, at: path, mode: .elements))
     }
 
     /// A push decoder for the value at `path` in each top-level value of the input: one value for a single document,
@@ -33,10 +24,7 @@ extension ModelDecoder {
     ///
     ///     let ids = try ModelDecoder().values(of: Int.self, at: "user.id")   // {"user": {"id": 1}}\n{"user": …}
     public func values<T>(of type: T.Type, at path: String = "") throws -> ElementDecoder<T> {
-        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
-        return ElementDecoder(
-            engine: DecodingPipeline(
-                codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .valuePerDocument))
+        ElementDecoder(engine: try pipeline(type, at: path, mode: .valuePerDocument))
     }
 
     /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`…), each yielded once

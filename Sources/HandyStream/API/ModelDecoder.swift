@@ -39,18 +39,23 @@ public struct ModelDecoder: Sendable {
     /// Decodes a value of type `T` from Foundation-style values (`[String: Any]`, `[Any]`, as `JSONSerialization`
     /// makes them), or from the value at `path` in them, through the same engine and rules as JSON text.
     public func decode<T>(_ type: T.Type, fromJSONObject object: Any, at path: String = "") throws -> T {
-        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
-        let pipeline = DecodingPipeline<T>(
-            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value)
+        let pipeline = try pipeline(type, at: path, mode: .value)
         if let value = try pipeline.decode(object: object) { return value }
         return try pipeline.takeValue()
     }
 
     private func decode<T>(_ type: T.Type, input: UnsafeRawBufferPointer, path: String) throws -> T {
-        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
-        let pipeline = DecodingPipeline<T>(
-            codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value)
+        let pipeline = try pipeline(type, at: path, mode: .value)
         if let value = try pipeline.decode(document: input) { return value }
         return try pipeline.takeValue(input: input)
+    }
+
+    /// The pipeline for `type` at `path`: the codec is made first, so its problems are thrown before a bad path's.
+    /// At the empty path, elements are each top-level value (`[*]` is a top-level array's elements).
+    func pipeline<T>(_ type: T.Type, at path: String, mode: DecodingPipeline<T>.Mode) throws -> DecodingPipeline<T> {
+        let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
+        let parsed = try DesignatedPath(parsing: path)
+        let mode = mode == .elements && parsed.isEmpty ? .valuePerDocument : mode
+        return DecodingPipeline(codec: codec, path: parsed, options: options, mode: mode)
     }
 }

@@ -206,7 +206,8 @@ final class RootFrame<T>: Frame {
         }
     }
 
-    private func scalar(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
+    /// The root value, stored or not (`stored`): a scalar or a finished container; then the root is complete.
+    private func completed(_ stored: Bool, _ builder: Builder, found: @autoclosure () -> String) -> Bool {
         if stored {
             self.stored()
         } else if !didNotFit(builder, found: found()) {
@@ -229,20 +230,20 @@ final class RootFrame<T>: Frame {
     }
 
     override func null(_ builder: Builder) -> Bool {
-        scalar(withOpener { $0.storeNull(at: target, mode: .initialize, builder) }, builder, found: "null")
+        completed(withOpener { $0.storeNull(at: target, mode: .initialize, builder) }, builder, found: "null")
     }
     override func bool(_ value: Bool, _ builder: Builder) -> Bool {
-        scalar(
+        completed(
             withOpener { $0.storeBool(value, at: target, mode: .initialize, builder) }, builder,
             found: value ? "true" : "false")
     }
     override func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(
+        completed(
             withOpener { $0.storeNumber(text, at: target, mode: .initialize, builder) }, builder,
             found: "the number " + builder.options.numberText(text))
     }
     override func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        scalar(
+        completed(
             withOpener { $0.storeString(bytes, at: target, mode: .initialize, builder) }, builder, found: "a string")
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
@@ -256,12 +257,8 @@ final class RootFrame<T>: Frame {
         return nil
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
-        if withOpener({ $0.storeValue(finishedIn: child, at: target, mode: .initialize) }) {
-            stored()
-        } else if !didNotFit(builder, found: child.found) {
-            return false
-        }
-        return builder.rootCompleted()
+        completed(
+            withOpener { $0.storeValue(finishedIn: child, at: target, mode: .initialize) }, builder, found: child.found)
     }
     override func skipped() {}
     override func discard() { held.discard(T.self) }

@@ -3,53 +3,23 @@ import Foundation
 /// The "type" a document is validated as: every value fits and none is kept.
 package struct Validation {}
 
-/// Accepts any value and keeps nothing: containers open a JSONTextFrame that keeps no text.
-final class ValidationCodec: ValueCodec, @unchecked Sendable {
-    init() { super.init(valueType: Validation.self) }
-    override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
-        store(target, mode)
-    }
-    override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
-        -> Bool
-    {
-        store(target, mode)
-    }
-    override func storeNumber(
-        _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
-        store(target, mode)
-    }
-    override func storeString(
-        _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
-        store(target, mode)
-    }
-    override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
-        builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: false) }
-    }
-    override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
-        builder.frame(openedBy: self, isObject: false) {
-            JSONTextFrame(opener: self, isObject: false, keepsText: false)
-        }
-    }
-    private func store(_ target: UnsafeMutableRawPointer, _ mode: StoreMode) -> Bool {
-        ModelStorage.store(Validation(), at: target, mode: mode)
-        return true
-    }
-}
-
-// MARK: - JSONText
-
+/// `JSONText`: any value, kept as compact text. Without `keepsText` it is validation: every value fits as a
+/// `Validation` and none is kept (containers open a JSONTextFrame that keeps no text).
 final class JSONTextCodec: ValueCodec, @unchecked Sendable {
-    init() { super.init(valueType: JSONText.self) }
+    private let keepsText: Bool
+
+    init(keepsText: Bool = true) {
+        self.keepsText = keepsText
+        super.init(valueType: keepsText ? JSONText.self : Validation.self)
+    }
 
     private func text(_ body: (inout JSONWriter) -> Void, _ target: UnsafeMutableRawPointer, _ mode: StoreMode)
         -> Bool
     {
+        guard keepsText else {
+            ModelStorage.store(Validation(), at: target, mode: mode)
+            return true
+        }
         var writer = JSONWriter(options: EncodingOptions(maximumDepth: .max))
         body(&writer)
         ModelStorage.store(JSONText(bytes: writer.bytes), at: target, mode: mode)
@@ -69,7 +39,7 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
     )
         -> Bool
     {
-        if builder.options.allowsJSON5, let spelling = JSON5Text.spelling(value) {
+        if keepsText, builder.options.allowsJSON5, let spelling = JSON5Text.spelling(value) {
             return text({ $0.numberText(spelling) }, target, mode)
         }
         return text({ $0.numberText(bytes: value) }, target, mode)
@@ -79,23 +49,25 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
     )
         -> Bool
     {
-        let verbatim = builder.run.isVerbatim(bytes)
+        let verbatim = keepsText && builder.run.isVerbatim(bytes)
         return text({ $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self), verbatim: verbatim) }, target, mode)
     }
     override func openObject(_ builder: Builder) -> Unmanaged<Frame>? {
-        builder.frame(openedBy: self, isObject: true) { JSONTextFrame(opener: self, isObject: true, keepsText: true) }
+        builder.frame(openedBy: self, isObject: true) {
+            JSONTextFrame(opener: self, isObject: true, keepsText: keepsText)
+        }
     }
     override func openArray(_ builder: Builder) -> Unmanaged<Frame>? {
-        builder.frame(openedBy: self, isObject: false) { JSONTextFrame(opener: self, isObject: false, keepsText: true) }
+        builder.frame(openedBy: self, isObject: false) {
+            JSONTextFrame(opener: self, isObject: false, keepsText: keepsText)
+        }
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
+        guard keepsText else { return try super.write(source, to: &run) }
         run.writer.rawJSON(ModelStorage.load(JSONText.self, from: source).bytes)
     }
 }
 
-/// Writes a whole subtree as compact text: nested containers push this same frame again, which keeps its own stack of
-/// open containers, each with its key or index for error paths; with `keepsText` false it only follows the structure
-/// (validation). Its state is in memory of its own, free of exclusivity checks.
 final class JSONTextFrame: Frame {
     private struct Level {
         var isObject: Bool
@@ -190,7 +162,7 @@ final class JSONTextFrame: Frame {
     }
     /// An inner container of this same frame has closed: nothing to move.
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool { true }
-    /// The container's text, or for validation (``ValidationCodec``, nothing kept) a `Validation`.
+    /// The container's text, or for validation (``JSONTextCodec`` keeping no text) a `Validation`.
     override func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
         guard keepsText else { return ModelStorage.store(Validation(), at: target, mode: mode) }
         ModelStorage.store(JSONText(bytes: state.pointee.writer.bytes), at: target, mode: mode)

@@ -133,47 +133,31 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
 // MARK: - The scalar types
 
 enum ScalarCodecs {
+    /// One entry per conversion, each calling ``entry(_:_:)`` with a concrete type, so that its stores are specialized.
+    private static let entries: [@Sendable (Any.Type) -> ValueCodec?] = [
+        { entry(IntegerConversion<Int>.self, $0) }, { entry(IntegerConversion<Int8>.self, $0) },
+        { entry(IntegerConversion<Int16>.self, $0) }, { entry(IntegerConversion<Int32>.self, $0) },
+        { entry(IntegerConversion<Int64>.self, $0) }, { entry(IntegerConversion<UInt>.self, $0) },
+        { entry(IntegerConversion<UInt8>.self, $0) }, { entry(IntegerConversion<UInt16>.self, $0) },
+        { entry(IntegerConversion<UInt32>.self, $0) }, { entry(IntegerConversion<UInt64>.self, $0) },
+        { entry(IntegerConversion<Int128>.self, $0) }, { entry(IntegerConversion<UInt128>.self, $0) },
+        { entry(DoubleConversion.self, $0) }, { entry(FloatConversion.self, $0) }, { entry(BoolConversion.self, $0) },
+        { entry(StringConversion.self, $0) }, { entry(NSStringConversion.self, $0) },
+        { entry(NSNumberConversion.self, $0) }, { entry(DecimalConversion.self, $0) },
+    ]
+
     static func codec(for type: Any.Type) -> ValueCodec? {
-        switch ObjectIdentifier(type) {
-        case ObjectIdentifier(Int.self): ScalarCodec.make(IntegerConversion<Int>.self)
-        case ObjectIdentifier(Int8.self): ScalarCodec.make(IntegerConversion<Int8>.self)
-        case ObjectIdentifier(Int16.self): ScalarCodec.make(IntegerConversion<Int16>.self)
-        case ObjectIdentifier(Int32.self): ScalarCodec.make(IntegerConversion<Int32>.self)
-        case ObjectIdentifier(Int64.self): ScalarCodec.make(IntegerConversion<Int64>.self)
-        case ObjectIdentifier(UInt.self): ScalarCodec.make(IntegerConversion<UInt>.self)
-        case ObjectIdentifier(UInt8.self): ScalarCodec.make(IntegerConversion<UInt8>.self)
-        case ObjectIdentifier(UInt16.self): ScalarCodec.make(IntegerConversion<UInt16>.self)
-        case ObjectIdentifier(UInt32.self): ScalarCodec.make(IntegerConversion<UInt32>.self)
-        case ObjectIdentifier(UInt64.self): ScalarCodec.make(IntegerConversion<UInt64>.self)
-        case ObjectIdentifier(Int128.self): ScalarCodec.make(IntegerConversion<Int128>.self)
-        case ObjectIdentifier(UInt128.self): ScalarCodec.make(IntegerConversion<UInt128>.self)
-        case ObjectIdentifier(Double.self): ScalarCodec.make(DoubleConversion.self)
-        case ObjectIdentifier(Float.self): ScalarCodec.make(FloatConversion.self)
-        case ObjectIdentifier(Bool.self): ScalarCodec.make(BoolConversion.self)
-        case ObjectIdentifier(String.self): ScalarCodec.make(StringConversion.self)
-        case ObjectIdentifier(NSString.self): ScalarCodec.make(NSStringConversion.self)
-        case ObjectIdentifier(NSNumber.self): ScalarCodec.make(NSNumberConversion.self)
-        case ObjectIdentifier(Decimal.self): ScalarCodec.make(DecimalConversion.self)
-        case ObjectIdentifier(Int?.self): ScalarCodec.makeOptional(IntegerConversion<Int>.self)
-        case ObjectIdentifier(Int8?.self): ScalarCodec.makeOptional(IntegerConversion<Int8>.self)
-        case ObjectIdentifier(Int16?.self): ScalarCodec.makeOptional(IntegerConversion<Int16>.self)
-        case ObjectIdentifier(Int32?.self): ScalarCodec.makeOptional(IntegerConversion<Int32>.self)
-        case ObjectIdentifier(Int64?.self): ScalarCodec.makeOptional(IntegerConversion<Int64>.self)
-        case ObjectIdentifier(UInt?.self): ScalarCodec.makeOptional(IntegerConversion<UInt>.self)
-        case ObjectIdentifier(UInt8?.self): ScalarCodec.makeOptional(IntegerConversion<UInt8>.self)
-        case ObjectIdentifier(UInt16?.self): ScalarCodec.makeOptional(IntegerConversion<UInt16>.self)
-        case ObjectIdentifier(UInt32?.self): ScalarCodec.makeOptional(IntegerConversion<UInt32>.self)
-        case ObjectIdentifier(UInt64?.self): ScalarCodec.makeOptional(IntegerConversion<UInt64>.self)
-        case ObjectIdentifier(Int128?.self): ScalarCodec.makeOptional(IntegerConversion<Int128>.self)
-        case ObjectIdentifier(UInt128?.self): ScalarCodec.makeOptional(IntegerConversion<UInt128>.self)
-        case ObjectIdentifier(Double?.self): ScalarCodec.makeOptional(DoubleConversion.self)
-        case ObjectIdentifier(Float?.self): ScalarCodec.makeOptional(FloatConversion.self)
-        case ObjectIdentifier(Bool?.self): ScalarCodec.makeOptional(BoolConversion.self)
-        case ObjectIdentifier(String?.self): ScalarCodec.makeOptional(StringConversion.self)
-        case ObjectIdentifier(NSString?.self): ScalarCodec.makeOptional(NSStringConversion.self)
-        case ObjectIdentifier(NSNumber?.self): ScalarCodec.makeOptional(NSNumberConversion.self)
-        case ObjectIdentifier(Decimal?.self): ScalarCodec.makeOptional(DecimalConversion.self)
-        default: nil
+        for entry in entries {
+            if let codec = entry(type) { return codec }
         }
+        return nil
+    }
+
+    /// The codec for `type` if it is the conversion's value or that value's `Optional`.
+    @inline(__always)
+    private static func entry<Conversion: ScalarConversion>(_: Conversion.Type, _ type: Any.Type) -> ValueCodec? {
+        if type == Conversion.Value.self { return ScalarCodec.make(Conversion.self) }
+        if type == Conversion.Value?.self { return ScalarCodec.makeOptional(Conversion.self) }
+        return nil
     }
 }

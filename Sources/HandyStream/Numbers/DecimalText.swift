@@ -373,7 +373,7 @@ struct DecimalText {
                 #if _endian(little)
                 while taken <= 11 && end - index >= 8 {
                     let chunk = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    guard Self.isEightDigits(chunk) else { break }
+                    guard Self.leadingDigits(chunk) == 8 else { break }
                     significand = significand &* 100_000_000 &+ Self.eightDigits(chunk)
                     taken &+= 8
                     index &+= 8
@@ -419,12 +419,6 @@ struct DecimalText {
                 if base.load(fromByteOffset: index, as: UInt8.self) != ASCII.zero { droppedNonZero = true }
                 index += 1
             }
-        }
-
-        @inline(__always)
-        static func isEightDigits(_ chunk: UInt64) -> Bool {
-            ((chunk & 0xF0F0_F0F0_F0F0_F0F0) | (((chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4))
-                == 0x3333_3333_3333_3333
         }
 
         /// How many of the eight bytes, from the lowest (the first in the text, little-endian), are ASCII digits
@@ -637,14 +631,17 @@ struct DecimalText {
     }
 
     @inline(never)
-    private static func _slowpath_strtod(_ text: UnsafeRawBufferPointer) -> Double? {
-        let value = withCString(text) { cyajl_strtod_c($0, CLocale.handle) }
-        return value.isFinite ? value : nil
-    }
+    private static func _slowpath_strtod(_ text: UnsafeRawBufferPointer) -> Double? { finite(text, cyajl_strtod_c) }
 
     @inline(never)
-    private static func _slowpath_strtof(_ text: UnsafeRawBufferPointer) -> Float? {
-        let value = withCString(text) { cyajl_strtof_c($0, CLocale.handle) }
+    private static func _slowpath_strtof(_ text: UnsafeRawBufferPointer) -> Float? { finite(text, cyajl_strtof_c) }
+
+    /// `text` read by the C library's `strtod` or `strtof` in the C locale, if finite.
+    @inline(__always)
+    private static func finite<F: FloatingPoint>(
+        _ text: UnsafeRawBufferPointer, _ convert: (UnsafePointer<CChar>, locale_t) -> F
+    ) -> F? {
+        let value = withCString(text) { convert($0, CLocale.handle) }
         return value.isFinite ? value : nil
     }
 

@@ -96,9 +96,7 @@ struct BoolConversion: ScalarConversion {
     static var kind: ScalarKind { .bool }
 
     private static func matches(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
-        let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        for index in 0..<bytes.count where ASCII.lowercased(bytes[index]) != expected[index] { return false }
-        return true
+        ASCII.equalIgnoringCase(bytes, UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }
 }
 

@@ -240,32 +240,31 @@ final class DecodingPipeline<T>: StageOwner {
                 stoppedReading = true
                 return
             }
-            let offset = failure.offset ?? tokenizer.offset
-            let error =
-                if offset < chunkStart, let before = tokenizer.bytes(from: offset, upTo: chunkStart) {
-                    JSONDecodingError(
-                        kind: failure.kind, message: failure.message, offset: offset, path: failure.path,
-                        before: before, chunk: chunk, chunkStart: chunkStart, lines: lines)
-                } else {
-                    JSONDecodingError(
-                        kind: failure.kind, message: failure.message, offset: offset, path: failure.path,
-                        chunk: chunk, chunkStart: chunkStart, lines: lines)
-                }
+            let error = located(
+                failure.kind, failure.message, offset: failure.offset ?? tokenizer.offset, path: failure.path,
+                chunk: chunk, chunkStart: chunkStart)
             if let underlying = failure.underlying { throw Self.locate(underlying, at: error) }
             throw asThrown(error)
         case .malformed(let syntax):
             let (kind, message) = JSONDecodingError.translate(syntax)
-            if syntax.offset < chunkStart, let before = tokenizer.bytes(from: syntax.offset, upTo: chunkStart) {
-                throw asThrown(
-                    JSONDecodingError(
-                        kind: kind, message: message, offset: syntax.offset, path: currentPath, before: before,
-                        chunk: chunk, chunkStart: chunkStart, lines: lines))
-            }
             throw asThrown(
-                JSONDecodingError(
-                    kind: kind, message: message, offset: syntax.offset, path: currentPath, chunk: chunk,
-                    chunkStart: chunkStart, lines: lines))
+                located(kind, message, offset: syntax.offset, path: currentPath, chunk: chunk, chunkStart: chunkStart))
         }
+    }
+
+    /// An error at `offset` located in `chunk`, or from the stream's bytes before it when its token began earlier.
+    private func located(
+        _ kind: JSONDecodingError.Kind, _ message: String, offset: Int, path: String, chunk: UnsafeRawBufferPointer,
+        chunkStart: Int
+    ) -> JSONDecodingError {
+        if offset < chunkStart, let before = tokenizer.bytes(from: offset, upTo: chunkStart) {
+            return JSONDecodingError(
+                kind: kind, message: message, offset: offset, path: path, before: before, chunk: chunk,
+                chunkStart: chunkStart, lines: lines)
+        }
+        return JSONDecodingError(
+            kind: kind, message: message, offset: offset, path: path, chunk: chunk, chunkStart: chunkStart,
+            lines: lines)
     }
 
     /// The error as thrown to the caller: for `Decodable` values a `DecodingError.dataCorrupted` at the empty coding

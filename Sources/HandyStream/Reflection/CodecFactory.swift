@@ -56,7 +56,7 @@ final class CodecFactory {
         case ObjectIdentifier(Any.self): return AnyCodec()
         case ObjectIdentifier(JSONValue.self): return JSONValueCodec()
         case ObjectIdentifier(JSONText.self): return JSONTextCodec()
-        case ObjectIdentifier(Validation.self): return ValidationCodec()
+        case ObjectIdentifier(Validation.self): return JSONTextCodec(keepsText: false)
         default: break
         }
         if let container = FoundationContainers.codec(for: type, anyCodec: anyCodec) { return container }
@@ -76,25 +76,13 @@ final class CodecFactory {
             }
             return makeModel(modelType)
         }
-        if StoredProperty.isOptional(type), let optional = type as? any OptionalMarker.Type {
-            guard let wrapped = codec(for: optional.wrappedType, context: context) else { return nil }
-            return optional.makeCodec(wrapped: wrapped)
-        }
-        if let array = type as? any ArrayMarker.Type {
-            guard let element = codec(for: array.elementType, context: context) else { return nil }
-            return KnownContainers.arrayCodec(for: type, element: element) ?? array.makeCodec(element: element)
+        if let container = type as? any ContainerMarker.Type {
+            guard let element = codec(for: container.elementType, context: context) else { return nil }
+            return container.makeCodec(element: element)
         }
         if let inline = type as? any InlineArrayMarker.Type {
             guard let element = codec(for: inline.elementType, context: context) else { return nil }
             return InlineArrayCodec(inline, element: element)
-        }
-        if let set = type as? any SetMarker.Type {
-            guard let element = codec(for: set.elementType, context: context) else { return nil }
-            return set.makeCodec(element: element)
-        }
-        if let dictionary = type as? any DictionaryMarker.Type {
-            guard let value = codec(for: dictionary.valueType, context: context) else { return nil }
-            return KnownContainers.dictionaryCodec(for: type, value: value) ?? dictionary.makeCodec(value: value)
         }
         // Last, so that a type that is also a model, an enum, a scalar or a container takes that path.
         if let decodable = type as? any Decodable.Type { return makeDecodable(decodable) }

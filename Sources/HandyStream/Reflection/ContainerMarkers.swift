@@ -1,46 +1,35 @@
 // Markers that open generic containers (Optional, Array, Set, Dictionary, InlineArray) from a bare metatype.
 
-protocol OptionalMarker {
-    static var wrappedType: Any.Type { get }
-    static func makeCodec(wrapped: ValueCodec) -> ValueCodec
-}
-
-extension Optional: OptionalMarker {
-    static var wrappedType: Any.Type { Wrapped.self }
-    static func makeCodec(wrapped: ValueCodec) -> ValueCodec { OptionalCodec<Wrapped>(wrapped: wrapped) }
-}
-
-protocol ArrayMarker {
+/// A generic container of one element type (a dictionary's values, an optional's wrapped type), and its codec.
+protocol ContainerMarker {
     static var elementType: Any.Type { get }
     static func makeCodec(element: ValueCodec) -> ValueCodec
 }
 
-extension Array: ArrayMarker {
+extension Optional: ContainerMarker {
+    static var elementType: Any.Type { Wrapped.self }
+    static func makeCodec(element: ValueCodec) -> ValueCodec { OptionalCodec<Wrapped>(wrapped: element) }
+}
+
+extension Array: ContainerMarker {
     static var elementType: Any.Type { Element.self }
     static func makeCodec(element: ValueCodec) -> ValueCodec {
-        ArrayCodec<Element>(element: element, finishing: ContainerFinishing<Element>.ofModel?.array ?? .make())
+        KnownContainers.codec(for: Self.self, element: element)
+            ?? ArrayCodec<Element>(element: element, finishing: ContainerFinishing<Element>.ofModel?.array ?? .make())
     }
 }
 
-protocol SetMarker {
-    static var elementType: Any.Type { get }
-    static func makeCodec(element: ValueCodec) -> ValueCodec
-}
-
-extension Set: SetMarker {
+extension Set: ContainerMarker {
     static var elementType: Any.Type { Element.self }
     static func makeCodec(element: ValueCodec) -> ValueCodec { SetCodec<Element>(element: element) }
 }
 
-protocol DictionaryMarker {
-    static var valueType: Any.Type { get }
-    static func makeCodec(value: ValueCodec) -> ValueCodec
-}
-
-extension Dictionary: DictionaryMarker where Key == String {
-    static var valueType: Any.Type { Value.self }
-    static func makeCodec(value: ValueCodec) -> ValueCodec {
-        DictionaryCodec<Value>(value: value, finishing: ContainerFinishing<Value>.ofModel?.dictionary ?? .make())
+extension Dictionary: ContainerMarker where Key == String {
+    static var elementType: Any.Type { Value.self }
+    static func makeCodec(element: ValueCodec) -> ValueCodec {
+        KnownContainers.codec(for: Self.self, element: element)
+            ?? DictionaryCodec<Value>(
+                value: element, finishing: ContainerFinishing<Value>.ofModel?.dictionary ?? .make())
     }
 }
 
@@ -100,7 +89,7 @@ struct ContainerFinishing<Element> {
 
 /// Array and dictionary types common enough to deserve specialized code (see ``ArrayFinishing``).
 enum KnownContainers {
-    static func arrayCodec(for type: Any.Type, element: ValueCodec) -> ValueCodec? {
+    static func codec(for type: Any.Type, element: ValueCodec) -> ValueCodec? {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier([Double].self): array(Double.self, element)
         case ObjectIdentifier([[Double]].self): array([Double].self, element)
@@ -115,19 +104,13 @@ enum KnownContainers {
         case ObjectIdentifier([Bool].self): array(Bool.self, element)
         case ObjectIdentifier([Any].self): array(Any.self, element)
         case ObjectIdentifier([[String: Any]].self): array([String: Any].self, element)
-        default: nil
-        }
-    }
-
-    static func dictionaryCodec(for type: Any.Type, value: ValueCodec) -> ValueCodec? {
-        switch ObjectIdentifier(type) {
-        case ObjectIdentifier([String: String].self): dictionary(String.self, value)
-        case ObjectIdentifier([String: Int].self): dictionary(Int.self, value)
-        case ObjectIdentifier([String: Double].self): dictionary(Double.self, value)
-        case ObjectIdentifier([String: Bool].self): dictionary(Bool.self, value)
-        case ObjectIdentifier([String: [Int]].self): dictionary([Int].self, value)
-        case ObjectIdentifier([String: [String]].self): dictionary([String].self, value)
-        case ObjectIdentifier([String: Any].self): dictionary(Any.self, value)
+        case ObjectIdentifier([String: String].self): dictionary(String.self, element)
+        case ObjectIdentifier([String: Int].self): dictionary(Int.self, element)
+        case ObjectIdentifier([String: Double].self): dictionary(Double.self, element)
+        case ObjectIdentifier([String: Bool].self): dictionary(Bool.self, element)
+        case ObjectIdentifier([String: [Int]].self): dictionary([Int].self, element)
+        case ObjectIdentifier([String: [String]].self): dictionary([String].self, element)
+        case ObjectIdentifier([String: Any].self): dictionary(Any.self, element)
         default: nil
         }
     }

@@ -47,12 +47,6 @@ enum ModelStorage {
         source.assumingMemoryBound(to: T.self).move()
     }
 
-    /// The address of a class instance's storage: stored-property offsets of classes count from here.
-    @inline(__always)
-    static func base(of object: AnyObject) -> UnsafeMutableRawPointer {
-        Unmanaged.passUnretained(object).toOpaque()
-    }
-
     @inline(__always)
     static func field(_ base: UnsafeMutableRawPointer, offset: Int) -> UnsafeMutableRawPointer {
         base + offset

@@ -52,11 +52,13 @@ struct StoredProperty {
 extension StoredProperty {
     static func isFunction(_ type: Any.Type) -> Bool {
         if kind(type) == .function { return true }
-        if isOptional(type), let optional = type as? any OptionalMarker.Type { return isFunction(optional.wrappedType) }
+        if isOptional(type), let optional = type as? any ContainerMarker.Type {
+            return isFunction(optional.elementType)
+        }
         return false
     }
 
-    /// Whether `type` is an `Optional`, by its metadata's kind: cheaper than a failed cast to ``OptionalMarker``.
+    /// Whether `type` is an `Optional`, by its metadata's kind: cheaper than a failed cast to ``ContainerMarker``.
     static func isOptional(_ type: Any.Type) -> Bool { kind(type) == .optional }
 
     private static func kind(_ type: Any.Type) -> _MetadataKind? { _MetadataKind(rawValue: _runtimeMetadataKind(type)) }

@@ -70,7 +70,7 @@ enum AnyWriter {
         var value = value
         var steps = 0
         while true {
-            if let optional = value as? OptionalMarkerValue, type(of: value) is any OptionalMarker.Type {
+            if let optional = value as? OptionalMarkerValue, StoredProperty.isOptional(type(of: value)) {
                 guard let wrapped = optional.wrappedValue else { return nil }
                 value = wrapped
             } else if let custom = value as? any HandyJSONCustomTransformable {
@@ -110,7 +110,7 @@ enum AnyWriter {
         if run.options.sortedKeys { members.sort { $0.0 < $1.0 } }
         if run.options.nilEncoding == .omit {
             members.removeAll { member in
-                guard let optional = member.1 as? OptionalMarkerValue, type(of: member.1) is any OptionalMarker.Type
+                guard let optional = member.1 as? OptionalMarkerValue, StoredProperty.isOptional(type(of: member.1))
                 else { return false }
                 return optional.wrappedValue == nil
             }

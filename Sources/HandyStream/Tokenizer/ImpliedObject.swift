@@ -11,7 +11,7 @@ final class ImpliedObject: TextStage {
         _ chunk: UnsafeRawBufferPointer, isLast: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         output.removeAll(keepingCapacity: true)
-        if !decided, let first = chunk.firstIndex(where: { !Self.isSpace($0) }) {
+        if !decided, let first = chunk.firstIndex(where: { !ASCII.isJSONSpace($0) }) {
             decided = true
             implied = chunk[first] != UInt8(ascii: "{")
             if implied { output.append(UInt8(ascii: "{")) }
@@ -22,9 +22,5 @@ final class ImpliedObject: TextStage {
             output.append(UInt8(ascii: "}"))
         }
         try output.withUnsafeBytes { try body($0) }
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == ASCII.space || byte == ASCII.tab || byte == ASCII.newline || byte == ASCII.carriageReturn
     }
 }

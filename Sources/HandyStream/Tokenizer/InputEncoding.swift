@@ -29,27 +29,27 @@ struct InputEncoding {
     }
 
     /// Calls `body` with `chunk` as UTF-8 (itself, uncopied, for UTF-8 input); throws ``Invalid`` for a bad code unit.
+    /// Decides the encoding from the first bytes of `bytes`, then converts them, the mark left out.
+    private mutating func decideAndConvert(
+        _ bytes: UnsafeRawBufferPointer, isLast: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let markLength = decide(bytes)
+        droppedMark = markLength > 0
+        try convert(UnsafeRawBufferPointer(rebasing: bytes[markLength...]), isLast: isLast, body)
+    }
+
     mutating func convert(
         _ chunk: UnsafeRawBufferPointer, isLast: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         if kind == .utf8 && held.isEmpty { return try body(chunk) }
         if kind == .undecided {
-            if held.isEmpty && (chunk.count >= 4 || isLast) {
-                // The usual case, a first chunk of four bytes or more: decided in place, nothing copied.
-                let markLength = decide(chunk)
-                droppedMark = markLength > 0
-                return try convert(UnsafeRawBufferPointer(rebasing: chunk[markLength...]), isLast: isLast, body)
-            }
+            // The usual case, a first chunk of four bytes or more: decided in place, nothing copied.
+            if held.isEmpty && (chunk.count >= 4 || isLast) { return try decideAndConvert(chunk, isLast: isLast, body) }
             held.append(contentsOf: chunk)
             guard held.count >= 4 || isLast else { return }
             let bytes = held
             held = []
-            try bytes.withUnsafeBytes { all in
-                let markLength = decide(all)
-                droppedMark = markLength > 0
-                try convert(UnsafeRawBufferPointer(rebasing: all[markLength...]), isLast: isLast, body)
-            }
-            return
+            return try bytes.withUnsafeBytes { try decideAndConvert($0, isLast: isLast, body) }
         }
         switch kind {
         case .utf8, .undecided:

@@ -140,7 +140,7 @@ final class JSON5Text: TextStage {
                 output.append(byte)
             }
         case .hexEscape(let quote, let digits, let value):
-            guard let digit = Self.hexDigit(byte) else {
+            guard let digit = ASCII.hexValue(byte) else {
                 throw fail("invalid \\x escape in a string (two hexadecimal digits expected)")
             }
             let value = value << 4 | digit
@@ -154,7 +154,7 @@ final class JSON5Text: TextStage {
                 state = .string(quote: quote)
             }
         case .unicodeEscape(let quote, let digits, let value):
-            guard let digit = Self.hexDigit(byte) else {
+            guard let digit = ASCII.hexValue(byte) else {
                 // Not four digits: the tokenizer refuses the escape.
                 state = .string(quote: quote)
                 try consume(byte)
@@ -177,7 +177,7 @@ final class JSON5Text: TextStage {
                 try consume(byte)
             }
         case .word:
-            if wordIsKey ? Self.continuesKey(byte) : Self.continuesValue(byte) {
+            if wordIsKey ? Self.continuesKey(byte) : Self.startsValue(byte) {
                 word.append(byte)
             } else {
                 try finishWord()
@@ -189,7 +189,7 @@ final class JSON5Text: TextStage {
 
     private func between(_ byte: UInt8) throws {
         switch byte {
-        case ASCII.space, ASCII.tab, ASCII.newline, ASCII.carriageReturn:
+        case _ where ASCII.isJSONSpace(byte):
             output.append(byte)
             return
         case 0x0B, 0x0C, 0xA0:
@@ -277,17 +277,12 @@ final class JSON5Text: TextStage {
         isLetterOrDigit(byte) || byte == ASCII.plus || byte == ASCII.minus || byte == ASCII.period
     }
 
-    private static func continuesValue(_ byte: UInt8) -> Bool { startsValue(byte) }
-
     private static func startsKey(_ byte: UInt8) -> Bool {
         (isLetterOrDigit(byte) && !ASCII.isDigit(byte)) || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "_")
             || byte == ASCII.backslash || byte >= 0x80
     }
 
-    private static func continuesKey(_ byte: UInt8) -> Bool {
-        isLetterOrDigit(byte) || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "_") || byte == ASCII.backslash
-            || byte >= 0x80
-    }
+    private static func continuesKey(_ byte: UInt8) -> Bool { startsKey(byte) || ASCII.isDigit(byte) }
 
     private func finishWord() throws {
         if wordIsKey {
@@ -378,7 +373,7 @@ final class JSON5Text: TextStage {
         var value: UInt64 = 0
         var overflow = false
         for byte in digits {
-            guard let digit = Self.hexDigit(byte) else {
+            guard let digit = ASCII.hexValue(byte) else {
                 throw fail("invalid hexadecimal number \"\(wordText)\"", atWord: true)
             }
             let (shifted, over) = value.multipliedReportingOverflow(by: 16)
@@ -406,7 +401,7 @@ final class JSON5Text: TextStage {
                 }
                 var value: UInt32 = 0
                 for byte in word[(index + 2)..<(index + 2 + length)] {
-                    guard let digit = Self.hexDigit(byte) else {
+                    guard let digit = ASCII.hexValue(byte) else {
                         throw fail("invalid escape in the unquoted key \"\(wordText)\"", atWord: true)
                     }
                     value = value << 4 | UInt32(digit)
@@ -475,13 +470,6 @@ final class JSON5Text: TextStage {
     }
 
     // MARK: - Hexadecimal digits
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        if ASCII.isDigit(byte) { return byte - ASCII.zero }
-        let lower = byte | 0x20
-        if lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f") { return lower - UInt8(ascii: "a") + 10 }
-        return nil
-    }
 
     private static func hexCharacter(_ value: UInt8) -> UInt8 {
         value < 10 ? ASCII.zero + value : UInt8(ascii: "a") + value - 10

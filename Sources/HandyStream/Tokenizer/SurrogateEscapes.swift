@@ -70,14 +70,7 @@ enum SurrogateEscapes {
     private static func codeUnit(_ bytes: UnsafePointer<UInt8>, at offset: Int) -> UInt16? {
         var value: UInt16 = 0
         for index in offset..<offset + 4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case ASCII.zero...ASCII.nine: digit = byte - ASCII.zero
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = ASCII.hexValue(bytes[index]) else { return nil }
             value = value << 4 | UInt16(digit)
         }
         return value

@@ -358,36 +358,26 @@ final class Tokenizer {
 
     /// The table for chunks scanned or not, with or without a limit (only then is each token's length compared).
     private static func callbacks(scansKinds: Bool, limitsLength: Bool) -> UnsafePointer<yajl_callbacks> {
-        switch (scansKinds, limitsLength) {
-        case (false, false): checkingCallbacks
-        case (true, false): scanningCallbacks
-        case (false, true): checkingLimitedCallbacks
-        case (true, true): scanningLimitedCallbacks
-        }
+        callbackTables[(scansKinds ? 1 : 0) | (limitsLength ? 2 : 0)]
     }
 
-    /// For chunks not scanned (a whole document): every string and key checked.
-    nonisolated(unsafe) private static let checkingCallbacks = callbacks(
-        string: { text($0, $1, $2, skipsKnownASCII: false, isKey: false, limited: false) },
-        key: { text($0, $1, $2, skipsKnownASCII: false, isKey: true, limited: false) },
-        limitsLength: false)
-
-    /// For scanned chunks (streamed): a string known to be ASCII is not checked.
-    nonisolated(unsafe) private static let scanningCallbacks = callbacks(
-        string: { text($0, $1, $2, skipsKnownASCII: true, isKey: false, limited: false) },
-        key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true, limited: false) },
-        limitsLength: false)
-
-    /// The same two with every string's, key's and number's length checked (``maximumTokenLength``).
-    nonisolated(unsafe) private static let checkingLimitedCallbacks = callbacks(
-        string: { text($0, $1, $2, skipsKnownASCII: false, isKey: false, limited: true) },
-        key: { text($0, $1, $2, skipsKnownASCII: false, isKey: true, limited: true) },
-        limitsLength: true)
-
-    nonisolated(unsafe) private static let scanningLimitedCallbacks = callbacks(
-        string: { text($0, $1, $2, skipsKnownASCII: true, isKey: false, limited: true) },
-        key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true, limited: true) },
-        limitsLength: true)
+    /// Indexed by scanning (1) and limiting (2). Chunks not scanned (a whole document) have every string and key
+    /// checked; in scanned chunks (streamed) a string known to be ASCII is not. With a limit (``maximumTokenLength``),
+    /// every string's, key's and number's length is checked.
+    nonisolated(unsafe) private static let callbackTables = [
+        callbacks(
+            string: { text($0, $1, $2, skipsKnownASCII: false, isKey: false, limited: false) },
+            key: { text($0, $1, $2, skipsKnownASCII: false, isKey: true, limited: false) }, limitsLength: false),
+        callbacks(
+            string: { text($0, $1, $2, skipsKnownASCII: true, isKey: false, limited: false) },
+            key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true, limited: false) }, limitsLength: false),
+        callbacks(
+            string: { text($0, $1, $2, skipsKnownASCII: false, isKey: false, limited: true) },
+            key: { text($0, $1, $2, skipsKnownASCII: false, isKey: true, limited: true) }, limitsLength: true),
+        callbacks(
+            string: { text($0, $1, $2, skipsKnownASCII: true, isKey: false, limited: true) },
+            key: { text($0, $1, $2, skipsKnownASCII: true, isKey: true, limited: true) }, limitsLength: true),
+    ]
 
     /// A table of callbacks with these for strings and keys, numbers' lengths checked or not. yajl keeps the pointer
     /// for the handle's life, so it must never move: each table is allocated once, for the process.

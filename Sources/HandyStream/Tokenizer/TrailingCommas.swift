@@ -30,7 +30,7 @@ final class TrailingCommas: TextStage {
             }
             if heldComma {
                 switch byte {
-                case ASCII.space, ASCII.tab, ASCII.newline, ASCII.carriageReturn:
+                case _ where ASCII.isJSONSpace(byte):
                     heldSpace.append(byte)
                     continue
                 case ASCII.closeBracket, ASCII.closeBrace:
@@ -52,7 +52,7 @@ final class TrailingCommas: TextStage {
             default:
                 break
             }
-            if byte != ASCII.space && byte != ASCII.tab && byte != ASCII.newline && byte != ASCII.carriageReturn {
+            if !ASCII.isJSONSpace(byte) {
                 lastSignificant = byte
             }
             output.append(byte)
