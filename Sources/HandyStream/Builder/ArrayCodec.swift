@@ -161,6 +161,18 @@ class SlotBuffer {
     }
 
     func grow() { preconditionFailure("SlotBuffer: grow is the typed buffer's") }
+
+    /// Reports a value that doesn't fit the element `codec`: `nil` for an optional one, counted here; else left out.
+    @inline(never)
+    final func didNotFit(
+        _ codec: ValueCodec, found: String, kept: String, leftOut: String, _ builder: Builder
+    ) -> (proceed: Bool, kept: Bool) {
+        let optional = codec.isOptional
+        let proceed = builder.fallback("expected \(codec.expectation), found \(found)", optional ? kept : leftOut)
+        guard optional && codec.storeNull(at: nextSlot(), mode: .initialize, builder) else { return (proceed, false) }
+        commit()
+        return (proceed, true)
+    }
 }
 
 /// A growable buffer of values built in place, for array and dictionary frames. Values `0..<count` are initialized.
@@ -220,29 +232,25 @@ final class ElementBuffer<Element>: SlotBuffer {
     }
 }
 
-/// What an array or dictionary frame does with each element or entry value, in non-generic code (see ``SlotBuffer``).
-/// An object's keys are kept in order beside its values.
-class ElementsFrame: Frame {
+/// What an array frame does with each element, in non-generic code (see ``SlotBuffer``).
+class ArrayElementsFrame: Frame {
     private let elementReference: Unmanaged<ValueCodec>
     private let elements: SlotBuffer
     private let elementKind: ScalarKind
     /// The position in the JSON array, dropped elements included, for error paths.
     private var index = 0
-    /// An object's keys: `keys.count` may be one more than the values while a value is pending.
-    final private(set) var keys: [String] = []
 
-    init(opener: ValueCodec, element: ValueCodec, elements: SlotBuffer, isObject: Bool) {
+    fileprivate init(opener: ValueCodec, element: ValueCodec, elements: SlotBuffer) {
         elementReference = .passUnretained(element)
         elementKind = element.scalarKind
         self.elements = elements
-        super.init(opener: opener, isObject: isObject)
+        super.init(opener: opener, isObject: false)
     }
 
     @inline(__always)
     private func element<Result>(_ body: (ValueCodec) -> Result) -> Result { elementReference.withInstance(body) }
 
     override func begin(_ builder: Builder) {
-        if isObject { keys.removeAll(keepingCapacity: true) }
         elements.count = 0
         index = 0
     }
@@ -267,28 +275,17 @@ class ElementsFrame: Frame {
         return elementDidNotFit(builder, found: found)
     }
 
-    /// Reports a misfit while its key is current (the path names it): `nil` for `[T?]` or `[String: T?]`, else the
-    /// element is dropped (an object's entry, key too). Out of line, so the stores keep registers.
+    /// Reports an element that doesn't fit (`nil` for `[T?]`, else dropped); out of line, so the stores keep registers.
     @inline(never)
     private func elementDidNotFit(_ builder: Builder, found: () -> String) -> Bool {
-        let optional = element { $0.isOptional }
-        let proceed = builder.fallback(
-            "expected \(element { $0.expectation }), found \(found())",
-            isObject
-                ? (optional ? "; the value became nil" : "; the entry was left out")
-                : (optional ? "; the element became nil" : "; the element was dropped"))
-        if optional && element({ $0.storeNull(at: slot, mode: .initialize, builder) }) {
-            elements.commit()
-        } else if isObject {
-            keys.removeLast()
+        element {
+            elements.didNotFit(
+                $0, found: found(), kept: "; the element became nil", leftOut: "; the element was dropped",
+                builder
+            ).proceed
         }
-        return proceed
     }
 
-    override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
-        keys.append(String(jsonBytes: bytes))
-        return true
-    }
     override func null(_ builder: Builder) -> Bool {
         appended(element { $0.storeNull(at: slot, mode: .initialize, builder) }, builder, found: "null")
     }
@@ -322,21 +319,16 @@ class ElementsFrame: Frame {
     }
     override func ready(_ value: Any, _ builder: Builder) -> Bool? {
         guard element({ $0.storeReady(value, at: slot, mode: .initialize, builder) }) else { return nil }
-        return appendedDirectly()
+        elements.commit()
+        index += 1
+        return true
     }
-    /// An object's skipped value took its key with it in ``openChild(isObject:_:)``.
     override func skipped() { index += 1 }
-    override final func appendPosition(to path: inout String) {
-        if !isObject {
-            path += "[\(index)]"
-        } else if let key = keys.last {
-            path += "." + key
-        }
-    }
+    override final func appendPosition(to path: inout String) { path += "[\(index)]" }
 }
 
 /// Fills an array, then makes the `Array` once: appending one by one would run the standard library's generic code.
-final class ArrayFrame<Element>: ElementsFrame {
+final class ArrayFrame<Element>: ArrayElementsFrame {
     private let finishing: ArrayFinishing<Element>
     /// The base's buffer, typed: held twice, since casting the `SlotBuffer` back would look up metadata on each array.
     private let elements: ElementBuffer<Element>
@@ -345,7 +337,7 @@ final class ArrayFrame<Element>: ElementsFrame {
         let elements = ElementBuffer<Element>()
         self.elements = elements
         self.finishing = finishing
-        super.init(opener: opener, element: element, elements: elements, isObject: false)
+        super.init(opener: opener, element: element, elements: elements)
     }
 
     func take() -> [Element] { elements.takeAll(finishing) }
