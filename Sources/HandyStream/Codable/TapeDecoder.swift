@@ -323,6 +323,7 @@ final class TapeDecoder: Decoder {
         case .data: return _identityCast(try decodeData(at: index, node: node(), convert: convert), to: T.self)
         case .url: return _identityCast(try decodeURL(at: index, node: node(), convert: convert), to: T.self)
         case .decimal: return _identityCast(try decodeDecimal(at: index, node: node(), convert: convert), to: T.self)
+        case .scalar(let scalar): return try read(scalar, at: index, node: node(), convert: convert, as: T.self)
         case .stringDictionary(let dictionary):
             return try dictionary.decodeMembers(self, at: index, node: node, rescue: rescue, as: T.self)
         case .optional(let optional):
@@ -334,6 +335,13 @@ final class TapeDecoder: Decoder {
             }
             return try collection.decodeRescued(self, at: index, node: node, rescue: rescue, as: T.self)
         }
+    }
+
+    /// `Scalar` opened from the traits; `T` is `Scalar`.
+    private func read<Scalar: TapeScalar, T>(
+        _: Scalar.Type, at index: Int, node: CodingPathNode, convert: Bool, as _: T.Type
+    ) throws -> T {
+        _identityCast(try Scalar.read(self, at: index, node: node, convert: convert), to: T.self)
     }
 
     /// A value inside a rescued value (strict when `rescue` is `nil`), or a rescued value.
@@ -506,6 +514,35 @@ final class TapeDecoder: Decoder {
 }
 
 // MARK: - Scalars
+
+/// A scalar the decoder reads itself, wherever it sits. Called on concrete types, so specialised; only
+/// ``TypeTraits/Kind/scalar(_:)`` calls through the metatype.
+protocol TapeScalar: Decodable {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Self
+}
+
+extension TapeScalar where Self: FixedWidthInteger {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Self {
+        try decoder.decodeInteger(Self.self, at: index, node: node(), convert: convert)
+    }
+}
+
+extension Int: TapeScalar {}
+extension Int8: TapeScalar {}
+extension Int16: TapeScalar {}
+extension Int32: TapeScalar {}
+extension Int64: TapeScalar {}
+extension Int128: TapeScalar {}
+extension UInt: TapeScalar {}
+extension UInt8: TapeScalar {}
+extension UInt16: TapeScalar {}
+extension UInt32: TapeScalar {}
+extension UInt64: TapeScalar {}
+extension UInt128: TapeScalar {}
 
 extension TapeDecoder {
     /// Reads the scalar at `index` with `strictRead` (what `JSONDecoder` accepts), then, when `convert` (a rescued
