@@ -82,17 +82,17 @@ extension Array: LenientArray where Element: Decodable {
         case ObjectIdentifier(Double.self):
             return unsafeBitCast(
                 try scalars(decoder, header, index) {
-                    try decoder.decodeDouble(at: $0, node: node().appending(index: $1))
+                    try Double.read(decoder, at: $0, node: node().appending(index: $1), convert: false)
                 }, to: Result.self)
         case ObjectIdentifier(Int.self):
             return unsafeBitCast(
                 try scalars(decoder, header, index) {
-                    try decoder.decodeInteger(Int.self, at: $0, node: node().appending(index: $1))
+                    try Int.read(decoder, at: $0, node: node().appending(index: $1), convert: false)
                 }, to: Result.self)
         case ObjectIdentifier(String.self):
             return unsafeBitCast(
                 try scalars(decoder, header, index) {
-                    try decoder.decodeString(at: $0, node: node().appending(index: $1))
+                    try String.read(decoder, at: $0, node: node().appending(index: $1), convert: false)
                 }, to: Result.self)
         case ObjectIdentifier(Date.self):
             // `JSONDecoder` reads them in the array's `init(from:)`: a bad ISO 8601 date is reported at its path.
