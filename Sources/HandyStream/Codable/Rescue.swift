@@ -38,7 +38,6 @@ struct RescueRequest {
     var places: [RescuePath]
     var everything = false
 
-    static let none = RescueRequest(places: [])
     static let everywhere = RescueRequest(places: [], everything: true)
 
     func inside(_ step: RescueStep) -> RescueRequest {
@@ -83,6 +82,9 @@ final class ContainerRescue {
         self.scope = scope
         self.path = path
     }
+
+    /// The rescue state of a container nested at `step`.
+    func nested(_ step: RescueStep) -> ContainerRescue { ContainerRescue(scope: scope, path: path + [step]) }
 
     func route(_ step: RescueStep?) -> RescueRequest? {
         guard let step else { return scope.route(path) }

@@ -2,7 +2,7 @@ import Foundation
 
 // The `Decoder`'s containers. Every call first does what `JSONDecoder` does. In rescue mode (Rescue.swift), a call on
 // the way to a rescued place decodes in rescue mode and, if that fails, puts lenient mode's fallback in its place
-// (``TapeDecoder/fallback(_:key:defaults:node:)``), told to the diagnostics handler.
+// (``TapeDecoder/rescuing(_:after:key:defaults:node:)``), told to the diagnostics handler.
 
 /// A keyed container over a ``TapeKeyedState``, its only field: the standard library's box copies the container on
 /// every member, and this copy is one retain.
@@ -109,14 +109,9 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
             guard let index else { throw keyNotFound(key) }
             return try read(index, request)
         } catch let error as any RescuableFailure {
-            let here = node.appending(key)
-            guard
-                let value = decoder.fallback(
-                    T.self, key: key, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
-                    node: here)
-            else { throw error }
-            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
-            return value
+            return try decoder.rescuing(
+                T.self, after: error, key: key, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
+                node: node.appending(key))
         }
     }
 
@@ -192,89 +187,55 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
 
     // The closures capture the node and the key, not `self`, whose metadata would be looked up on every member.
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        let node = node
-        return try member(type, key) { try $0.decodeBool(at: $1, node: node.appending(key), convert: $2 != nil) }
-    }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        let node = node
-        return try member(type, key) { try $0.decodeString(at: $1, node: node.appending(key), convert: $2 != nil) }
-    }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        let node = node
-        return try member(type, key) { try $0.decodeDouble(at: $1, node: node.appending(key), convert: $2 != nil) }
-    }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        let node = node
-        return try member(type, key) { try $0.decodeFloat(at: $1, node: node.appending(key), convert: $2 != nil) }
-    }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try scalar(type, key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try scalar(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let node = node
         return try member(type, key) { try $0.decode(T.self, at: $1, node: node.appending(key), rescue: $2) }
     }
 
     @inline(__always)
-    private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I {
+    private func scalar<Scalar: TapeScalar>(_ type: Scalar.Type, _ key: Key) throws -> Scalar {
         let node = node
-        return try member(type, key) {
-            try $0.decodeInteger(I.self, at: $1, node: node.appending(key), convert: $2 != nil)
-        }
+        return try member(type, key) { try Scalar.read($0, at: $1, node: node.appending(key), convert: $2 != nil) }
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        let node = node
-        return try optionalMember(type, key) {
-            try $0.decodeBool(at: $1, node: node.appending(key), convert: $2 != nil)
-        }
-    }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        let node = node
-        return try optionalMember(type, key) {
-            try $0.decodeString(at: $1, node: node.appending(key), convert: $2 != nil)
-        }
-    }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        let node = node
-        return try optionalMember(type, key) {
-            try $0.decodeDouble(at: $1, node: node.appending(key), convert: $2 != nil)
-        }
-    }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        let node = node
-        return try optionalMember(type, key) {
-            try $0.decodeFloat(at: $1, node: node.appending(key), convert: $2 != nil)
-        }
-    }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optionalInteger(type, key) }
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optionalScalar(type, key) }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optionalScalar(type, key) }
 
     @inline(__always)
-    private func optionalInteger<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I? {
+    private func optionalScalar<Scalar: TapeScalar>(_ type: Scalar.Type, _ key: Key) throws -> Scalar? {
         let node = node
         return try optionalMember(type, key) {
-            try $0.decodeInteger(I.self, at: $1, node: node.appending(key), convert: $2 != nil)
+            try Scalar.read($0, at: $1, node: node.appending(key), convert: $2 != nil)
         }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -285,26 +246,21 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let inner = nestedRescue(key)
+        let inner = rescue?.nested(RescueStep(key))
         let index = try nestedIndex(key, inner)
         let here = node.appending(key)
-        let object = try nested(key, inner) {
+        let object = try decoder.nested(at: here, inner) {
             try decoder.keyedObject(at: $0 ? -1 : index, node: here, absentAllowed: $0)
         }
         return decoder.keyedDecodingContainer(at: object, node: here, mapping: nil, rescue: inner, NestedKey.self)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let inner = nestedRescue(key)
+        let inner = rescue?.nested(RescueStep(key))
         let index = try nestedIndex(key, inner)
-        return try nested(key, inner) {
+        return try decoder.nested(at: node.appending(key), inner) {
             try decoder.unkeyed(at: $0 ? -1 : index, node: node.appending(key), rescue: inner, absentAllowed: $0)
         }
-    }
-
-    private func nestedRescue(_ key: Key) -> ContainerRescue? {
-        guard let rescue else { return nil }
-        return ContainerRescue(scope: rescue.scope, path: rescue.path + [RescueStep(key)])
     }
 
     /// -1 when missing at a rescued place.
@@ -312,19 +268,6 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         if let index = find(key, decoder) { return index }
         guard let inner, inner.route(nil) != nil else { throw keyNotFound(key) }
         return -1
-    }
-
-    /// `make` is told to make the container empty at a rescued place where the value is missing or not a container.
-    private func nested<Container>(
-        _ key: Key, _ inner: ContainerRescue?, _ make: (Bool) throws -> Container
-    ) throws -> Container {
-        guard let inner, inner.route(nil) != nil else { return try make(false) }
-        do {
-            return try make(false)
-        } catch let error as any RescuableFailure {
-            decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); read as empty")
-            return try make(true)
-        }
     }
 
     func superDecoder() throws -> any Decoder {
@@ -400,51 +343,39 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
             advance()
             return value
         }
+        let value: T
         do {
-            let value = try read(decoder, position, here, request)
-            advance()
-            return value
+            value = try read(decoder, position, here, request)
         } catch let error as any RescuableFailure {
-            guard let value = decoder.fallback(T.self, key: nil, defaults: nil, node: here) else {
-                throw error
-            }
-            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
-            advance()
-            return value
+            value = try decoder.rescuing(T.self, after: error, node: here)
         }
+        advance()
+        return value
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool {
-        try element(type) { try $0.decodeBool(at: $1, node: $2, convert: $3 != nil) }
-    }
-    mutating func decode(_ type: String.Type) throws -> String {
-        try element(type) { try $0.decodeString(at: $1, node: $2, convert: $3 != nil) }
-    }
-    mutating func decode(_ type: Double.Type) throws -> Double {
-        try element(type) { try $0.decodeDouble(at: $1, node: $2, convert: $3 != nil) }
-    }
-    mutating func decode(_ type: Float.Type) throws -> Float {
-        try element(type) { try $0.decodeFloat(at: $1, node: $2, convert: $3 != nil) }
-    }
-    mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
+    mutating func decode(_ type: String.Type) throws -> String { try scalar(type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try scalar(type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar(type) }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try element(type) { try $0.decode(T.self, at: $1, node: $2, rescue: $3) }
     }
 
     @inline(__always)
-    private mutating func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I {
-        try element(type) { try $0.decodeInteger(I.self, at: $1, node: $2, convert: $3 != nil) }
+    private mutating func scalar<Scalar: TapeScalar>(_ type: Scalar.Type) throws -> Scalar {
+        try element(type) { try Scalar.read($0, at: $1, node: $2, convert: $3 != nil) }
     }
 
     /// As `JSONDecoder`: past the end, `nil` and one more index (the protocol's default doesn't count it, so each
@@ -480,10 +411,10 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         guard !isAtEnd else { throw atEnd(KeyedDecodingContainer<NestedKey>.self) }
-        let inner = nestedRescue()
+        let inner = rescue?.nested(.index(currentIndex))
         let here = node.appending(index: currentIndex)
         let position = self.position
-        let object = try nested(inner) {
+        let object = try decoder.nested(at: here, inner) {
             try decoder.keyedObject(at: $0 ? -1 : position, node: here, absentAllowed: $0)
         }
         advance()
@@ -492,30 +423,14 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard !isAtEnd else { throw atEnd((any UnkeyedDecodingContainer).self) }
-        let inner = nestedRescue()
+        let inner = rescue?.nested(.index(currentIndex))
         let here = node.appending(index: currentIndex)
         let position = self.position
-        let container = try nested(inner) {
+        let container = try decoder.nested(at: here, inner) {
             try decoder.unkeyed(at: $0 ? -1 : position, node: here, rescue: inner, absentAllowed: $0)
         }
         advance()
         return container
-    }
-
-    private func nestedRescue() -> ContainerRescue? {
-        guard let rescue else { return nil }
-        return ContainerRescue(scope: rescue.scope, path: rescue.path + [.index(currentIndex)])
-    }
-
-    private func nested<Container>(_ inner: ContainerRescue?, _ make: (Bool) throws -> Container) throws -> Container {
-        guard let inner, inner.route(nil) != nil else { return try make(false) }
-        do {
-            return try make(false)
-        } catch let error as any RescuableFailure {
-            decoder.context.report(
-                decoder.pathPrefix, node.appending(index: currentIndex), "\(error.summary); read as empty")
-            return try make(true)
-        }
     }
 
     mutating func superDecoder() throws -> any Decoder {
@@ -544,45 +459,33 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
         do {
             return try read(request)
         } catch let error as any RescuableFailure {
-            guard let value = decoder.fallback(T.self, key: nil, defaults: nil, node: node) else {
-                throw error
-            }
-            decoder.context.report(decoder.pathPrefix, node, "\(error.summary); \(TapeDecoder.replaced(T.self))")
-            return value
+            return try decoder.rescuing(T.self, after: error, node: node)
         }
     }
 
-    func decode(_ type: Bool.Type) throws -> Bool {
-        try value(type) { try decoder.decodeBool(at: index, node: node, convert: $0 != nil) }
-    }
-    func decode(_ type: String.Type) throws -> String {
-        try value(type) { try decoder.decodeString(at: index, node: node, convert: $0 != nil) }
-    }
-    func decode(_ type: Double.Type) throws -> Double {
-        try value(type) { try decoder.decodeDouble(at: index, node: node, convert: $0 != nil) }
-    }
-    func decode(_ type: Float.Type) throws -> Float {
-        try value(type) { try decoder.decodeFloat(at: index, node: node, convert: $0 != nil) }
-    }
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-    func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
+    func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
+    func decode(_ type: String.Type) throws -> String { try scalar(type) }
+    func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
+    func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
+    func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
+    func decode(_ type: Int128.Type) throws -> Int128 { try scalar(type) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try value(type) { try decoder.decode(T.self, at: index, node: node, rescue: $0) }
     }
 
     @inline(__always)
-    private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I {
-        try value(type) { try decoder.decodeInteger(I.self, at: index, node: node, convert: $0 != nil) }
+    private func scalar<Scalar: TapeScalar>(_ type: Scalar.Type) throws -> Scalar {
+        try value(type) { try Scalar.read(decoder, at: index, node: node, convert: $0 != nil) }
     }
 }
 

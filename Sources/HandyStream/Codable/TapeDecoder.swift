@@ -22,14 +22,7 @@ final class TapeStorage {
             paths.deallocate()
             return freed.deallocate()
         }
-        let kept = Spare(tape: freed, paths: paths)
-        let unwanted = Self.spare.withLock { spare -> Spare? in
-            if spare == nil {
-                spare = kept
-                return nil
-            }
-            return kept
-        }
+        let unwanted = Self.spare.keep(Spare(tape: freed, paths: paths))
         unwanted?.tape.deallocate()
         unwanted?.paths.deallocate()
     }
@@ -96,13 +89,8 @@ final class TapeDecoder: Decoder {
         let makers = keyedMakers.move()
         keyedMakers.deallocate()
         for maker in makers.reclaimers { maker.unbind() }
-        // Freed after the lock is released, at the end of this scope.
-        let unwanted = Self.spareMakers.withLock { spare -> KeyedContainerMakers? in
-            guard spare == nil else { return makers }
-            spare = makers
-            return nil
-        }
-        _ = unwanted
+        // Not kept: freed here, after the lock is released.
+        _ = Self.spareMakers.keep(makers)
     }
 
     /// The last freed decoder's makers, for the next decoder. Each root value's reclaim makes the pools forget
@@ -307,22 +295,23 @@ final class TapeDecoder: Decoder {
         case .plain, .array:
             preconditionFailure("TapeDecoder.decodeKnown: decoded by decode(_:at:node:rescue:)")
         // The traits say `T` is exactly the type read, so the casts below are identities (no dynamic cast).
-        case .string: return _identityCast(try decodeString(at: index, node: node(), convert: convert), to: T.self)
+        case .string: return _identityCast(try String.read(self, at: index, node: node(), convert: convert), to: T.self)
         case .int:
-            return _identityCast(try decodeInteger(Int.self, at: index, node: node(), convert: convert), to: T.self)
-        case .double: return _identityCast(try decodeDouble(at: index, node: node(), convert: convert), to: T.self)
-        case .bool: return _identityCast(try decodeBool(at: index, node: node(), convert: convert), to: T.self)
-        case .float: return _identityCast(try decodeFloat(at: index, node: node(), convert: convert), to: T.self)
+            return _identityCast(try Int.read(self, at: index, node: node(), convert: convert), to: T.self)
+        case .double: return _identityCast(try Double.read(self, at: index, node: node(), convert: convert), to: T.self)
+        case .bool: return _identityCast(try Bool.read(self, at: index, node: node(), convert: convert), to: T.self)
+        case .float: return _identityCast(try Float.read(self, at: index, node: node(), convert: convert), to: T.self)
         case .int64:
-            return _identityCast(try decodeInteger(Int64.self, at: index, node: node(), convert: convert), to: T.self)
+            return _identityCast(try Int64.read(self, at: index, node: node(), convert: convert), to: T.self)
         case .int32:
-            return _identityCast(try decodeInteger(Int32.self, at: index, node: node(), convert: convert), to: T.self)
+            return _identityCast(try Int32.read(self, at: index, node: node(), convert: convert), to: T.self)
         case .uint64:
-            return _identityCast(try decodeInteger(UInt64.self, at: index, node: node(), convert: convert), to: T.self)
+            return _identityCast(try UInt64.read(self, at: index, node: node(), convert: convert), to: T.self)
         case .date: return _identityCast(try decodeDate(at: index, node: node(), convert: convert), to: T.self)
         case .data: return _identityCast(try decodeData(at: index, node: node(), convert: convert), to: T.self)
         case .url: return _identityCast(try decodeURL(at: index, node: node(), convert: convert), to: T.self)
         case .decimal: return _identityCast(try decodeDecimal(at: index, node: node(), convert: convert), to: T.self)
+        case .scalar(let scalar): return try read(scalar, at: index, node: node(), convert: convert, as: T.self)
         case .stringDictionary(let dictionary):
             return try dictionary.decodeMembers(self, at: index, node: node, rescue: rescue, as: T.self)
         case .optional(let optional):
@@ -334,6 +323,13 @@ final class TapeDecoder: Decoder {
             }
             return try collection.decodeRescued(self, at: index, node: node, rescue: rescue, as: T.self)
         }
+    }
+
+    /// `Scalar` opened from the traits; `T` is `Scalar`.
+    private func read<Scalar: TapeScalar, T>(
+        _: Scalar.Type, at index: Int, node: CodingPathNode, convert: Bool, as _: T.Type
+    ) throws -> T {
+        _identityCast(try Scalar.read(self, at: index, node: node, convert: convert), to: T.self)
     }
 
     /// A value inside a rescued value (strict when `rescue` is `nil`), or a rescued value.
@@ -406,17 +402,41 @@ final class TapeDecoder: Decoder {
     /// A document has finitely many places, but a user's `init(from:)` could make up new ones forever.
     static let rescueAttemptLimit = 4096
 
-    /// What lenient mode puts in place of a value that can't be rescued: `nil` for an optional, the owner's default
-    /// for `key`, the type's `init()` (``EmptyInitializable``), or the type made from nothing; `nil` if none works.
-    func fallback<T: Decodable>(
+    /// What lenient mode puts in place of a value that failed with `error`, told to the diagnostics handler: `nil`
+    /// for an optional, the owner's default for `key`, the type's `init()` (``EmptyInitializable``), or the type made
+    /// from nothing; `error` is rethrown if none works.
+    func rescuing<T: Decodable>(
+        _: T.Type, after error: any RescuableFailure, key: (any CodingKey)? = nil, defaults: PropertyDefaults? = nil,
+        node: CodingPathNode
+    ) throws -> T {
+        guard let value = fallback(T.self, key: key, defaults: defaults, node: node) else { throw error }
+        context.report(pathPrefix, node, "\(error.summary); \(Self.replaced(T.self))")
+        return value
+    }
+
+    private func fallback<T: Decodable>(
         _: T.Type, key: (any CodingKey)?, defaults: PropertyDefaults?, node: CodingPathNode
     ) -> T? {
-        if let none = T.self as? any OptionalNone.Type { return none.none as? T }
+        if let none = T.self as? any OptionalDecoding.Type { return none.none as? T }
         if let key, let value = defaults?.value(for: key) as? T { return value }
         if let empty = T.self as? any EmptyInitializable.Type, let value = empty.init() as? T { return value }
         let saved = (scope, scopePath)
         defer { (scope, scopePath) = saved }
         return try? decode(T.self, at: -1, node: node, rescue: .everywhere)
+    }
+
+    /// Makes a nested container with `make(false)`; at a rescued place (`inner` routes there), a failure is told
+    /// and the container made empty with `make(true)`.
+    func nested<Container>(
+        at node: @autoclosure () -> CodingPathNode, _ inner: ContainerRescue?, _ make: (Bool) throws -> Container
+    ) throws -> Container {
+        guard let inner, inner.route(nil) != nil else { return try make(false) }
+        do {
+            return try make(false)
+        } catch let error as any RescuableFailure {
+            context.report(pathPrefix, node(), "\(error.summary); read as empty")
+            return try make(true)
+        }
     }
 
     // MARK: - Errors
@@ -507,15 +527,98 @@ final class TapeDecoder: Decoder {
 
 // MARK: - Scalars
 
+/// A scalar the decoder reads itself, wherever it sits. Called on concrete types, so specialised; only
+/// ``TypeTraits/Kind/scalar(_:)`` calls through the metatype.
+protocol TapeScalar: Decodable {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Self
+}
+
+extension TapeScalar where Self: FixedWidthInteger {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Self {
+        try decoder.scalar(
+            IntegerConversion<Self>.self, at: index, node: node, convert: convert,
+            strict: { kind, bytes in kind == .number ? TapeDecoder.foundationInteger(bytes, Self.self) : nil },
+            numberMayNotFit: true, absent: 0)
+    }
+}
+
+extension Double: TapeScalar {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Double {
+        try decoder.scalar(
+            DoubleConversion.self, at: index, node: node, convert: convert,
+            strict: { kind, bytes in
+                kind == .number
+                    ? TapeDecoder.foundationDouble(bytes) ?? decoder.json5Special(bytes)
+                    : kind == .string ? decoder.nonConforming(bytes) : nil
+            },
+            numberMayNotFit: true, absent: 0)
+    }
+}
+
+extension Float: TapeScalar {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Float {
+        try decoder.scalar(
+            FloatConversion.self, at: index, node: node, convert: convert,
+            strict: { kind, bytes in
+                kind == .number
+                    ? TapeDecoder.foundationFloat(bytes) ?? decoder.json5Special(bytes).map(Float.init)
+                    : kind == .string ? decoder.nonConforming(bytes).map(Float.init) : nil
+            },
+            numberMayNotFit: true, absent: 0)
+    }
+}
+
+extension Bool: TapeScalar {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Bool {
+        try decoder.scalar(
+            BoolConversion.self, at: index, node: node, convert: convert,
+            strict: { kind, _ in kind == .true ? true : kind == .false ? false : nil },
+            absent: false)
+    }
+}
+
+extension String: TapeScalar {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> String {
+        try decoder.scalar(
+            StringConversion.self, at: index, node: node, convert: convert,
+            strict: { kind, bytes in kind == .string ? String(jsonBytes: bytes) : nil },
+            absent: "")
+    }
+}
+
+extension Int: TapeScalar {}
+extension Int8: TapeScalar {}
+extension Int16: TapeScalar {}
+extension Int32: TapeScalar {}
+extension Int64: TapeScalar {}
+extension Int128: TapeScalar {}
+extension UInt: TapeScalar {}
+extension UInt8: TapeScalar {}
+extension UInt16: TapeScalar {}
+extension UInt32: TapeScalar {}
+extension UInt64: TapeScalar {}
+extension UInt128: TapeScalar {}
+
 extension TapeDecoder {
     /// Reads the scalar at `index` with `strictRead` (what `JSONDecoder` accepts), then, when `convert` (a rescued
-    /// place), through `Conversion` and `lenientExtra`; -1 gives `absent`. A refused number is "does not fit" when
-    /// `numberMayNotFit`, as in `JSONDecoder`.
+    /// place), through `Conversion`; -1 gives `absent`. A refused number is "does not fit" when `numberMayNotFit`,
+    /// as in `JSONDecoder`.
     @inline(__always)
-    private func scalar<Conversion: ScalarConversion>(
+    fileprivate func scalar<Conversion: ScalarConversion>(
         _: Conversion.Type, at index: Int, node: () -> CodingPathNode, convert: Bool,
         strict strictRead: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value?,
-        lenientExtra: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value? = { _, _ in nil },
         numberMayNotFit: Bool = false,
         absent: Conversion.Value
     ) throws -> Conversion.Value {
@@ -532,9 +635,7 @@ extension TapeDecoder {
         let bytes = tape.pointee.bytes(of: index)
         if let value = strictRead(kind, bytes) { return value }
         let json5 = context.options.allowsJSON5
-        if convert, let value = Self.converted(Conversion.self, kind, bytes, json5) ?? lenientExtra(kind, bytes) {
-            return value
-        }
+        if convert, let value = Self.converted(Conversion.self, kind, bytes, json5) { return value }
         if numberMayNotFit && kind == .number {
             errorToken = index
             throw NumberNotRepresentable(codingPath: node().path, text: context.options.numberText(bytes))
@@ -554,43 +655,6 @@ extension TapeDecoder {
         case .false: Conversion.value(bool: false)
         default: nil
         }
-    }
-
-    func decodeInteger<I: FixedWidthInteger>(
-        _ type: I.Type, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> I {
-        try scalar(
-            IntegerConversion<I>.self, at: index, node: node, convert: convert,
-            strict: { kind, bytes in kind == .number ? Self.foundationInteger(bytes, I.self) : nil },
-            numberMayNotFit: true, absent: 0)
-    }
-
-    func decodeDouble(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> Double {
-        try scalar(
-            DoubleConversion.self, at: index, node: node, convert: convert,
-            strict: { kind, bytes in
-                kind == .number
-                    ? Self.foundationDouble(bytes) ?? self.json5Special(bytes)
-                    : kind == .string ? self.nonConforming(bytes) : nil
-            },
-            lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes) : nil },
-            numberMayNotFit: true, absent: 0)
-    }
-
-    func decodeFloat(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> Float {
-        try scalar(
-            FloatConversion.self, at: index, node: node, convert: convert,
-            strict: { kind, bytes in
-                kind == .number
-                    ? Self.foundationFloat(bytes) ?? self.json5Special(bytes).map(Float.init)
-                    : kind == .string ? self.nonConforming(bytes).map(Float.init) : nil
-            },
-            lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes).map(Float.init) : nil },
-            numberMayNotFit: true, absent: 0)
     }
 
     // Strict mode reads numbers as JSONDecoder does: an integer with a fraction or exponent goes through `Double`
@@ -646,12 +710,12 @@ extension TapeDecoder {
     }
 
     /// JSON5's `Infinity`, `-Infinity` and `NaN` (``JSON5Text``), only in JSON5 input.
-    private func json5Special(_ bytes: UnsafeRawBufferPointer) -> Double? {
+    fileprivate func json5Special(_ bytes: UnsafeRawBufferPointer) -> Double? {
         context.options.allowsJSON5 ? JSON5Text.special(bytes) : nil
     }
 
     /// `"Infinity"`-style strings, as the non-conforming float strategy names them.
-    private func nonConforming(_ bytes: UnsafeRawBufferPointer) -> Double? {
+    fileprivate func nonConforming(_ bytes: UnsafeRawBufferPointer) -> Double? {
         guard
             case .convertFromString(let positive, let negative, let nan) =
                 context.options.nonConformingFloatDecodingStrategy
@@ -661,24 +725,6 @@ extension TapeDecoder {
         if text == negative { return -.infinity }
         if text == nan { return .nan }
         return nil
-    }
-
-    func decodeBool(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> Bool {
-        try scalar(
-            BoolConversion.self, at: index, node: node, convert: convert,
-            strict: { kind, _ in kind == .true ? true : kind == .false ? false : nil },
-            absent: false)
-    }
-
-    func decodeString(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> String {
-        try scalar(
-            StringConversion.self, at: index, node: node, convert: convert,
-            strict: { kind, bytes in kind == .string ? String(jsonBytes: bytes) : nil },
-            absent: "")
     }
 
     // MARK: Foundation's types
@@ -694,7 +740,7 @@ extension TapeDecoder {
 
     func decodeURL(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> URL {
         try refuseNull(URL.self, at: index, node: node, convert: convert)
-        let text = try decodeString(at: index, node: node, convert: convert)
+        let text = try String.read(self, at: index, node: node, convert: convert)
         guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", at: index, node: node) }
         return url
     }
@@ -728,13 +774,13 @@ extension TapeDecoder {
         try refuseNull(Date.self, at: index, node: node, convert: convert)
         switch context.options.dateDecodingStrategy {
         case .deferredToDate:
-            return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, node: node, convert: convert))
+            return Date(timeIntervalSinceReferenceDate: try Double.read(self, at: index, node: node, convert: convert))
         case .secondsSince1970:
-            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node, convert: convert))
+            return Date(timeIntervalSince1970: try Double.read(self, at: index, node: node, convert: convert))
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node, convert: convert) / 1000)
+            return Date(timeIntervalSince1970: try Double.read(self, at: index, node: node, convert: convert) / 1000)
         case .iso8601:
-            let text = try decodeString(at: index, node: node, convert: convert)
+            let text = try String.read(self, at: index, node: node, convert: convert)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
                 // At the decoder's path, without the date's key, as `JSONDecoder` reports it.
                 throw corrupted("Expected date string to be ISO8601-formatted.", at: index, node: self.node)
@@ -754,7 +800,7 @@ extension TapeDecoder {
         case .deferredToData:
             return try Data(from: detached(at: index, node: node))
         case .base64:
-            let text = try decodeString(at: index, node: node, convert: convert)
+            let text = try String.read(self, at: index, node: node, convert: convert)
             guard let data = Data(base64Encoded: text) else {
                 throw corrupted("Encountered Data is not valid Base64.", at: index, node: node)
             }
@@ -872,7 +918,7 @@ extension TapeDecoder {
         var wanted: String?
         return firstMember(ofObjectAt: object) { position in
             if tape.pointee.key(at: position, is: key) { return true }
-            if keyIsASCII && tape.pointee.withBytes(of: position, UTF8Validation.isASCII) { return false }
+            if keyIsASCII && UTF8Validation.isASCII(tape.pointee.bytes(of: position)) { return false }
             if wanted == nil { wanted = String(decoding: key, as: UTF8.self) }
             return string(at: position) == wanted
         }

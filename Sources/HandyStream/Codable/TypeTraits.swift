@@ -7,6 +7,8 @@ struct TypeTraits: @unchecked Sendable {
         /// Read by the decoder itself, without `init(from:)`.
         case string, int, double, bool, float, int64, int32, uint64
         case date, data, url, decimal
+        /// The other integer types, read as the ones above are (lenient mode converts them alike).
+        case scalar(any TapeScalar.Type)
         case array(any LenientArray.Type)
         case stringDictionary(any LenientStringDictionary.Type)
         case optional(any OptionalDecoding.Type)
@@ -41,7 +43,9 @@ struct TypeTraits: @unchecked Sendable {
         case ObjectIdentifier(URL.self): traits.kind = .url
         case ObjectIdentifier(Decimal.self): traits.kind = .decimal
         default:
-            if let array = type as? any LenientArray.Type {
+            if let scalar = type as? any TapeScalar.Type {
+                traits.kind = .scalar(scalar)
+            } else if let array = type as? any LenientArray.Type {
                 traits.kind = .array(array)
             } else if let dictionary = type as? any LenientStringDictionary.Type {
                 traits.kind = .stringDictionary(dictionary)

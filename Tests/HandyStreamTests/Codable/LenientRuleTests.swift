@@ -78,6 +78,10 @@ struct RescuedCollections: Codable, Equatable {
     var byNumber: [Int: Int]
 }
 
+struct ScalarHolder<Value: Codable & Hashable>: Codable {
+    var value: Value
+}
+
 @Suite struct LenientRuleTests {
     static func both<T: Decodable & Equatable>(_ type: T.Type, _ json: String) throws -> (lenient: T, foundation: T) {
         (try ModelDecoder().decode(T.self, from: json), try JSONDecoder().decode(T.self, from: Data(json.utf8)))
@@ -134,6 +138,42 @@ struct RescuedCollections: Codable, Equatable {
         // Lenient mode converts where strict mode throws.
         #expect(try ModelDecoder().decode([Int].self, from: #"[1, "2"]"#) == [1, 2])
         #expect(try ModelDecoder().decode(String.self, from: "1") == "1")
+    }
+
+    /// Every scalar type converts where strict mode throws, wherever it sits, as `[Int]`'s elements do.
+    @Test func everyScalarConvertsWhereverItSits() throws {
+        try Self.converts(Int.self, #""12""#, 12)
+        try Self.converts(Int8.self, #""12""#, 12)
+        try Self.converts(Int16.self, #""12""#, 12)
+        try Self.converts(Int32.self, #""12""#, 12)
+        try Self.converts(Int64.self, #""12""#, 12)
+        try Self.converts(UInt.self, #""12""#, 12)
+        try Self.converts(UInt8.self, #""12""#, 12)
+        try Self.converts(UInt16.self, #""12""#, 12)
+        try Self.converts(UInt32.self, #""12""#, 12)
+        try Self.converts(UInt64.self, #""12""#, 12)
+        try Self.converts(Int128.self, #""12""#, 12)
+        try Self.converts(UInt128.self, #""12""#, 12)
+        try Self.converts(Float.self, #""1.5""#, 1.5)
+        try Self.converts(Double.self, #""1.5""#, 1.5)
+        try Self.converts(Bool.self, #""true""#, true)
+        try Self.converts(String.self, "12", "12")
+    }
+
+    static func converts<T: Codable & Hashable>(_: T.Type, _ json: String, _ expected: T) throws {
+        let lenient = ModelDecoder()
+        let strict = ModelDecoder(options: DecodingOptions(strict: true))
+        let documents = ["[\(json)]", #"{"a": \#(json)}"#, #"{"value": \#(json)}"#, json]
+        #expect(try lenient.decode([T].self, from: documents[0]) == [expected], "[\(T.self)]")
+        #expect(try lenient.decode([T?].self, from: documents[0]) == [expected], "[\(T.self)?]")
+        #expect(try lenient.decode(Set<T>.self, from: documents[0]) == [expected], "Set<\(T.self)>")
+        #expect(try lenient.decode([String: T].self, from: documents[1]) == ["a": expected], "[String: \(T.self)]")
+        #expect(try lenient.decode(ScalarHolder<T>.self, from: documents[2]).value == expected, "\(T.self) property")
+        #expect(try lenient.decode(T.self, from: documents[3]) == expected, "\(T.self)")
+        #expect(throws: DecodingError.self) { try strict.decode([T].self, from: documents[0]) }
+        #expect(throws: DecodingError.self) { try strict.decode([String: T].self, from: documents[1]) }
+        #expect(throws: DecodingError.self) { try strict.decode(ScalarHolder<T>.self, from: documents[2]) }
+        #expect(throws: DecodingError.self) { try strict.decode(T.self, from: documents[3]) }
     }
 
     @Test func oneBadFieldPerElement() throws {
