@@ -240,7 +240,7 @@ extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable
         encoder.tree.makeContainer(index, object: true)
         for (key, value) in self {
             try encoder.encode(
-                value, into: encoder.tree.addVerbatim(to: index, key: key), node: base.appending(NamedKey(key)))
+                value, into: encoder.tree.add(to: index, key: key), node: base.appending(NamedKey(key)))
         }
     }
 }
@@ -334,16 +334,16 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped
 private func treeMember<Key: CodingKey>(
     _ key: Key, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
 ) -> Int {
-    encoder.tree.addVerbatim(to: object, key: treeKeyName(key, node: node, in: encoder))
+    encoder.tree.add(to: object, key: treeKeyName(key, node: node, in: encoder))
 }
 
 /// Adds a model's member as its mapping says; an excluded property's goes to a root of its own, never written.
 private func mappedTreeMember<Key: CodingKey>(
     _ key: Key, _ rule: ModelRules.Rule?, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
 ) -> Int {
-    if rule?.isExcluded == true { return encoder.tree.add(to: -1, key: nil) }
+    if rule?.isExcluded == true { return encoder.tree.add(to: -1) }
     let place = mappedPlace(key, rule, of: object, node: node, in: encoder)
-    return encoder.tree.addVerbatim(to: place.parent, key: place.key)
+    return encoder.tree.add(to: place.parent, key: place.key)
 }
 
 /// Where a model's member goes: under its first mapped key, as declared (a dotted key's levels made as needed and
@@ -443,18 +443,18 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
         let place = mappedPlace(key, rule, of: object, node: node, in: encoder)
         guard let transform = rule?.transform, transform.applies(to: T.self) else {
             return try encoder.encode(
-                value, asChildOf: place.parent, { encoder.tree.addVerbatim(to: place.parent, key: place.key) },
+                value, asChildOf: place.parent, { encoder.tree.add(to: place.parent, key: place.key) },
                 node: owner.appending(key))
         }
         guard let json = transform.json(of: value) else {
             if encoder.tree.options.nilEncoding == .null {
-                encoder.encodeNull(into: encoder.tree.addVerbatim(to: place.parent, key: place.key))
+                encoder.encodeNull(into: encoder.tree.add(to: place.parent, key: place.key))
             }
             return
         }
         let written = try JSONValue.written(json, options: encoder.tree.options)
         try encoder.encode(
-            written, asChildOf: place.parent, { encoder.tree.addVerbatim(to: place.parent, key: place.key) },
+            written, asChildOf: place.parent, { encoder.tree.add(to: place.parent, key: place.key) },
             node: owner.appending(key))
     }
 
@@ -524,7 +524,7 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
 
     var codingPath: [any CodingKey] { node.path }
 
-    private func element() -> Int { encoder.tree.add(to: array, key: nil) }
+    private func element() -> Int { encoder.tree.add(to: array) }
 
     mutating func encodeNil() throws { encoder.encodeNull(into: element()) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
