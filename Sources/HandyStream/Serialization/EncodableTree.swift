@@ -225,7 +225,7 @@ final class EncodableTree {
             switch node.kind {
             case .text:
                 if writer.buildsValues, let value = state.pointee.typed[Int32(truncatingIfNeeded: index)] {
-                    writer.builtScalar(value)
+                    writer._slowpath_add(value)
                     return
                 }
                 // `text` is only read here, `writer` only written.
