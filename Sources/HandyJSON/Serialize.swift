@@ -12,13 +12,12 @@ extension HandyJSON {
 
     /// The model's JSON text, compact or pretty printed.
     public func toJSONString(prettyPrint: Bool = false) -> String? {
-        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(self))
-            .map { String(decoding: $0, as: UTF8.self) }
+        jsonBytes(self, prettyPrint: prettyPrint).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The model's JSON bytes.
     public func toJSONData(prettyPrint: Bool = false) -> Data? {
-        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(self)).map { Data($0) }
+        jsonBytes(self, prettyPrint: prettyPrint).map { Data($0) }
     }
 }
 
@@ -28,13 +27,16 @@ extension Collection where Element: HandyJSON {
 
     /// The models as one JSON array.
     public func toJSONString(prettyPrint: Bool = false) -> String? {
-        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(Array(self)))
-            .map { String(decoding: $0, as: UTF8.self) }
+        jsonBytes(Array(self), prettyPrint: prettyPrint).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The models as one JSON array, as `Data`; `nil` when a value can't be written.
     public func toJSONData(prettyPrint: Bool = false) -> Data? {
-        (try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(Array(self)))
-            .map { Data($0) }
+        jsonBytes(Array(self), prettyPrint: prettyPrint).map { Data($0) }
     }
+}
+
+/// By the field tables; `nil` when a value can't be written.
+private func jsonBytes<T>(_ value: T, prettyPrint: Bool) -> [UInt8]? {
+    try? ModelEncoder(options: EncodingOptions(prettyPrinted: prettyPrint)).encodeByTables(value)
 }

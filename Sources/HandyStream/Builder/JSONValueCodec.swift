@@ -59,7 +59,7 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         case .number(let text):
             switch text {
             // JSON5's non-finite numbers are written as a `Double` is, under the options' rule (as `encode(to:)` does).
-            case "NaN", "Infinity", "-Infinity": try run.writer.double(Double(text)!)
+            case "NaN", "Infinity", "-Infinity": try run.writer.floatingPoint(Double(text)!)
             default: run.writer.numberText(text)
             }
         case .string(let text): run.writer.string(text)

@@ -53,7 +53,7 @@ struct IntegerConversion<Value: FixedWidthInteger>: ScalarConversion {
 }
 
 struct DoubleConversion: ScalarConversion {
-    static func write(_ value: Double, to writer: inout JSONWriter) throws { try writer.double(value) }
+    static func write(_ value: Double, to writer: inout JSONWriter) throws { try writer.floatingPoint(value) }
 
     static func value(number text: UnsafeRawBufferPointer) -> Double? { DecimalText.double(token: text) }
     static func value(string bytes: UnsafeRawBufferPointer) -> Double? { DecimalText.double(string: bytes) }
@@ -63,7 +63,7 @@ struct DoubleConversion: ScalarConversion {
 }
 
 struct FloatConversion: ScalarConversion {
-    static func write(_ value: Float, to writer: inout JSONWriter) throws { try writer.float(value) }
+    static func write(_ value: Float, to writer: inout JSONWriter) throws { try writer.floatingPoint(value) }
 
     static func value(number text: UnsafeRawBufferPointer) -> Float? { DecimalText(token: text)?.float(text: text) }
     static func value(string bytes: UnsafeRawBufferPointer) -> Float? {

@@ -20,15 +20,12 @@ enum AnyWriter {
         case let number as UInt64: run.writer.integer(number)
         case let number as Int32: run.writer.integer(number)
         case let number as UInt: run.writer.integer(number)
-        case let number as Double: try run.writer.double(number)
-        case let number as Float: try run.writer.float(number)
-        case let number as any BinaryInteger: writeInteger(number, to: &run.writer)
+        case let number as Double: try run.writer.floatingPoint(number)
+        case let number as Float: try run.writer.floatingPoint(number)
+        case let number as any BinaryInteger: run.writer.integer(number)
         case let number as Decimal: try run.writer.decimal(number)
         case let dictionary as [String: Any]:
-            let members =
-                run.options.sortedKeys
-                ? dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-                : dictionary.map { ($0.key, $0.value) }
+            let members = ordered(dictionary.map { ($0.key, $0.value) }, run.options)
             try run.open(AnyCursor.self, owner: nil, isObject: true) { AnyCursor() }.start(members: members)
         case let array as [Any]:
             try run.open(AnyCursor.self, owner: nil, isObject: false) { AnyCursor() }.start(elements: array)
@@ -58,10 +55,6 @@ enum AnyWriter {
             if let encodable = object as? any Encodable { return try run.writeEncodable(encodable) }
             try writeReflected(object, to: &run)
         }
-    }
-
-    private static func writeInteger<T: BinaryInteger>(_ number: T, to writer: inout JSONWriter) {
-        writer.integer(number)
     }
 
     /// Unwraps optionals and `HandyJSONCustomTransformable` values in a loop; a chain longer than the depth cap (a
@@ -95,6 +88,11 @@ enum AnyWriter {
         try open(value, &run)
     }
 
+    /// By key when the options sort keys.
+    private static func ordered(_ members: [(String, Any)], _ options: EncodingOptions) -> [(String, Any)] {
+        options.sortedKeys ? members.sorted { $0.0 < $1.0 } : members
+    }
+
     /// An object of a struct's or class's stored properties, else the value's description.
     private static func writeReflected(_ value: Any, to run: inout EncodingRun) throws {
         let mirror = Mirror(reflecting: value)
@@ -107,7 +105,7 @@ enum AnyWriter {
             members.insert(contentsOf: current.children.enumerated().map { ($1.label ?? ".\($0)", $1.value) }, at: 0)
             superclass = current.superclassMirror
         }
-        if run.options.sortedKeys { members.sort { $0.0 < $1.0 } }
+        members = ordered(members, run.options)
         if run.options.nilEncoding == .omit {
             members.removeAll { member in
                 guard let optional = member.1 as? OptionalMarkerValue, StoredProperty.isOptional(type(of: member.1))

@@ -46,23 +46,11 @@ final class EncodableTree {
     private(set) var nodes: [Node] {
         get { state.pointee.nodes }
         _modify { yield &state.pointee.nodes }
-        set { state.pointee.nodes = newValue }
     }
     /// Writes scalars' text; never containers (so it adds no commas).
     var text: JSONWriter {
         get { state.pointee.text }
         _modify { yield &state.pointee.text }
-        set { state.pointee.text = newValue }
-    }
-    private var convertedKeys: [String: String] {
-        get { state.pointee.convertedKeys }
-        _modify { yield &state.pointee.convertedKeys }
-        set { state.pointee.convertedKeys = newValue }
-    }
-    private var typeKinds: TypeTable<TypeKind> {
-        get { state.pointee.typeKinds }
-        _modify { yield &state.pointee.typeKinds }
-        set { state.pointee.typeKinds = newValue }
     }
     let options: EncodingOptions
     let userInfo: [CodingUserInfoKey: Any]
@@ -86,7 +74,7 @@ final class EncodableTree {
     }
 
     func kind<T>(of type: T.Type) -> TypeKind {
-        if let known = typeKinds.value(for: ObjectIdentifier(type)) { return known }
+        if let known = state.pointee.typeKinds.value(for: ObjectIdentifier(type)) { return known }
         let kind: TypeKind
         if type is any StringKeyedEncodable.Type {
             kind = .stringDictionary
@@ -95,16 +83,14 @@ final class EncodableTree {
         } else {
             kind = .plain
         }
-        typeKinds.insert(kind, for: ObjectIdentifier(type))
+        state.pointee.typeKinds.insert(kind, for: ObjectIdentifier(type))
         return kind
     }
-
-    func addVerbatim(to parent: Int, key: String) -> Int { append(to: parent, key: key) }
 
     /// The object member of `parent` under `key`, existing or new: a level of a dotted key (`"friend.name"`).
     func objectMember(of parent: Int, key: String) -> Int {
         if let existing = member(of: parent, key: key), nodes[existing].kind == .object { return existing }
-        let index = addVerbatim(to: parent, key: key)
+        let index = add(to: parent, key: key)
         makeContainer(index, object: true)
         return index
     }
@@ -130,14 +116,8 @@ final class EncodableTree {
         state.deallocate()
     }
 
-    /// A new child of `parent` (-1: a root) under `key` converted by the key strategy (`nil`: an element).
-    func add(to parent: Int, key: String?) -> Int {
-        guard let key, !options.keyEncodingStrategy.isDefault else { return append(to: parent, key: key) }
-        return append(to: parent, key: converted(key))
-    }
-
-    @inline(__always)
-    private func append(to parent: Int, key: String?) -> Int {
+    /// A new child of `parent` (-1: a root) under `key` as it is (`nil`: an element).
+    func add(to parent: Int, key: String? = nil) -> Int {
         let index = nodes.count
         var node = Node()
         var isASCII = true
@@ -176,11 +156,11 @@ final class EncodableTree {
     func childCount(_ index: Int) -> Int { Int(state.pointee.nodes[index].count) }
 
     /// `key` under the key strategy; a custom one is given `path`, and its answers are not cached.
-    func converted(_ key: String, path: () -> [any CodingKey] = { [] }) -> String {
+    func converted(_ key: String, path: () -> [any CodingKey]) -> String {
         if case .custom = options.keyEncodingStrategy { return options.keyEncodingStrategy.codableKey(key, path: path) }
-        if let known = convertedKeys[key] { return known }
+        if let known = state.pointee.convertedKeys[key] { return known }
         let made = options.keyEncodingStrategy.codableKey(key, path: path)
-        convertedKeys[key] = made
+        state.pointee.convertedKeys[key] = made
         return made
     }
 
@@ -245,7 +225,7 @@ final class EncodableTree {
             switch node.kind {
             case .text:
                 if writer.buildsValues, let value = state.pointee.typed[Int32(truncatingIfNeeded: index)] {
-                    writer.builtScalar(value)
+                    writer._slowpath_add(value)
                     return
                 }
                 // `text` is only read here, `writer` only written.
@@ -253,15 +233,12 @@ final class EncodableTree {
                 writer.rawJSON(
                     bytes: UnsafeRawBufferPointer(
                         rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))
-            case .object:
+            case .object, .pending:  // a pending node has no children: `{}`
                 try writer.beginObject()
                 let ordered = needsOrdering(index)
                 stack.append(
                     Open(
                         sorted: ordered ? members(of: index) : [], next: ordered ? -1 : node.first, isObject: true))
-            case .pending:
-                try writer.beginObject()
-                stack.append(Open(sorted: [], next: -1, isObject: true))
             case .array:
                 try writer.beginArray()
                 stack.append(Open(sorted: [], next: node.first, isObject: false))
@@ -331,18 +308,12 @@ final class EncodableTree {
     /// encoding order, as no order could match `JSONEncoder`'s per-instance seeded hash.
     private func needsOrdering(_ index: Int) -> Bool {
         let nodes = state.pointee.nodes
-        if options.sortedKeys { return nodes[index].first != nodes[index].last }
-        var count = 0
-        var child = nodes[index].first
-        while child >= 0 {
-            count += 1
-            child = nodes[Int(child)].next
-        }
+        let count = Int(nodes[index].count)
         guard count > 1 else { return false }
         // Keys with other bytes may be equal as Strings: ``members(of:)`` compares them so.
-        if nodes[index].hasNonASCIIKey { return true }
+        if options.sortedKeys || nodes[index].hasNonASCIIKey { return true }
         state.pointee.duplicates.begin(count: count)
-        child = nodes[index].first
+        var child = nodes[index].first
         while child >= 0 {
             if state.pointee.duplicates.insert(
                 keyBytes(child), id: UInt32(bitPattern: child), bytesOf: { keyBytes(Int32(bitPattern: $0)) })
@@ -413,7 +384,7 @@ extension EncodingRun {
         let tree = EncodableTree(options: writer.options, keepsValues: writer.buildsValues)
         // Pooled containers hold the encoder, which holds the tree: break the cycle.
         defer { for maker in tree.keyedMakers.pointee.reclaimers { maker.reclaim() } }
-        let root = tree.add(to: -1, key: nil)
+        let root = tree.add(to: -1)
         let encoder = TreeEncoder(tree: tree, slot: root, node: tree.paths.root)
         do {
             try encoder.encode(value, into: root, node: tree.paths.root)

@@ -33,15 +33,11 @@ final class ObjectCursor: EncodeCursor {
     private var plainKeys = true
 
     /// - Precondition: `base` is where `table`'s offsets count from, valid until the container is closed.
-    private func start(_ table: FieldTable, base: UnsafeRawPointer, sorted: Bool) {
+    func start(_ table: FieldTable, base: UnsafeRawPointer, options: EncodingOptions) {
         self.table = .passUnretained(table)
         self.base = base
-        order = table.writeOrder(sorted: sorted)
+        order = table.writeOrder(sorted: options.sortedKeys)
         position = 0
-    }
-
-    func start(_ table: FieldTable, base: UnsafeRawPointer, options: EncodingOptions) {
-        start(table, base: base, sorted: options.sortedKeys)
         plainKeys = options.keyEncodingStrategy.isDefault
     }
 
@@ -67,7 +63,7 @@ final class ObjectCursor: EncodeCursor {
                 if plainKeys || slot.pointee.isMapped {
                     writer.key(quoted: table.quotedKey(index), slot.pointee.key)
                 } else {
-                    writer.key(writer.options.keyEncodingStrategy.key(slot.pointee.key, mapped: false))
+                    writer.key(writer.options.keyEncodingStrategy.key(slot.pointee.key))
                 }
                 return child
             }
@@ -168,17 +164,14 @@ final class DictionaryCursor<Value>: EncodeCursor {
 
     init(codec: ValueCodec) { self.codec = .passUnretained(codec) }
 
-    func start(_ dictionary: [String: Value], sorted: Bool) {
-        if sorted {
+    override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
+        let dictionary = ModelStorage.load([String: Value].self, from: source)
+        if sortedKeys {
             let entries = dictionary.sorted { $0.key < $1.key }
             start(keys: entries.map(\.key), values: entries.map(\.value))
         } else {
             start(keys: Array(dictionary.keys), values: Array(dictionary.values))
         }
-    }
-
-    override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
-        start(ModelStorage.load([String: Value].self, from: source), sorted: sortedKeys)
     }
 
     /// In the order given, duplicate keys kept.

@@ -33,8 +33,9 @@ struct JSONWriter {
     private mutating func _slowpath_close() { values.close() }
     @inline(never)
     private mutating func _slowpath_key(_ key: String) { values.key = key }
+    /// Also an `Encodable` value's scalar, kept in its own type (``EncodableTree``), as a model's numbers are.
     @inline(never)
-    private mutating func _slowpath_add(_ value: Any) { values.add(value) }
+    mutating func _slowpath_add(_ value: Any) { values.add(value) }
 
     // MARK: - Containers
 
@@ -77,9 +78,8 @@ struct JSONWriter {
 
     mutating func key(_ key: String) {
         if buildsValues { return _slowpath_key(key) }
-        separate()
-        string(key)
-        colon()
+        var key = key
+        key.withUTF8 { self.key(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     private mutating func colon() {
@@ -145,21 +145,19 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// Swift's `description` is the shortest text that reads back as the same value.
-    mutating func double(_ value: Double) throws(JSONEncodingError) {
+    /// A `Double` or `Float`: Swift's `description` is the shortest text that reads back as the same value. Inlined,
+    /// so that each call stays specialized.
+    @inline(__always)
+    mutating func floatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: F
+    ) throws(JSONEncodingError) {
         guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
         if buildsValues { return _slowpath_add(value) }
-        floatingPoint(value.description)
-    }
-
-    mutating func float(_ value: Float) throws(JSONEncodingError) {
-        guard value.isFinite else { return try nonFinite(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf") }
-        if buildsValues { return _slowpath_add(value) }
-        floatingPoint(value.description)
+        floatingPoint(text: value.description)
     }
 
     /// In Foundation's style without an integral value's `.0` (`100`).
-    private mutating func floatingPoint(_ text: String) {
+    private mutating func floatingPoint(text: String) {
         guard foundationStyle, text.hasSuffix(".0") else { return raw(text) }
         raw(String(text.dropLast(2)))
     }
@@ -179,11 +177,6 @@ struct JSONWriter {
         raw(text)
     }
 
-    /// For a writer that builds values: an `Encodable` value's numbers keep their types, as a model's do.
-    mutating func builtScalar(_ value: Any) {
-        _slowpath_add(value)
-    }
-
     mutating func rawJSON(bytes text: UnsafeRawBufferPointer) {
         if buildsValues { return _slowpath_add((try? ModelDecoder().decode(Any.self, from: Array(text))) ?? NSNull()) }
         out.pointee.append(contentsOf: text)
@@ -192,9 +185,7 @@ struct JSONWriter {
 
     /// JSON text written by another writer with the same options (built values read it back).
     mutating func rawJSON(_ text: [UInt8]) {
-        if buildsValues { return _slowpath_add((try? ModelDecoder().decode(Any.self, from: text)) ?? NSNull()) }
-        out.pointee.append(contentsOf: text)
-        needsComma = true
+        text.withUnsafeBytes { rawJSON(bytes: $0) }
     }
 
     /// A number's text as it is (a `JSONValue`'s, a number wider than 64 bits).
@@ -326,7 +317,7 @@ struct JSONWriter {
     /// The bytes of `word` (first in the low byte) that ``needsEscape(_:slash:)``, each one's high bit set. Exact:
     /// seven bits plus at most 0x7F never carry into the next byte, and a non-ASCII byte is never one.
     @inline(__always)
-    static func escapes(in word: UInt64, slash: Bool) -> UInt64 {
+    private static func escapes(in word: UInt64, slash: Bool) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let low = 0x7F &* ones
         let high = 0x80 &* ones
@@ -362,19 +353,19 @@ struct JSONWriter {
     private mutating func escape(_ byte: UInt8) {
         out.pointee.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""): out.pointee.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): out.pointee.append(UInt8(ascii: "\\"))
-        case UInt8(ascii: "/"): out.pointee.append(UInt8(ascii: "/"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.pointee.append(byte)
         case 0x0A: out.pointee.append(UInt8(ascii: "n"))
         case 0x0D: out.pointee.append(UInt8(ascii: "r"))
         case 0x09: out.pointee.append(UInt8(ascii: "t"))
         case 0x08: out.pointee.append(UInt8(ascii: "b"))
         case 0x0C: out.pointee.append(UInt8(ascii: "f"))
         default:
-            let hex = Array("0123456789abcdef".utf8)
+            let hex = Self.hexDigits
             out.pointee.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
         }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// The Foundation-style values a value-building ``JSONWriter`` makes: an explicit stack of open containers.

@@ -15,12 +15,12 @@ public enum KeyEncodingStrategy: Sendable {
         return false
     }
 
-    /// A model's key.
-    func key(_ key: String, mapped: Bool) -> String {
+    /// A model's key that its mapping doesn't give.
+    func key(_ key: String) -> String {
         switch self {
         case .useDefaultKeys: key
-        case .convertToSnakeCase: mapped ? key : KeyDecodingStrategy.snakeCase(key)
-        case .custom(let convert): mapped ? key : convert([NamedKey(key)]).stringValue
+        case .convertToSnakeCase: KeyDecodingStrategy.snakeCase(key)
+        case .custom(let convert): convert([NamedKey(key)]).stringValue
         }
     }
 

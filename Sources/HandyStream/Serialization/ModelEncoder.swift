@@ -33,10 +33,17 @@ public struct ModelEncoder: Sendable {
     }
 
     /// The JSON bytes of `value` by its type's field tables first (HandyJSON's calls).
-    package func encodeByTables<T>(_ value: T) throws -> [UInt8] {
-        var run = EncodingRun(options: options)
+    package func encodeByTables<T>(_ value: T) throws -> [UInt8] { try runByTables(value).writer.bytes }
+
+    /// `value` as Foundation-style values, each number in the type it is stored as.
+    package func foundationValue<T>(_ value: T) throws -> Any? {
+        try runByTables(value, buildsValues: true).writer.builtValue
+    }
+
+    private func runByTables<T>(_ value: T, buildsValues: Bool = false) throws -> EncodingRun {
+        var run = EncodingRun(options: options, buildsValues: buildsValues)
         try Self.encode(value, with: &run)
-        return run.writer.bytes
+        return run
     }
 
     /// By its type's codec, else its `encode(to:)`, else as `Any`.
@@ -48,13 +55,6 @@ public struct ModelEncoder: Sendable {
         } else {
             try run.encode(any: value)
         }
-    }
-
-    /// `value` as Foundation-style values, each number in the type it is stored as.
-    package func foundationValue<T>(_ value: T) throws -> Any? {
-        var run = EncodingRun(options: options, buildsValues: true)
-        try Self.encode(value, with: &run)
-        return run.writer.builtValue
     }
 
     /// The JSON of `value`, as a `String`.

@@ -37,20 +37,17 @@ final class TreeEncoder: Encoder {
         guard let known = tree.keyedMakers.pointee.maker(for: ObjectIdentifier(Key.self)) else {
             return _slowpath_keyedContainerMaker(Key.self).wrapped(parts)
         }
-        return known.withInstance {
-            unsafeDowncast($0, to: TreeKeyedContainerMaker<TreeKeyedContainer<Key>, KeyedEncodingContainer<Key>>.self)
-        }
-        .wrapped(parts)
+        return known.withInstance { unsafeDowncast($0, to: KeyedMaker<Key>.self) }.wrapped(parts)
     }
+
+    private typealias KeyedMaker<Key: CodingKey> = TreeKeyedContainerMaker<
+        TreeKeyedContainer<Key>, KeyedEncodingContainer<Key>
+    >
 
     /// Out of line: only here is the maker type's metadata looked up.
     @inline(never)
-    private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> TreeKeyedContainerMaker<
-        TreeKeyedContainer<Key>, KeyedEncodingContainer<Key>
-    > {
-        tree.keyedMakers.pointee.keep(
-            TreeKeyedContainerMaker<TreeKeyedContainer<Key>, KeyedEncodingContainer<Key>>(),
-            for: ObjectIdentifier(Key.self))
+    private func _slowpath_keyedContainerMaker<Key: CodingKey>(_: Key.Type) -> KeyedMaker<Key> {
+        tree.keyedMakers.pointee.keep(KeyedMaker<Key>(), for: ObjectIdentifier(Key.self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -65,20 +62,10 @@ final class TreeEncoder: Encoder {
 
     // MARK: Values
 
-    func encodeDouble(_ value: Double, into index: Int, node: @autoclosure () -> CodingPathNode) throws {
-        try encodeFloatingPoint(value, into: index, node: node) { try $0.double(value) }
-        if value.isFinite { tree.keep(value, for: index) }
-    }
-
-    func encodeFloat(_ value: Float, into index: Int, node: @autoclosure () -> CodingPathNode) throws {
-        try encodeFloatingPoint(value, into: index, node: node) { try $0.float(value) }
-        if value.isFinite { tree.keep(value, for: index) }
-    }
-
-    /// Non-finite values as the float strategy says; with `.throw`, ``EncodingOptions/nonFiniteNumbers`` decides.
-    @inline(__always)
-    private func encodeFloatingPoint<F: BinaryFloatingPoint>(
-        _ value: F, into index: Int, node: () -> CodingPathNode, _ write: (inout JSONWriter) throws -> Void
+    /// A `Double` or `Float`. Non-finite values as the float strategy says; with `.throw`,
+    /// ``EncodingOptions/nonFiniteNumbers`` decides.
+    func encodeFloatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: F, into index: Int, node: @autoclosure () -> CodingPathNode
     ) throws {
         if !value.isFinite, tree.options.nonFiniteNumbers == .throwError,
             case .throw = tree.options.nonConformingFloatEncodingStrategy
@@ -92,9 +79,10 @@ final class TreeEncoder: Encoder {
             {
                 text.string(value.isNaN ? nan : value < 0 ? negative : positive)
             } else {
-                try write(&text)
+                try text.floatingPoint(value)
             }
         }
+        if value.isFinite { tree.keep(value, for: index) }
     }
 
     /// What `JSONEncoder` throws for infinity or NaN without a strategy for them.
@@ -102,12 +90,6 @@ final class TreeEncoder: Encoder {
     static func nonFinite<F: BinaryFloatingPoint>(_ value: F, at path: [any CodingKey]) -> EncodingError {
         .invalidValue(
             value, .init(codingPath: path, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
-    }
-
-    /// Whether `text` is a JSON number (a `JSONValue` made by hand may hold anything).
-    static func isNumberText(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { DecimalText(UnsafeRawBufferPointer($0)) != nil }
     }
 
     func encodeString(_ value: String, into index: Int) { tree.setText(index) { $0.string(value) } }
@@ -128,9 +110,9 @@ final class TreeEncoder: Encoder {
         case ObjectIdentifier(String.self): return encodeString(_identityCast(value, to: String.self), into: index)
         case ObjectIdentifier(Int.self): return encodeInteger(_identityCast(value, to: Int.self), into: index)
         case ObjectIdentifier(Double.self):
-            return try encodeDouble(_identityCast(value, to: Double.self), into: index, node: node())
+            return try encodeFloatingPoint(_identityCast(value, to: Double.self), into: index, node: node())
         case ObjectIdentifier(Float.self):
-            return try encodeFloat(_identityCast(value, to: Float.self), into: index, node: node())
+            return try encodeFloatingPoint(_identityCast(value, to: Float.self), into: index, node: node())
         case ObjectIdentifier(Bool.self): return encodeBool(_identityCast(value, to: Bool.self), into: index)
         case ObjectIdentifier(Int64.self): return encodeInteger(_identityCast(value, to: Int64.self), into: index)
         case ObjectIdentifier(UInt64.self): return encodeInteger(_identityCast(value, to: UInt64.self), into: index)
@@ -145,8 +127,11 @@ final class TreeEncoder: Encoder {
             try tree.setText(index) { try $0.decimal(decimal) }
             return tree.keep(decimal, for: index)
         case ObjectIdentifier(JSONValue.self):
-            // Its `encode(to:)` would go through Decimal or Double.
-            if case .number(let text) = _identityCast(value, to: JSONValue.self), Self.isNumberText(text) {
+            // Its `encode(to:)` would go through Decimal or Double. Only a JSON number's text (a `JSONValue` made by
+            // hand may hold anything).
+            if case .number(var text) = _identityCast(value, to: JSONValue.self),
+                text.withUTF8({ DecimalText(UnsafeRawBufferPointer($0)) != nil })
+            {
                 return tree.setText(index) { $0.numberText(text) }
             }
         default: break
@@ -207,25 +192,24 @@ final class TreeEncoder: Encoder {
 
     private func encodeDate(_ date: Date, into index: Int, node: CodingPathNode) throws {
         switch tree.options.dateEncodingStrategy {
-        case .deferredToDate: try nested(index, node) { try date.encode(to: self) }
-        case .secondsSince1970: try encodeDouble(date.timeIntervalSince1970, into: index, node: node)
-        case .millisecondsSince1970: try encodeDouble(date.timeIntervalSince1970 * 1000, into: index, node: node)
+        case .secondsSince1970: try encodeFloatingPoint(date.timeIntervalSince1970, into: index, node: node)
+        case .millisecondsSince1970:
+            try encodeFloatingPoint(date.timeIntervalSince1970 * 1000, into: index, node: node)
         case .iso8601: encodeString(date.formatted(.iso8601), into: index)
         case .custom(let closure):
             try nested(index, node) { try closure(date, self) }
             tree.emptyObjectIfPending(index)
-        @unknown default: try nested(index, node) { try date.encode(to: self) }
+        default: try nested(index, node) { try date.encode(to: self) }  // `.deferredToDate`
         }
     }
 
     private func encodeData(_ data: Data, into index: Int, node: CodingPathNode) throws {
         switch tree.options.dataEncodingStrategy {
-        case .deferredToData: try nested(index, node) { try data.encode(to: self) }
         case .base64: encodeString(data.base64EncodedString(), into: index)
         case .custom(let closure):
             try nested(index, node) { try closure(data, self) }
             tree.emptyObjectIfPending(index)
-        @unknown default: try nested(index, node) { try data.encode(to: self) }
+        default: try nested(index, node) { try data.encode(to: self) }  // `.deferredToData`
         }
     }
 }
@@ -240,7 +224,7 @@ extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable
         encoder.tree.makeContainer(index, object: true)
         for (key, value) in self {
             try encoder.encode(
-                value, into: encoder.tree.addVerbatim(to: index, key: key), node: base.appending(NamedKey(key)))
+                value, into: encoder.tree.add(to: index, key: key), node: base.appending(NamedKey(key)))
         }
     }
 }
@@ -334,16 +318,16 @@ final class TreeKeyedContainerMaker<Container: TreeKeyedContainerMaking, Wrapped
 private func treeMember<Key: CodingKey>(
     _ key: Key, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
 ) -> Int {
-    encoder.tree.addVerbatim(to: object, key: treeKeyName(key, node: node, in: encoder))
+    encoder.tree.add(to: object, key: treeKeyName(key, node: node, in: encoder))
 }
 
 /// Adds a model's member as its mapping says; an excluded property's goes to a root of its own, never written.
 private func mappedTreeMember<Key: CodingKey>(
     _ key: Key, _ rule: ModelRules.Rule?, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
 ) -> Int {
-    if rule?.isExcluded == true { return encoder.tree.add(to: -1, key: nil) }
+    if rule?.isExcluded == true { return encoder.tree.add(to: -1) }
     let place = mappedPlace(key, rule, of: object, node: node, in: encoder)
-    return encoder.tree.addVerbatim(to: place.parent, key: place.key)
+    return encoder.tree.add(to: place.parent, key: place.key)
 }
 
 /// Where a model's member goes: under its first mapped key, as declared (a dotted key's levels made as needed and
@@ -443,18 +427,18 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
         let place = mappedPlace(key, rule, of: object, node: node, in: encoder)
         guard let transform = rule?.transform, transform.applies(to: T.self) else {
             return try encoder.encode(
-                value, asChildOf: place.parent, { encoder.tree.addVerbatim(to: place.parent, key: place.key) },
+                value, asChildOf: place.parent, { encoder.tree.add(to: place.parent, key: place.key) },
                 node: owner.appending(key))
         }
         guard let json = transform.json(of: value) else {
             if encoder.tree.options.nilEncoding == .null {
-                encoder.encodeNull(into: encoder.tree.addVerbatim(to: place.parent, key: place.key))
+                encoder.encodeNull(into: encoder.tree.add(to: place.parent, key: place.key))
             }
             return
         }
         let written = try JSONValue.written(json, options: encoder.tree.options)
         try encoder.encode(
-            written, asChildOf: place.parent, { encoder.tree.addVerbatim(to: place.parent, key: place.key) },
+            written, asChildOf: place.parent, { encoder.tree.add(to: place.parent, key: place.key) },
             node: owner.appending(key))
     }
 
@@ -524,7 +508,7 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
 
     var codingPath: [any CodingKey] { node.path }
 
-    private func element() -> Int { encoder.tree.add(to: array, key: nil) }
+    private func element() -> Int { encoder.tree.add(to: array) }
 
     mutating func encodeNil() throws { encoder.encodeNull(into: element()) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: element()) }
@@ -585,8 +569,8 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { encoder.encodeNull(into: slot) }
     mutating func encode(_ value: Bool) throws { encoder.encodeBool(value, into: slot) }
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: slot) }
-    mutating func encode(_ value: Double) throws { try encoder.encodeDouble(value, into: slot, node: node) }
-    mutating func encode(_ value: Float) throws { try encoder.encodeFloat(value, into: slot, node: node) }
+    mutating func encode(_ value: Double) throws { try encoder.encodeFloatingPoint(value, into: slot, node: node) }
+    mutating func encode(_ value: Float) throws { try encoder.encodeFloatingPoint(value, into: slot, node: node) }
     mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: Int16) throws { encoder.encodeInteger(value, into: slot) }
