@@ -75,17 +75,17 @@ extension Array: LenientArray where Element: Decodable {
         case ObjectIdentifier(Double.self):
             return unsafeBitCast(
                 try scalars(decoder, header, index) {
-                    try Double.read(decoder, at: $0, node: node().appending(index: $1), convert: false)
+                    try decoder.decodeDouble(at: $0, node: node().appending(index: $1))
                 }, to: Result.self)
         case ObjectIdentifier(Int.self):
             return unsafeBitCast(
                 try scalars(decoder, header, index) {
-                    try Int.read(decoder, at: $0, node: node().appending(index: $1), convert: false)
+                    try decoder.decodeInteger(Int.self, at: $0, node: node().appending(index: $1))
                 }, to: Result.self)
         case ObjectIdentifier(String.self):
             return unsafeBitCast(
                 try scalars(decoder, header, index) {
-                    try String.read(decoder, at: $0, node: node().appending(index: $1), convert: false)
+                    try decoder.decodeString(at: $0, node: node().appending(index: $1))
                 }, to: Result.self)
         case ObjectIdentifier(Date.self):
             // `JSONDecoder` reads them in the array's `init(from:)`: a bad ISO 8601 date is reported at its path.

@@ -187,55 +187,89 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
 
     // The closures capture the node and the key, not `self`, whose metadata would be looked up on every member.
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, key) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try scalar(type, key) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try scalar(type, key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let node = node
+        return try member(type, key) { try $0.decodeBool(at: $1, node: node.appending(key), convert: $2 != nil) }
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let node = node
+        return try member(type, key) { try $0.decodeString(at: $1, node: node.appending(key), convert: $2 != nil) }
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let node = node
+        return try member(type, key) { try $0.decodeDouble(at: $1, node: node.appending(key), convert: $2 != nil) }
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        let node = node
+        return try member(type, key) { try $0.decodeFloat(at: $1, node: node.appending(key), convert: $2 != nil) }
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(type, key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let node = node
         return try member(type, key) { try $0.decode(T.self, at: $1, node: node.appending(key), rescue: $2) }
     }
 
     @inline(__always)
-    private func scalar<Scalar: TapeScalar>(_ type: Scalar.Type, _ key: Key) throws -> Scalar {
+    private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I {
         let node = node
-        return try member(type, key) { try Scalar.read($0, at: $1, node: node.appending(key), convert: $2 != nil) }
+        return try member(type, key) {
+            try $0.decodeInteger(I.self, at: $1, node: node.appending(key), convert: $2 != nil)
+        }
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optionalScalar(type, key) }
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optionalScalar(type, key) }
-
-    @inline(__always)
-    private func optionalScalar<Scalar: TapeScalar>(_ type: Scalar.Type, _ key: Key) throws -> Scalar? {
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         let node = node
         return try optionalMember(type, key) {
-            try Scalar.read($0, at: $1, node: node.appending(key), convert: $2 != nil)
+            try $0.decodeBool(at: $1, node: node.appending(key), convert: $2 != nil)
+        }
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeString(at: $1, node: node.appending(key), convert: $2 != nil)
+        }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeDouble(at: $1, node: node.appending(key), convert: $2 != nil)
+        }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeFloat(at: $1, node: node.appending(key), convert: $2 != nil)
+        }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optionalInteger(type, key) }
+
+    @inline(__always)
+    private func optionalInteger<I: FixedWidthInteger & Decodable>(_ type: I.Type, _ key: Key) throws -> I? {
+        let node = node
+        return try optionalMember(type, key) {
+            try $0.decodeInteger(I.self, at: $1, node: node.appending(key), convert: $2 != nil)
         }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -353,29 +387,37 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
-    mutating func decode(_ type: String.Type) throws -> String { try scalar(type) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
-    mutating func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try scalar(type) }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar(type) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        try element(type) { try $0.decodeBool(at: $1, node: $2, convert: $3 != nil) }
+    }
+    mutating func decode(_ type: String.Type) throws -> String {
+        try element(type) { try $0.decodeString(at: $1, node: $2, convert: $3 != nil) }
+    }
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        try element(type) { try $0.decodeDouble(at: $1, node: $2, convert: $3 != nil) }
+    }
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        try element(type) { try $0.decodeFloat(at: $1, node: $2, convert: $3 != nil) }
+    }
+    mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try element(type) { try $0.decode(T.self, at: $1, node: $2, rescue: $3) }
     }
 
     @inline(__always)
-    private mutating func scalar<Scalar: TapeScalar>(_ type: Scalar.Type) throws -> Scalar {
-        try element(type) { try Scalar.read($0, at: $1, node: $2, convert: $3 != nil) }
+    private mutating func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I {
+        try element(type) { try $0.decodeInteger(I.self, at: $1, node: $2, convert: $3 != nil) }
     }
 
     /// As `JSONDecoder`: past the end, `nil` and one more index (the protocol's default doesn't count it, so each
@@ -463,29 +505,37 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
         }
     }
 
-    func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
-    func decode(_ type: String.Type) throws -> String { try scalar(type) }
-    func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
-    func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
-    func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
-    func decode(_ type: Int128.Type) throws -> Int128 { try scalar(type) }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar(type) }
+    func decode(_ type: Bool.Type) throws -> Bool {
+        try value(type) { try decoder.decodeBool(at: index, node: node, convert: $0 != nil) }
+    }
+    func decode(_ type: String.Type) throws -> String {
+        try value(type) { try decoder.decodeString(at: index, node: node, convert: $0 != nil) }
+    }
+    func decode(_ type: Double.Type) throws -> Double {
+        try value(type) { try decoder.decodeDouble(at: index, node: node, convert: $0 != nil) }
+    }
+    func decode(_ type: Float.Type) throws -> Float {
+        try value(type) { try decoder.decodeFloat(at: index, node: node, convert: $0 != nil) }
+    }
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try value(type) { try decoder.decode(T.self, at: index, node: node, rescue: $0) }
     }
 
     @inline(__always)
-    private func scalar<Scalar: TapeScalar>(_ type: Scalar.Type) throws -> Scalar {
-        try value(type) { try Scalar.read(decoder, at: index, node: node, convert: $0 != nil) }
+    private func integer<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I {
+        try value(type) { try decoder.decodeInteger(I.self, at: index, node: node, convert: $0 != nil) }
     }
 }
 

@@ -295,18 +295,18 @@ final class TapeDecoder: Decoder {
         case .plain, .array:
             preconditionFailure("TapeDecoder.decodeKnown: decoded by decode(_:at:node:rescue:)")
         // The traits say `T` is exactly the type read, so the casts below are identities (no dynamic cast).
-        case .string: return _identityCast(try String.read(self, at: index, node: node(), convert: convert), to: T.self)
+        case .string: return _identityCast(try decodeString(at: index, node: node(), convert: convert), to: T.self)
         case .int:
-            return _identityCast(try Int.read(self, at: index, node: node(), convert: convert), to: T.self)
-        case .double: return _identityCast(try Double.read(self, at: index, node: node(), convert: convert), to: T.self)
-        case .bool: return _identityCast(try Bool.read(self, at: index, node: node(), convert: convert), to: T.self)
-        case .float: return _identityCast(try Float.read(self, at: index, node: node(), convert: convert), to: T.self)
+            return _identityCast(try decodeInteger(Int.self, at: index, node: node(), convert: convert), to: T.self)
+        case .double: return _identityCast(try decodeDouble(at: index, node: node(), convert: convert), to: T.self)
+        case .bool: return _identityCast(try decodeBool(at: index, node: node(), convert: convert), to: T.self)
+        case .float: return _identityCast(try decodeFloat(at: index, node: node(), convert: convert), to: T.self)
         case .int64:
-            return _identityCast(try Int64.read(self, at: index, node: node(), convert: convert), to: T.self)
+            return _identityCast(try decodeInteger(Int64.self, at: index, node: node(), convert: convert), to: T.self)
         case .int32:
-            return _identityCast(try Int32.read(self, at: index, node: node(), convert: convert), to: T.self)
+            return _identityCast(try decodeInteger(Int32.self, at: index, node: node(), convert: convert), to: T.self)
         case .uint64:
-            return _identityCast(try UInt64.read(self, at: index, node: node(), convert: convert), to: T.self)
+            return _identityCast(try decodeInteger(UInt64.self, at: index, node: node(), convert: convert), to: T.self)
         case .date: return _identityCast(try decodeDate(at: index, node: node(), convert: convert), to: T.self)
         case .data: return _identityCast(try decodeData(at: index, node: node(), convert: convert), to: T.self)
         case .url: return _identityCast(try decodeURL(at: index, node: node(), convert: convert), to: T.self)
@@ -539,62 +539,7 @@ extension TapeScalar where Self: FixedWidthInteger {
     static func read(
         _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
     ) throws -> Self {
-        try decoder.scalar(
-            IntegerConversion<Self>.self, at: index, node: node, convert: convert,
-            strict: { kind, bytes in kind == .number ? TapeDecoder.foundationInteger(bytes, Self.self) : nil },
-            numberMayNotFit: true, absent: 0)
-    }
-}
-
-extension Double: TapeScalar {
-    static func read(
-        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
-    ) throws -> Double {
-        try decoder.scalar(
-            DoubleConversion.self, at: index, node: node, convert: convert,
-            strict: { kind, bytes in
-                kind == .number
-                    ? TapeDecoder.foundationDouble(bytes) ?? decoder.json5Special(bytes)
-                    : kind == .string ? decoder.nonConforming(bytes) : nil
-            },
-            numberMayNotFit: true, absent: 0)
-    }
-}
-
-extension Float: TapeScalar {
-    static func read(
-        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
-    ) throws -> Float {
-        try decoder.scalar(
-            FloatConversion.self, at: index, node: node, convert: convert,
-            strict: { kind, bytes in
-                kind == .number
-                    ? TapeDecoder.foundationFloat(bytes) ?? decoder.json5Special(bytes).map(Float.init)
-                    : kind == .string ? decoder.nonConforming(bytes).map(Float.init) : nil
-            },
-            numberMayNotFit: true, absent: 0)
-    }
-}
-
-extension Bool: TapeScalar {
-    static func read(
-        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
-    ) throws -> Bool {
-        try decoder.scalar(
-            BoolConversion.self, at: index, node: node, convert: convert,
-            strict: { kind, _ in kind == .true ? true : kind == .false ? false : nil },
-            absent: false)
-    }
-}
-
-extension String: TapeScalar {
-    static func read(
-        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
-    ) throws -> String {
-        try decoder.scalar(
-            StringConversion.self, at: index, node: node, convert: convert,
-            strict: { kind, bytes in kind == .string ? String(jsonBytes: bytes) : nil },
-            absent: "")
+        try decoder.decodeInteger(Self.self, at: index, node: node(), convert: convert)
     }
 }
 
@@ -613,12 +558,13 @@ extension UInt128: TapeScalar {}
 
 extension TapeDecoder {
     /// Reads the scalar at `index` with `strictRead` (what `JSONDecoder` accepts), then, when `convert` (a rescued
-    /// place), through `Conversion`; -1 gives `absent`. A refused number is "does not fit" when `numberMayNotFit`,
-    /// as in `JSONDecoder`.
+    /// place), through `Conversion` and `lenientExtra`; -1 gives `absent`. A refused number is "does not fit" when
+    /// `numberMayNotFit`, as in `JSONDecoder`.
     @inline(__always)
-    fileprivate func scalar<Conversion: ScalarConversion>(
+    private func scalar<Conversion: ScalarConversion>(
         _: Conversion.Type, at index: Int, node: () -> CodingPathNode, convert: Bool,
         strict strictRead: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value?,
+        lenientExtra: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value? = { _, _ in nil },
         numberMayNotFit: Bool = false,
         absent: Conversion.Value
     ) throws -> Conversion.Value {
@@ -635,7 +581,9 @@ extension TapeDecoder {
         let bytes = tape.pointee.bytes(of: index)
         if let value = strictRead(kind, bytes) { return value }
         let json5 = context.options.allowsJSON5
-        if convert, let value = Self.converted(Conversion.self, kind, bytes, json5) { return value }
+        if convert, let value = Self.converted(Conversion.self, kind, bytes, json5) ?? lenientExtra(kind, bytes) {
+            return value
+        }
         if numberMayNotFit && kind == .number {
             errorToken = index
             throw NumberNotRepresentable(codingPath: node().path, text: context.options.numberText(bytes))
@@ -655,6 +603,43 @@ extension TapeDecoder {
         case .false: Conversion.value(bool: false)
         default: nil
         }
+    }
+
+    func decodeInteger<I: FixedWidthInteger>(
+        _ type: I.Type, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> I {
+        try scalar(
+            IntegerConversion<I>.self, at: index, node: node, convert: convert,
+            strict: { kind, bytes in kind == .number ? Self.foundationInteger(bytes, I.self) : nil },
+            numberMayNotFit: true, absent: 0)
+    }
+
+    func decodeDouble(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> Double {
+        try scalar(
+            DoubleConversion.self, at: index, node: node, convert: convert,
+            strict: { kind, bytes in
+                kind == .number
+                    ? Self.foundationDouble(bytes) ?? self.json5Special(bytes)
+                    : kind == .string ? self.nonConforming(bytes) : nil
+            },
+            lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes) : nil },
+            numberMayNotFit: true, absent: 0)
+    }
+
+    func decodeFloat(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> Float {
+        try scalar(
+            FloatConversion.self, at: index, node: node, convert: convert,
+            strict: { kind, bytes in
+                kind == .number
+                    ? Self.foundationFloat(bytes) ?? self.json5Special(bytes).map(Float.init)
+                    : kind == .string ? self.nonConforming(bytes).map(Float.init) : nil
+            },
+            lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes).map(Float.init) : nil },
+            numberMayNotFit: true, absent: 0)
     }
 
     // Strict mode reads numbers as JSONDecoder does: an integer with a fraction or exponent goes through `Double`
@@ -710,12 +695,12 @@ extension TapeDecoder {
     }
 
     /// JSON5's `Infinity`, `-Infinity` and `NaN` (``JSON5Text``), only in JSON5 input.
-    fileprivate func json5Special(_ bytes: UnsafeRawBufferPointer) -> Double? {
+    private func json5Special(_ bytes: UnsafeRawBufferPointer) -> Double? {
         context.options.allowsJSON5 ? JSON5Text.special(bytes) : nil
     }
 
     /// `"Infinity"`-style strings, as the non-conforming float strategy names them.
-    fileprivate func nonConforming(_ bytes: UnsafeRawBufferPointer) -> Double? {
+    private func nonConforming(_ bytes: UnsafeRawBufferPointer) -> Double? {
         guard
             case .convertFromString(let positive, let negative, let nan) =
                 context.options.nonConformingFloatDecodingStrategy
@@ -725,6 +710,24 @@ extension TapeDecoder {
         if text == negative { return -.infinity }
         if text == nan { return .nan }
         return nil
+    }
+
+    func decodeBool(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> Bool {
+        try scalar(
+            BoolConversion.self, at: index, node: node, convert: convert,
+            strict: { kind, _ in kind == .true ? true : kind == .false ? false : nil },
+            absent: false)
+    }
+
+    func decodeString(
+        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
+    ) throws -> String {
+        try scalar(
+            StringConversion.self, at: index, node: node, convert: convert,
+            strict: { kind, bytes in kind == .string ? String(jsonBytes: bytes) : nil },
+            absent: "")
     }
 
     // MARK: Foundation's types
@@ -740,7 +743,7 @@ extension TapeDecoder {
 
     func decodeURL(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> URL {
         try refuseNull(URL.self, at: index, node: node, convert: convert)
-        let text = try String.read(self, at: index, node: node, convert: convert)
+        let text = try decodeString(at: index, node: node, convert: convert)
         guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", at: index, node: node) }
         return url
     }
@@ -774,13 +777,13 @@ extension TapeDecoder {
         try refuseNull(Date.self, at: index, node: node, convert: convert)
         switch context.options.dateDecodingStrategy {
         case .deferredToDate:
-            return Date(timeIntervalSinceReferenceDate: try Double.read(self, at: index, node: node, convert: convert))
+            return Date(timeIntervalSinceReferenceDate: try decodeDouble(at: index, node: node, convert: convert))
         case .secondsSince1970:
-            return Date(timeIntervalSince1970: try Double.read(self, at: index, node: node, convert: convert))
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node, convert: convert))
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try Double.read(self, at: index, node: node, convert: convert) / 1000)
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, node: node, convert: convert) / 1000)
         case .iso8601:
-            let text = try String.read(self, at: index, node: node, convert: convert)
+            let text = try decodeString(at: index, node: node, convert: convert)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
                 // At the decoder's path, without the date's key, as `JSONDecoder` reports it.
                 throw corrupted("Expected date string to be ISO8601-formatted.", at: index, node: self.node)
@@ -800,7 +803,7 @@ extension TapeDecoder {
         case .deferredToData:
             return try Data(from: detached(at: index, node: node))
         case .base64:
-            let text = try String.read(self, at: index, node: node, convert: convert)
+            let text = try decodeString(at: index, node: node, convert: convert)
             guard let data = Data(base64Encoded: text) else {
                 throw corrupted("Encountered Data is not valid Base64.", at: index, node: node)
             }
