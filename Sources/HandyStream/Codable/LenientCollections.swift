@@ -11,6 +11,13 @@ protocol LenientArray {
     ) throws -> Result
 }
 
+/// Lets a generic `Element` that is an `Optional` give its `nil`.
+protocol OptionalNone {
+    static var none: Self { get }
+}
+
+extension Optional: OptionalNone {}
+
 extension TapeDecoder {
     /// Runs `body` with ``node`` set to `path`, for values `JSONDecoder` reads in their own `init(from:)`, so that
     /// errors report that decoder path.
@@ -44,7 +51,7 @@ extension TapeDecoder {
 
     /// How a diagnostic ends when a value was replaced by its fallback.
     static func replaced<T>(_: T.Type) -> String {
-        T.self is any OptionalDecoding.Type ? "the value became nil" : "the default was used"
+        T.self is any OptionalNone.Type ? "the value became nil" : "the default was used"
     }
 }
 
@@ -131,7 +138,7 @@ extension Array: LenientArray where Element: Decodable {
                     try decoder.decode(
                         Element.self, at: position, node: here, rescue: rescue.inside(.index(count))))
             } catch let error as any RescuableFailure {
-                if let none = (Element.self as? any OptionalDecoding.Type)?.none as? Element {
+                if let none = (Element.self as? any OptionalNone.Type)?.none as? Element {
                     result.append(none)
                     decoder.context.report(decoder.pathPrefix, here, "\(error.summary); the element became nil")
                 } else {
@@ -220,8 +227,6 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
 
 /// `Wrapped?`, as `Optional`'s `init(from:)` decodes it; in rescue mode a value that can't be rescued is `nil` too.
 protocol OptionalDecoding {
-    /// Lets a generic type that is an `Optional` give its `nil`.
-    static var none: Self { get }
     static func decodeOptional<Result>(
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result

@@ -417,7 +417,7 @@ final class TapeDecoder: Decoder {
     private func fallback<T: Decodable>(
         _: T.Type, key: (any CodingKey)?, defaults: PropertyDefaults?, node: CodingPathNode
     ) -> T? {
-        if let none = T.self as? any OptionalDecoding.Type { return none.none as? T }
+        if let none = T.self as? any OptionalNone.Type { return none.none as? T }
         if let key, let value = defaults?.value(for: key) as? T { return value }
         if let empty = T.self as? any EmptyInitializable.Type, let value = empty.init() as? T { return value }
         let saved = (scope, scopePath)
