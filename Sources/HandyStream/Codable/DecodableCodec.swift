@@ -31,12 +31,16 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
     }
 
     override func storeNull(at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder) -> Bool {
-        scalar(at: target, mode: mode, builder) { $0.scalar(.null, offset: 0) }
+        scalar(at: target, mode: mode, builder) {
+            $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
+        }
     }
     override func storeBool(_ value: Bool, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)
         -> Bool
     {
-        scalar(at: target, mode: mode, builder) { $0.scalar(value ? .true : .false, offset: 0) }
+        scalar(at: target, mode: mode, builder) {
+            $0.scalar(value ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
+        }
     }
     override func storeNumber(
         _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
@@ -102,10 +106,12 @@ class RecordingFrame: Frame {
         record(byteCount: bytes.count, builder) { $0.key(bytes, offset: $1) }
     }
     override final func null(_ builder: Builder) -> Bool {
-        record(byteCount: 0, builder) { $0.scalar(.null, offset: $1) }
+        record(byteCount: 0, builder) { $0.scalar(.null, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1) }
     }
     override final func bool(_ flag: Bool, _ builder: Builder) -> Bool {
-        record(byteCount: 0, builder) { $0.scalar(flag ? .true : .false, offset: $1) }
+        record(byteCount: 0, builder) {
+            $0.scalar(flag ? .true : .false, UnsafeRawBufferPointer(start: nil, count: 0), offset: $1)
+        }
     }
     override final func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         record(byteCount: text.count, builder) { $0.scalar(.number, text, offset: $1) }

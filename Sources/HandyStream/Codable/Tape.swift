@@ -193,12 +193,6 @@ struct Tape {
         append(kind, text, offset: offset)
     }
 
-    /// A null or a Boolean: no text.
-    @inline(__always)
-    mutating func scalar(_ kind: Kind, offset: Int) {
-        scalar(kind, UnsafeRawBufferPointer(start: nil, count: 0), offset: offset)
-    }
-
     /// Returns the bytes copied OR-ed together a word at a time: a non-ASCII byte shows in `0x8080_8080_8080_8080`.
     @inline(__always) @discardableResult
     private mutating func append(_ kind: Kind, _ text: UnsafeRawBufferPointer, offset: Int) -> UInt64 {
