@@ -156,7 +156,7 @@ extension TapeDecoder {
             if readsText {
                 json = context.options.numberText(tape.pointee.bytes(of: index))
             } else {
-                json = AnyCodec.foundationNumber(tape.pointee.bytes(of: index))
+                json = tape.pointee.withBytes(of: index) { AnyCodec.foundationNumber($0) }
             }
         case .string, .key: json = string(at: index)
         case .array, .object:

@@ -921,7 +921,7 @@ extension TapeDecoder {
         var wanted: String?
         return firstMember(ofObjectAt: object) { position in
             if tape.pointee.key(at: position, is: key) { return true }
-            if keyIsASCII && UTF8Validation.isASCII(tape.pointee.bytes(of: position)) { return false }
+            if keyIsASCII && tape.pointee.withBytes(of: position, UTF8Validation.isASCII) { return false }
             if wanted == nil { wanted = String(decoding: key, as: UTF8.self) }
             return string(at: position) == wanted
         }
