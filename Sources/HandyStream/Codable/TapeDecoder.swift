@@ -22,7 +22,14 @@ final class TapeStorage {
             paths.deallocate()
             return freed.deallocate()
         }
-        let unwanted = Self.spare.keep(Spare(tape: freed, paths: paths))
+        let kept = Spare(tape: freed, paths: paths)
+        let unwanted = Self.spare.withLock { spare -> Spare? in
+            if spare == nil {
+                spare = kept
+                return nil
+            }
+            return kept
+        }
         unwanted?.tape.deallocate()
         unwanted?.paths.deallocate()
     }
@@ -89,8 +96,13 @@ final class TapeDecoder: Decoder {
         let makers = keyedMakers.move()
         keyedMakers.deallocate()
         for maker in makers.reclaimers { maker.unbind() }
-        // Not kept: freed here, after the lock is released.
-        _ = Self.spareMakers.keep(makers)
+        // Freed after the lock is released, at the end of this scope.
+        let unwanted = Self.spareMakers.withLock { spare -> KeyedContainerMakers? in
+            guard spare == nil else { return makers }
+            spare = makers
+            return nil
+        }
+        _ = unwanted
     }
 
     /// The last freed decoder's makers, for the next decoder. Each root value's reclaim makes the pools forget

@@ -14,14 +14,3 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
-
-extension Locked {
-    /// Keeps `spare` when nothing is kept; else hands it back, for the caller to free once the lock is released.
-    package func keep<Spare>(_ spare: Spare) -> Spare? where Value == Spare? {
-        withLock { kept in
-            guard kept == nil else { return spare }
-            kept = spare
-            return nil
-        }
-    }
-}
