@@ -84,9 +84,6 @@ final class ContainerRescue {
         self.path = path
     }
 
-    /// The rescue state of a container nested at `step`.
-    func nested(_ step: RescueStep) -> ContainerRescue { ContainerRescue(scope: scope, path: path + [step]) }
-
     func route(_ step: RescueStep?) -> RescueRequest? {
         guard let step else { return scope.route(path) }
         return scope.route(path + [step])

@@ -2,7 +2,7 @@ import Foundation
 
 // The `Decoder`'s containers. Every call first does what `JSONDecoder` does. In rescue mode (Rescue.swift), a call on
 // the way to a rescued place decodes in rescue mode and, if that fails, puts lenient mode's fallback in its place
-// (``TapeDecoder/rescuing(_:after:key:defaults:node:)``), told to the diagnostics handler.
+// (``TapeDecoder/fallback(_:key:defaults:node:)``), told to the diagnostics handler.
 
 /// A keyed container over a ``TapeKeyedState``, its only field: the standard library's box copies the container on
 /// every member, and this copy is one retain.
@@ -109,9 +109,14 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
             guard let index else { throw keyNotFound(key) }
             return try read(index, request)
         } catch let error as any RescuableFailure {
-            return try decoder.rescuing(
-                T.self, after: error, key: key, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
-                node: node.appending(key))
+            let here = node.appending(key)
+            guard
+                let value = decoder.fallback(
+                    T.self, key: key, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
+                    node: here)
+            else { throw error }
+            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
+            return value
         }
     }
 
@@ -280,21 +285,26 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let inner = rescue?.nested(RescueStep(key))
+        let inner = nestedRescue(key)
         let index = try nestedIndex(key, inner)
         let here = node.appending(key)
-        let object = try decoder.nested(at: here, inner) {
+        let object = try nested(key, inner) {
             try decoder.keyedObject(at: $0 ? -1 : index, node: here, absentAllowed: $0)
         }
         return decoder.keyedDecodingContainer(at: object, node: here, mapping: nil, rescue: inner, NestedKey.self)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let inner = rescue?.nested(RescueStep(key))
+        let inner = nestedRescue(key)
         let index = try nestedIndex(key, inner)
-        return try decoder.nested(at: node.appending(key), inner) {
+        return try nested(key, inner) {
             try decoder.unkeyed(at: $0 ? -1 : index, node: node.appending(key), rescue: inner, absentAllowed: $0)
         }
+    }
+
+    private func nestedRescue(_ key: Key) -> ContainerRescue? {
+        guard let rescue else { return nil }
+        return ContainerRescue(scope: rescue.scope, path: rescue.path + [RescueStep(key)])
     }
 
     /// -1 when missing at a rescued place.
@@ -302,6 +312,19 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         if let index = find(key, decoder) { return index }
         guard let inner, inner.route(nil) != nil else { throw keyNotFound(key) }
         return -1
+    }
+
+    /// `make` is told to make the container empty at a rescued place where the value is missing or not a container.
+    private func nested<Container>(
+        _ key: Key, _ inner: ContainerRescue?, _ make: (Bool) throws -> Container
+    ) throws -> Container {
+        guard let inner, inner.route(nil) != nil else { return try make(false) }
+        do {
+            return try make(false)
+        } catch let error as any RescuableFailure {
+            decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); read as empty")
+            return try make(true)
+        }
     }
 
     func superDecoder() throws -> any Decoder {
@@ -377,14 +400,18 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
             advance()
             return value
         }
-        let value: T
         do {
-            value = try read(decoder, position, here, request)
+            let value = try read(decoder, position, here, request)
+            advance()
+            return value
         } catch let error as any RescuableFailure {
-            value = try decoder.rescuing(T.self, after: error, node: here)
+            guard let value = decoder.fallback(T.self, key: nil, defaults: nil, node: here) else {
+                throw error
+            }
+            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
+            advance()
+            return value
         }
-        advance()
-        return value
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
@@ -453,10 +480,10 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         guard !isAtEnd else { throw atEnd(KeyedDecodingContainer<NestedKey>.self) }
-        let inner = rescue?.nested(.index(currentIndex))
+        let inner = nestedRescue()
         let here = node.appending(index: currentIndex)
         let position = self.position
-        let object = try decoder.nested(at: here, inner) {
+        let object = try nested(inner) {
             try decoder.keyedObject(at: $0 ? -1 : position, node: here, absentAllowed: $0)
         }
         advance()
@@ -465,14 +492,30 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard !isAtEnd else { throw atEnd((any UnkeyedDecodingContainer).self) }
-        let inner = rescue?.nested(.index(currentIndex))
+        let inner = nestedRescue()
         let here = node.appending(index: currentIndex)
         let position = self.position
-        let container = try decoder.nested(at: here, inner) {
+        let container = try nested(inner) {
             try decoder.unkeyed(at: $0 ? -1 : position, node: here, rescue: inner, absentAllowed: $0)
         }
         advance()
         return container
+    }
+
+    private func nestedRescue() -> ContainerRescue? {
+        guard let rescue else { return nil }
+        return ContainerRescue(scope: rescue.scope, path: rescue.path + [.index(currentIndex)])
+    }
+
+    private func nested<Container>(_ inner: ContainerRescue?, _ make: (Bool) throws -> Container) throws -> Container {
+        guard let inner, inner.route(nil) != nil else { return try make(false) }
+        do {
+            return try make(false)
+        } catch let error as any RescuableFailure {
+            decoder.context.report(
+                decoder.pathPrefix, node.appending(index: currentIndex), "\(error.summary); read as empty")
+            return try make(true)
+        }
     }
 
     mutating func superDecoder() throws -> any Decoder {
@@ -501,7 +544,11 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
         do {
             return try read(request)
         } catch let error as any RescuableFailure {
-            return try decoder.rescuing(T.self, after: error, node: node)
+            guard let value = decoder.fallback(T.self, key: nil, defaults: nil, node: node) else {
+                throw error
+            }
+            decoder.context.report(decoder.pathPrefix, node, "\(error.summary); \(TapeDecoder.replaced(T.self))")
+            return value
         }
     }
 

@@ -414,19 +414,9 @@ final class TapeDecoder: Decoder {
     /// A document has finitely many places, but a user's `init(from:)` could make up new ones forever.
     static let rescueAttemptLimit = 4096
 
-    /// What lenient mode puts in place of a value that failed with `error`, told to the diagnostics handler: `nil`
-    /// for an optional, the owner's default for `key`, the type's `init()` (``EmptyInitializable``), or the type made
-    /// from nothing; `error` is rethrown if none works.
-    func rescuing<T: Decodable>(
-        _: T.Type, after error: any RescuableFailure, key: (any CodingKey)? = nil, defaults: PropertyDefaults? = nil,
-        node: CodingPathNode
-    ) throws -> T {
-        guard let value = fallback(T.self, key: key, defaults: defaults, node: node) else { throw error }
-        context.report(pathPrefix, node, "\(error.summary); \(Self.replaced(T.self))")
-        return value
-    }
-
-    private func fallback<T: Decodable>(
+    /// What lenient mode puts in place of a value that can't be rescued: `nil` for an optional, the owner's default
+    /// for `key`, the type's `init()` (``EmptyInitializable``), or the type made from nothing; `nil` if none works.
+    func fallback<T: Decodable>(
         _: T.Type, key: (any CodingKey)?, defaults: PropertyDefaults?, node: CodingPathNode
     ) -> T? {
         if let none = T.self as? any OptionalNone.Type { return none.none as? T }
@@ -435,20 +425,6 @@ final class TapeDecoder: Decoder {
         let saved = (scope, scopePath)
         defer { (scope, scopePath) = saved }
         return try? decode(T.self, at: -1, node: node, rescue: .everywhere)
-    }
-
-    /// Makes a nested container with `make(false)`; at a rescued place (`inner` routes there), a failure is told
-    /// and the container made empty with `make(true)`.
-    func nested<Container>(
-        at node: @autoclosure () -> CodingPathNode, _ inner: ContainerRescue?, _ make: (Bool) throws -> Container
-    ) throws -> Container {
-        guard let inner, inner.route(nil) != nil else { return try make(false) }
-        do {
-            return try make(false)
-        } catch let error as any RescuableFailure {
-            context.report(pathPrefix, node(), "\(error.summary); read as empty")
-            return try make(true)
-        }
     }
 
     // MARK: - Errors
