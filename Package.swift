@@ -89,7 +89,7 @@ let package = Package(
         // A process of its own for SmallStackTests: one call, the first of the process, on a thread of a given stack.
         .executableTarget(name: "HandyStreamStackCheck", dependencies: ["HandyStream"], path: "Tests/StackCheck"),
         // Replays inputs normally; `make fuzz` builds it for libFuzzer.
-        .executableTarget(name: "HandyStreamFuzz", dependencies: ["HandyJSON"]),
+        .executableTarget(name: "HandyStreamFuzz", dependencies: ["HandyStream", "HandyJSON"]),
         // The fixtures are read from the repository at run time (#filePath), not bundled.
         .testTarget(name: "HandyStreamTests", dependencies: ["HandyStream", "HandyJSON"], exclude: ["Fixtures"]),
         // Runs with the HTTP trait (`make test` enables it); empty without.

@@ -1,5 +1,6 @@
 import Foundation
 import HandyJSON
+import HandyStream
 
 // The fuzz target: arbitrary bytes decoded into a model with every property kind, into plain Codable types (where
 // JSONDecoder decodes, strict and lenient mode must give its value), and into a Codable type with a
@@ -244,6 +245,7 @@ enum Fuzz {
                         + "\(String(describing: streamed)) against \(String(describing: whole))")
             }
         }
+        checkQueries(on: whole, bytes: bytes, fedInChunks: fedInChunks)
         if let matches = try? lenient.elements(of: JSONValue.self, at: "*[*].a") {
             _ = fedInChunks({ _ = try matches.feed($0) })
             _ = try? matches.finish()
@@ -256,6 +258,48 @@ enum Fuzz {
             _ = try? lines.feed(bytes)
             _ = try? lines.finish()
         }
+    }
+}
+
+/// JSONPath: a query a stream reads gives, fed in chunks, the nodelist the whole-value evaluation gives (duplicate
+/// keys, outside I-JSON, aside); an input that is itself a query is parsed and evaluated, whole and streamed, on a
+/// fixed document, without a trap.
+private func checkQueries(on whole: JSONValue?, bytes: [UInt8], fedInChunks: (([UInt8]) throws -> Void) -> Bool) {
+    func streamed(_ query: String, fedInChunks: (([UInt8]) throws -> Void) -> Bool) -> [JSONValue]? {
+        guard let decoder = try? ModelDecoder().values(of: JSONValue.self, at: query) else { return nil }
+        var values: [JSONValue] = []
+        guard fedInChunks({ values += try decoder.feed($0) }), let rest = try? decoder.finish() else { return nil }
+        return values + rest
+    }
+    if let whole, !hasDuplicateKeys(whole) {
+        for query in ["$.*", "$[*].a", "$.a.*[0]", "$['data'][*]['items'][1]"] {
+            let expected = try! JSONPath(parsing: query).nodes(in: whole).map(\.value)
+            guard let values = streamed(query, fedInChunks: fedInChunks), values == expected else {
+                fatalError("\(query) streamed differs from its whole-value nodelist \(expected)")
+            }
+        }
+    }
+    guard bytes.first == UInt8(ascii: "$"), bytes.count <= 256,
+        let query = try? JSONPath(parsing: String(decoding: bytes, as: UTF8.self))
+    else { return }
+    let document: JSONValue = ["a": [1, ["b": "ab", "a": [2, 3]]], "b": ["a": "a", "c": [true, nil]], "$": 0]
+    let expected = query.nodes(in: document).map(\.value)
+    let text = Array(document.description.utf8)
+    let chunks: (([UInt8]) throws -> Void) -> Bool = { feed in
+        for byte in text { guard (try? feed([byte])) != nil else { return false } }
+        return true
+    }
+    if let values = streamed(query.description, fedInChunks: chunks), values != expected {
+        fatalError("\(query) streamed gives \(values), its whole-value nodelist \(expected)")
+    }
+}
+
+private func hasDuplicateKeys(_ value: JSONValue) -> Bool {
+    switch value {
+    case .array(let elements): return elements.contains(where: hasDuplicateKeys)
+    case .object(let members):
+        return Set(members.map(\.key)).count != members.count || members.contains { hasDuplicateKeys($0.value) }
+    default: return false
     }
 }
 

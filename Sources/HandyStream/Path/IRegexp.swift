@@ -58,7 +58,8 @@ struct IRegexp {
                 guard let low = number() else { return nil }
                 var high: Int? = low
                 if take(",") { high = number() }
-                guard take("}"), high.map({ low <= $0 }) ?? true else { return nil }
+                // Bounds past 1,000 are refused: a regex compiled from them could take memory and time without end.
+                guard take("}"), high.map({ low <= $0 }) ?? true, max(low, high ?? low) <= 1_000 else { return nil }
                 atom += "{\(low)" + (high == low ? "" : ",\(high.map(String.init) ?? "")") + "}"
             default: break
             }
@@ -69,7 +70,7 @@ struct IRegexp {
             let start = position
             var value = 0
             while let c = peek, ("0"..."9").contains(c) {
-                value = min(value * 10 + Int(c.value - 48), 1_000_000)
+                value = min(value * 10 + Int(c.value - 48), 1_000_001)
                 position += 1
             }
             return position > start ? value : nil

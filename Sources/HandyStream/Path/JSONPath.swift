@@ -1,8 +1,8 @@
 /// An RFC 9535 JSONPath query, parsed and checked for well-typedness (§2.4.3) before any input is read.
-struct JSONPath: Equatable, CustomStringConvertible {
+package struct JSONPath: Equatable, CustomStringConvertible {
     var segments: [Segment]
     let text: String
-    var description: String { text }
+    package var description: String { text }
 
     struct Segment: Equatable {
         var selectors: [Selector]
@@ -73,7 +73,7 @@ struct JSONPath: Equatable, CustomStringConvertible {
         case operand(Operand)
     }
 
-    init(parsing text: String) throws(JSONDecodingError) {
+    package init(parsing text: String) throws(JSONDecodingError) {
         self.text = text
         var parser = JSONPathParser(text)
         segments = try parser.query()

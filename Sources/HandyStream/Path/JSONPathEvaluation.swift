@@ -2,24 +2,24 @@
 /// it falls back to for a value it must hold (a filter's candidate, an element counted from the end).
 extension JSONPath {
     /// One node of a result: where it is and what it holds.
-    struct Node: Equatable {
-        var location: [Step]
-        var value: JSONValue
+    package struct Node: Equatable {
+        package var location: [Step]
+        package var value: JSONValue
     }
 
-    enum Step: Equatable {
+    package enum Step: Equatable {
         case key(String)
         case index(Int)
     }
 
     /// The nodelist the query selects from `root`, in the RFC's order.
-    func nodes(in root: JSONValue) -> [Node] {
+    package func nodes(in root: JSONValue) -> [Node] {
         var context = JSONPathContext(root: root)
         return context.apply(segments, to: [Node(location: [], value: root)])
     }
 
     /// A normalized path (§2.7): `$['a'][0]`.
-    static func normalized(_ location: [Step]) -> String {
+    package static func normalized(_ location: [Step]) -> String {
         var path = "$"
         for step in location {
             switch step {

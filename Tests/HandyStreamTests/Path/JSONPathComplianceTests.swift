@@ -126,6 +126,15 @@ struct JSONPathComplianceTests {
         #expect(error?.message.hasPrefix("JSONPath '$..a' is valid but not yet read on a stream") == true)
     }
 
+    @Test("A regular expression's repetition bound past 1,000 is refused, so match and search are false")
+    func regexBounds() throws {
+        let document: JSONValue = ["aa", .string(String(repeating: "a", count: 1001))]
+        #expect(try JSONPath(parsing: "$[?match(@, 'a{2}')]").nodes(in: document).map(\.value) == ["aa"])
+        #expect(try JSONPath(parsing: "$[?match(@, 'a{1000,}')]").nodes(in: document).count == 1)
+        #expect(try JSONPath(parsing: "$[?match(@, 'a{1001}')]").nodes(in: document).isEmpty)
+        #expect(try JSONPath(parsing: "$[?search(@, 'a{2,1001}')]").nodes(in: document).isEmpty)
+    }
+
     @Test("An invalid query names the column and the reason")
     func errorMessages() {
         let cases: [(String, String)] = [
