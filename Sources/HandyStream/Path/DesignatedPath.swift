@@ -17,6 +17,8 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     let text: String
     /// An RFC 9535 query: a part missing from the document, or of another shape, is no match rather than an error.
     private(set) var isQuery = false
+    /// A query's segments from its first filter on, applied by a ``QueryStage`` to each candidate the path selects.
+    private(set) var tail: [JSONPath.Segment] = []
 
     /// A path that begins with `$` is a JSONPath query; HandyJSON's dot paths otherwise.
     init(parsing text: String) throws(JSONDecodingError) {
@@ -25,10 +27,15 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             return
         }
         var segments: [Segment] = []
-        for segment in try JSONPath(parsing: text).segments {
-            guard !segment.isDescendant, segment.selectors.count == 1 else {
-                throw Self.notYetStreamed(text)
+        let query = try JSONPath(parsing: text).segments
+        for (position, segment) in query.enumerated() {
+            if Self.startsTail(segment) {
+                // The filter's candidates are streamed as `*` matches; the stage after the filter does the rest.
+                segments.append(.everyChild)
+                self.init(text: text, segments: segments, tail: Array(query[position...]))
+                return
             }
+            guard !segment.isDescendant, segment.selectors.count == 1 else { throw Self.notYetStreamed(text) }
             switch segment.selectors[0] {
             case .name(let name): segments.append(.key(Array(name.utf8)))
             case .index(let index) where index >= 0: segments.append(.index(index))
@@ -36,20 +43,29 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             default: throw Self.notYetStreamed(text)
             }
         }
-        self.init(text: text, segments: segments, isQuery: true)
+        self.init(text: text, segments: segments, tail: [])
     }
 
-    private init(text: String, segments: [Segment], isQuery: Bool) {
+    private init(text: String, segments: [Segment], tail: [JSONPath.Segment]) {
         self.text = text
         self.segments = segments
-        self.isQuery = isQuery
+        self.tail = tail
+        isQuery = true
+    }
+
+    /// A child segment with one filter that asks nothing of the document's root: its candidates can be held one at a
+    /// time.
+    private static func startsTail(_ segment: JSONPath.Segment) -> Bool {
+        guard !segment.isDescendant, segment.selectors.count == 1, case .filter(let filter) = segment.selectors[0]
+        else { return false }
+        return !filter.readsRoot
     }
 
     private static func notYetStreamed(_ text: String) -> JSONDecodingError {
         JSONDecodingError(
             .invalidPath,
             "JSONPath '\(text)' is valid but not yet read on a stream: only names, indices from the start and '*', "
-                + "one per segment, are")
+                + "one per segment, then filters that do not read '$', are")
     }
 
     /// The segments of a mapped key (`<--`): keys only, `\.` a literal dot, a trailing backslash itself (a mapping

@@ -58,6 +58,20 @@ package struct JSONPath: Equatable, CustomStringConvertible {
         case literal(JSONValue)
         case query(Query)
         case call(Function, [Expression])
+
+        var readsRoot: Bool {
+            switch self {
+            case .literal: false
+            case .query(let query):
+                !query.isRelative
+                    || query.segments.contains { segment in
+                        segment.selectors.contains {
+                            if case .filter(let inner) = $0 { inner.readsRoot } else { false }
+                        }
+                    }
+            case .call(_, let arguments): arguments.contains { $0.readsRoot }
+            }
+        }
     }
 
     enum Comparison: String, Equatable {
@@ -71,6 +85,16 @@ package struct JSONPath: Equatable, CustomStringConvertible {
         case compare(Operand, Comparison, Operand)
         /// A test (an existence test or a logical function) or, as a function's argument, a value or a nodelist.
         case operand(Operand)
+
+        /// Whether an absolute query (`$`) appears anywhere in it, nested filters included.
+        var readsRoot: Bool {
+            switch self {
+            case .or(let terms), .and(let terms): terms.contains { $0.readsRoot }
+            case .not(let inner): inner.readsRoot
+            case .compare(let left, _, let right): left.readsRoot || right.readsRoot
+            case .operand(let operand): operand.readsRoot
+            }
+        }
     }
 
     package init(parsing text: String) throws(JSONDecodingError) {

@@ -25,6 +25,8 @@ final class DecodingPipeline<T>: StageOwner {
     private let run: DecodingRun
     let builder: Builder
     private let filter: PathFilter?
+    /// A JSONPath query's filter and what follows it, between the path filter and the builder.
+    private let query: QueryStage?
     private let tokenizer: Tokenizer
     private let mode: Mode
     /// A designated value: reading stops once it is complete.
@@ -62,13 +64,15 @@ final class DecodingPipeline<T>: StageOwner {
         root = RootFrame<T>(codec: codec, collecting: completed)
         run = DecodingRun(options: options, seed: seed)
         builder = Builder(root: root, run: run)
+        query = path.tail.isEmpty ? nil : QueryStage(tail: path.tail, next: builder, single: mode == .value)
         let filters = mode != .value || !path.isEmpty
         filter =
             filters
             ? PathFilter(
-                path: mode == .elements ? path.streamingElements() : path, next: builder, run: run,
+                path: mode == .elements ? path.streamingElements() : path, next: query ?? builder, run: run,
                 mode: mode == .value ? .single : .stream)
             : nil
+        query?.filter = filter
         stopsWhenComplete = mode == .value && !path.isEmpty
         tokenizer = Tokenizer(
             sink: filter.map { $0 as TokenSink } ?? builder, multipleValues: mode != .value,
@@ -104,7 +108,7 @@ final class DecodingPipeline<T>: StageOwner {
     }
 
     override func pathFilterHandsOver(_ filter: PathFilter) {
-        tokenizer.sink = .builder(.passUnretained(builder))
+        tokenizer.sink = query.map { .other(.passUnretained($0)) } ?? .builder(.passUnretained(builder))
     }
 
     override func pathFilterTakesBack(_ filter: PathFilter) {

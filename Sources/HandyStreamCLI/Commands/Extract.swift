@@ -8,8 +8,9 @@ let pathHelp = """
     any number of times (statuses[*].user, data[*].items[*], rates.*). A backslash makes the next character \
     literal (a\\.b is the one key "a.b", \\* the key "*"). The empty path is the whole document. Every match is \
     printed on a line of its own, in document order; on JSON Lines (or concatenated documents) the path applies to \
-    each line in turn. Like jq's .a.b[] and .rates[], without filters. A path that begins with $ is an RFC 9535 \
-    JSONPath query ($.data.items[*].name, $['a b'][0]); names, indices from the start and * are read on a stream.
+    each line in turn. Like jq's .a.b[] and .rates[]. A path that begins with $ is an RFC 9535 \
+    JSONPath query ($.data.items[*].name, $.items[?@.price < 10].id); names, indices from the start, * and \
+    filters are read on a stream.
     """
 
 /// Writes every value a path matches as compact JSON, one per line.

@@ -78,14 +78,15 @@ struct JSONPathComplianceTests {
             "\(test.selector): got \(values) at \(paths), expected \(test.results.map(\.values))")
     }
 
-    /// The cases whose queries are read on a stream today: names, indices from the start and `*`, one per segment.
+    /// The cases whose queries are read on a stream today: names, indices from the start and `*`, one per segment,
+    /// then a filter that does not read `$` and anything after it.
     static let streamed = ComplianceSuite.cases.filter { test in
         test.document != nil && (try? DesignatedPath(parsing: test.selector)) != nil
     }
 
     @Test("Each case a stream reads gives the suite's nodelist, whole and in chunks of 1 and 7 bytes")
     func streamed() throws {
-        #expect(Self.streamed.count == 79)
+        #expect(Self.streamed.count == 348)
         for test in Self.streamed {
             let text = Array(try #require(test.document).description.utf8)
             for chunkSize in [text.count, 1, 7] {
@@ -120,10 +121,29 @@ struct JSONPathComplianceTests {
         expectError(.pathNotFound) { try decoder.decode(Book.self, from: json, at: "$.store.book[5]") }
     }
 
+    @Test("A filter's matches come as their candidates end, before the array does; decode collects them")
+    func filtersOnAStream() throws {
+        let decoder = try ModelDecoder().elements(of: JSONValue.self, at: "$.items[?@.n > 2].n")
+        #expect(try decoder.feed(Array(#"{"items": [{"n": 1}, {"n": 5}"#.utf8)) == [5])
+        #expect(try decoder.feed(Array(#", {"n": 7, "m": [1]}, 3"#.utf8)) == [7])
+        #expect(try decoder.feed(Array("]}".utf8)) == [])
+        #expect(try decoder.finish() == [])
+        let json = #"{"store": {"book": [{"title": "A", "price": 8.5}, {"title": "B", "price": 12}]}}"#
+        let titles = try ModelDecoder().decode([String].self, from: json, at: "$.store.book[?@.price < 10].title")
+        #expect(titles == ["A"])
+        #expect(try ModelDecoder().decode([Int].self, from: json, at: "$.store.book[?@.pages].pages") == [])
+        let members = try ModelDecoder().decode([Double].self, from: json, at: "$.store.book[*][?@ > 10]")
+        #expect(members == [12])
+    }
+
     @Test("A query a stream cannot read yet is refused before any input, and says so")
     func notYetStreamed() {
         let error = expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$..a") }
         #expect(error?.message.hasPrefix("JSONPath '$..a' is valid but not yet read on a stream") == true)
+        // A filter that reads the document's root needs the whole document.
+        expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@.b == $.c]") }
+        expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@[?@ == $.c]]") }
+        #expect(throws: Never.self) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@[?@ == 1]]") }
     }
 
     @Test("A regular expression's repetition bound past 1,000 is refused, so match and search are false")
