@@ -30,6 +30,8 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         let query = try JSONPath(parsing: text).segments
         for (position, segment) in query.enumerated() {
             if Self.startsTail(segment) {
+                // Every filter after it is evaluated on one candidate too: none may read the document's root.
+                guard !query[position...].contains(where: Self.readsRoot) else { throw Self.notYetStreamed(text) }
                 // The filter's candidates are streamed as `*` matches; the stage after the filter does the rest.
                 segments.append(.everyChild)
                 self.init(text: text, segments: segments, tail: Array(query[position...]))
@@ -51,6 +53,10 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         self.segments = segments
         self.tail = tail
         isQuery = true
+    }
+
+    private static func readsRoot(_ segment: JSONPath.Segment) -> Bool {
+        segment.selectors.contains { if case .filter(let filter) = $0 { filter.readsRoot } else { false } }
     }
 
     /// A child segment with one filter that asks nothing of the document's root: its candidates can be held one at a

@@ -143,6 +143,7 @@ struct JSONPathComplianceTests {
         // A filter that reads the document's root needs the whole document.
         expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@.b == $.c]") }
         expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@[?@ == $.c]]") }
+        expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$.items[?@.a].k[?$.flag]") }
         #expect(throws: Never.self) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@[?@ == 1]]") }
     }
 
