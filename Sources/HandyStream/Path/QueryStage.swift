@@ -1,14 +1,14 @@
 /// The part of a JSONPath query that starts with a filter, on a stream: the path filter hands it each candidate (each
 /// child of a node the streamed prefix selects) as events; it holds that one candidate as a `JSONValue`, applies the
 /// filter and the segments after it, and replays the selected nodes' events into the builder, then lets the candidate
-/// go. Memory: one candidate at a time.
+/// go. One candidate is held as a tree at a time (what the builder collects of the matches is the builder's).
 final class QueryStage: TokenSink {
     private let tail: [JSONPath.Segment]
     private let next: Builder
     /// Single mode: the path filter wraps every candidate in one array of its own, passed through to the builder.
     private let single: Bool
-    /// Stream mode: told when a candidate is done, as the builder's root would tell it. Unretained: the pipeline owns
-    /// both.
+    /// Stream mode: resumed when a candidate is done, also when it selects no node (each selected node's completion
+    /// resumes it too; a filter already searching ignores that). Unretained: the pipeline owns both.
     unowned(unsafe) var filter: PathFilter?
 
     private enum Open {
