@@ -261,7 +261,7 @@ enum Fuzz {
     }
 }
 
-/// JSONPath: a query a stream reads gives, fed in chunks, the nodelist the whole-value evaluation gives (duplicate
+/// JSONPath: a query read on a stream gives, fed in chunks, the nodelist the whole-value evaluation gives (duplicate
 /// keys, outside I-JSON, aside); an input that is itself a query is parsed and evaluated, whole and streamed, on a
 /// fixed document, without a trap.
 private func checkQueries(on whole: JSONValue?, bytes: [UInt8], fedInChunks: (([UInt8]) throws -> Void) -> Bool) {
@@ -272,7 +272,11 @@ private func checkQueries(on whole: JSONValue?, bytes: [UInt8], fedInChunks: (([
         return values + rest
     }
     if let whole, !hasDuplicateKeys(whole) {
-        for query in ["$.*", "$[*].a", "$.a.*[0]", "$['data'][*]['items'][1]", "$.*[?@.a > 1 || @ == 'x'].a"] {
+        let queries = [
+            "$.*", "$[*].a", "$.a.*[0]", "$['data'][*]['items'][1]", "$.*[?@.a > 1 || @ == 'x'].a", "$..a",
+            "$.*[-2:]", "$[0, 'a', -1]", "$[*][?@ == $[0]]",
+        ]
+        for query in queries {
             let expected = try! JSONPath(parsing: query).nodes(in: whole).map(\.value)
             guard let values = streamed(query, fedInChunks: fedInChunks), values == expected else {
                 fatalError("\(query) streamed differs from its whole-value nodelist \(expected)")

@@ -17,8 +17,14 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     let text: String
     /// An RFC 9535 query: a part missing from the document, or of another shape, is no match rather than an error.
     private(set) var isQuery = false
-    /// A query's segments from its first filter on, applied by a ``QueryStage`` to each candidate the path selects.
+    /// A query that selects at most one node (names and indices only, RFC 9535's singular query): decoded as one value,
+    /// which must exist. Any other query gives a nodelist, empty when nothing matches.
+    private(set) var isSingular = true
+    /// A query's segments from the first one a stream can't follow alone, applied by a ``QueryStage``.
     private(set) var tail: [JSONPath.Segment] = []
+    /// Whether the tail applies to each child of a node the segments select (a filter's candidates, each held alone),
+    /// or to each such node held whole.
+    private(set) var tailTakesChildren = false
 
     /// A path that begins with `$` is a JSONPath query; HandyJSON's dot paths otherwise.
     init(parsing text: String) throws(JSONDecodingError) {
@@ -26,52 +32,55 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             try self.init(text, keysOnly: false)
             return
         }
-        var segments: [Segment] = []
         let query = try JSONPath(parsing: text).segments
+        var segments: [Segment] = []
         for (position, segment) in query.enumerated() {
-            if Self.startsTail(segment) {
-                // Every filter after it is evaluated on one candidate too: none may read the document's root.
-                guard !query[position...].contains(where: Self.readsRoot) else { throw Self.notYetStreamed(text) }
-                // The filter's candidates are streamed as `*` matches; the stage after the filter does the rest.
+            if let step = Self.streamedStep(segment) {
+                segments.append(step)
+                continue
+            }
+            var tail = Array(query[position...])
+            var takesChildren = false
+            if tail.contains(where: Self.readsRoot) {
+                // A filter that reads `$` needs the whole document: it is held, and the whole query applied to it.
+                segments = []
+                tail = query
+            } else if !segment.isDescendant, segment.selectors.count == 1, case .filter = segment.selectors[0] {
+                // The filter's candidates are streamed as `*` matches, one held at a time.
                 segments.append(.everyChild)
-                self.init(text: text, segments: segments, tail: Array(query[position...]))
-                return
+                takesChildren = true
             }
-            guard !segment.isDescendant, segment.selectors.count == 1 else { throw Self.notYetStreamed(text) }
-            switch segment.selectors[0] {
-            case .name(let name): segments.append(.key(Array(name.utf8)))
-            case .index(let index) where index >= 0: segments.append(.index(index))
-            case .wildcard: segments.append(.everyChild)
-            default: throw Self.notYetStreamed(text)
-            }
+            self.init(query: text, query, segments, tail: tail, takesChildren: takesChildren)
+            return
         }
-        self.init(text: text, segments: segments, tail: [])
+        self.init(query: text, query, segments, tail: [], takesChildren: false)
     }
 
-    private init(text: String, segments: [Segment], tail: [JSONPath.Segment]) {
+    private init(
+        query text: String, _ query: [JSONPath.Segment], _ segments: [Segment], tail: [JSONPath.Segment],
+        takesChildren: Bool
+    ) {
         self.text = text
         self.segments = segments
         self.tail = tail
+        tailTakesChildren = takesChildren
         isQuery = true
+        isSingular = JSONPath.Query(isRelative: false, segments: query).isSingular
+    }
+
+    /// What the path filter follows alone: one name, index from the start or `*` in a child segment.
+    private static func streamedStep(_ segment: JSONPath.Segment) -> Segment? {
+        guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
+        switch segment.selectors[0] {
+        case .name(let name): return .key(Array(name.utf8))
+        case .index(let index) where index >= 0: return .index(index)
+        case .wildcard: return .everyChild
+        default: return nil
+        }
     }
 
     private static func readsRoot(_ segment: JSONPath.Segment) -> Bool {
         segment.selectors.contains { if case .filter(let filter) = $0 { filter.readsRoot } else { false } }
-    }
-
-    /// A child segment with one filter that asks nothing of the document's root: its candidates can be held one at a
-    /// time.
-    private static func startsTail(_ segment: JSONPath.Segment) -> Bool {
-        guard !segment.isDescendant, segment.selectors.count == 1, case .filter(let filter) = segment.selectors[0]
-        else { return false }
-        return !filter.readsRoot
-    }
-
-    private static func notYetStreamed(_ text: String) -> JSONDecodingError {
-        JSONDecodingError(
-            .invalidPath,
-            "JSONPath '\(text)' is valid but not yet read on a stream: only names, indices from the start and '*', "
-                + "one per segment, then filters that do not read '$', are")
     }
 
     /// The segments of a mapped key (`<--`): keys only, `\.` a literal dot, a trailing backslash itself (a mapping
@@ -150,9 +159,10 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         segments.firstIndex { $0 == .everyElement || $0 == .everyMember || $0 == .everyChild }
     }
 
-    /// For element streaming: `data.items` streams as `data.items[*]`; a wildcard path already says what it streams.
+    /// For element streaming: `data.items` streams as `data.items[*]`; a wildcard path, or a query whose tail selects
+    /// the nodes, already says what it streams.
     func streamingElements() -> DesignatedPath {
-        guard firstWildcard == nil else { return self }
+        guard firstWildcard == nil, tail.isEmpty else { return self }
         var path = self
         path.segments.append(.everyElement)
         return path

@@ -218,9 +218,9 @@ final class PathFilter: TokenSink {
     }
 
     /// Whether a missing part is no match rather than an error: past a wildcard, or anywhere in a JSONPath query that
-    /// gives a nodelist (one with a wildcard, or read as a stream of values); a singular query's one value must exist.
+    /// gives a nodelist (one that isn't singular, or read as a stream of values); a singular query's value must exist.
     private func withinWildcard(_ count: Int) -> Bool {
-        if path.isQuery && (firstWildcard != nil || mode == .stream) { return true }
+        if path.isQuery && (!path.isSingular || mode == .stream) { return true }
         guard let firstWildcard else { return false }
         return firstWildcard < count
     }
@@ -355,8 +355,8 @@ final class PathFilter: TokenSink {
         } else if mode == .stream {
             // With several values in the input, the path applies to the next one afresh.
             exhausted = false
-        } else if path.isQuery && firstWildcard != nil && !collecting && state == .searching {
-            // A query whose wildcard's container never came selects nothing: an empty array.
+        } else if path.isQuery && !path.isSingular && !collecting && state == .searching {
+            // A query whose wildcard's container, or whose held node, never came selects nothing: an empty array.
             collecting = true
             handOverPath(path.jsonPath(prefix: path.segments.count), index: nil)
             return toNext { $0.tokenStartArray() } && toNext { $0.tokenEndArray() }

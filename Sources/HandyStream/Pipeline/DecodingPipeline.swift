@@ -26,7 +26,7 @@ final class DecodingPipeline<T>: StageOwner {
     let builder: Builder
     private let filter: PathFilter?
     /// A JSONPath query's filter and what follows it, between the path filter and the builder.
-    private let query: QueryStage?
+    let query: QueryStage?
     private let tokenizer: Tokenizer
     private let mode: Mode
     /// A designated value: reading stops once it is complete.
@@ -64,7 +64,7 @@ final class DecodingPipeline<T>: StageOwner {
         root = RootFrame<T>(codec: codec, collecting: completed)
         run = DecodingRun(options: options, seed: seed)
         builder = Builder(root: root, run: run)
-        query = path.tail.isEmpty ? nil : QueryStage(tail: path.tail, next: builder, single: mode == .value)
+        query = path.tail.isEmpty ? nil : QueryStage(path: path, next: builder, run: run, single: mode == .value)
         let filters = mode != .value || !path.isEmpty
         filter =
             filters
@@ -75,7 +75,7 @@ final class DecodingPipeline<T>: StageOwner {
         query?.filter = filter
         stopsWhenComplete = mode == .value && !path.isEmpty
         tokenizer = Tokenizer(
-            sink: filter.map { $0 as TokenSink } ?? builder, multipleValues: mode != .value,
+            sink: filter ?? query ?? builder, multipleValues: mode != .value,
             rejectsUnpairedSurrogates: options.strict, maximumTokenLength: options.maximumTokenLength ?? .max)
         run.attach(tokenizer)
         super.init()
@@ -103,7 +103,8 @@ final class DecodingPipeline<T>: StageOwner {
         }
         // The element is in `completed` already (the root frame collects into it).
         root.reset()
-        filter?.resume()
+        // A query stage replays several values per match, and resumes the filter after the last.
+        if query == nil { filter?.resume() }
         return true
     }
 

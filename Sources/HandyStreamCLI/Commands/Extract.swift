@@ -9,8 +9,8 @@ let pathHelp = """
     literal (a\\.b is the one key "a.b", \\* the key "*"). The empty path is the whole document. Every match is \
     printed on a line of its own, in document order; on JSON Lines (or concatenated documents) the path applies to \
     each line in turn. Like jq's .a.b[] and .rates[]. A path that begins with $ is an RFC 9535 \
-    JSONPath query ($.data.items[*].name, $.items[?@.price < 10].id); names, indices from the start, * and \
-    filters are read on a stream.
+    JSONPath query ($.data.items[*].name, $.items[?@.price < 10].id, $..author, $.items[-3:]), matches in the \
+    RFC's order; a filter holds one candidate at a time, [-N:] the last N elements.
     """
 
 /// Writes every value a path matches as compact JSON, one per line.

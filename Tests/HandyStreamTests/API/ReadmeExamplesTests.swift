@@ -69,12 +69,12 @@ struct ReadmeExamplesTests {
     func models() throws {
         let json = #"{"data": {"cat": {"id": "12", "name": "Tom", "friends": ["Jerry"], "owner": {"name": "Ann"}}}}"#
 
-        // HandyJSON's calls: nil when the input is malformed or the path isn't there.
+        // HandyJSON's calls (import HandyJSON): nil when the input is malformed or the path isn't there.
         let cat = Cat.deserialize(from: json, designatedPath: "data.cat")  // id 12: the string "12" fills an Int64
         let cats = [Cat].deserialize(from: #"[{"name": "a"}, 42, {"name": "b"}]"#)  // [a, nil, b]
         let felix = Cat.deserialize(from: ["name": "Felix", "id": 7])  // from a [String: Any]
 
-        // ModelDecoder throws, saying what went wrong and where: models, Codable types, arrays, scalars, Any.
+        // ModelDecoder (import HandyStream) throws, saying what went wrong and where: models, Codable types, Any.
         let tom = try ModelDecoder().decode(Cat.self, from: json, at: "data.cat")
         let ownerName = try ModelDecoder().decode(String.self, from: json, at: "data.cat.owner.name")  // "Ann"
         let strict = ModelDecoder(options: DecodingOptions(strict: true))  // a value that doesn't fit throws

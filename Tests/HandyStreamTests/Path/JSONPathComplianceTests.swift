@@ -78,16 +78,12 @@ struct JSONPathComplianceTests {
             "\(test.selector): got \(values) at \(paths), expected \(test.results.map(\.values))")
     }
 
-    /// The cases whose queries are read on a stream today: names, indices from the start and `*`, one per segment,
-    /// then a filter that does not read `$` and anything after it.
-    static let streamed = ComplianceSuite.cases.filter { test in
-        test.document != nil && (try? DesignatedPath(parsing: test.selector)) != nil
-    }
+    static let valid = ComplianceSuite.cases.filter { $0.document != nil }
 
-    @Test("Each case a stream reads gives the suite's nodelist, whole and in chunks of 1 and 7 bytes")
+    @Test("Each valid case gives the suite's nodelist on a stream, whole and in chunks of 1 and 7 bytes")
     func streamed() throws {
-        #expect(Self.streamed.count == 348)
-        for test in Self.streamed {
+        #expect(Self.valid.count == 456)
+        for test in Self.valid {
             let text = Array(try #require(test.document).description.utf8)
             for chunkSize in [text.count, 1, 7] {
                 let decoder = try ModelDecoder().values(of: JSONValue.self, at: test.selector)
@@ -136,15 +132,87 @@ struct JSONPathComplianceTests {
         #expect(members == [12])
     }
 
-    @Test("A query a stream cannot read yet is refused before any input, and says so")
-    func notYetStreamed() {
-        let error = expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$..a") }
-        #expect(error?.message.hasPrefix("JSONPath '$..a' is valid but not yet read on a stream") == true)
-        // A filter that reads the document's root needs the whole document.
-        expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@.b == $.c]") }
-        expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@[?@ == $.c]]") }
-        expectError(.invalidPath) { try ModelDecoder().values(of: JSONValue.self, at: "$.items[?@.a].k[?$.flag]") }
-        #expect(throws: Never.self) { try ModelDecoder().values(of: JSONValue.self, at: "$.a[?@[?@ == 1]]") }
+    @Test("Each valid case decoded as one value: the node of a singular query (which must exist), else the nodelist")
+    func decodedWhole() throws {
+        for test in Self.valid {
+            let text = try #require(test.document).description
+            let singular = JSONPath.Query(
+                isRelative: false, segments: try JSONPath(parsing: test.selector).segments
+            ).isSingular
+            if singular && test.results.allSatisfy(\.values.isEmpty) {
+                // `JSONValue` is `Decodable`: the path's error comes as a `DecodingError`, as `JSONDecoder`'s would.
+                #expect(throws: DecodingError.self, "\(test.selector)") {
+                    try ModelDecoder().decode(JSONValue.self, from: text, at: test.selector)
+                }
+                expectError(.pathNotFound) { try ModelDecoder().decode(JSONText.self, from: text, at: test.selector) }
+                continue
+            }
+            let value = try ModelDecoder().decode(JSONValue.self, from: text, at: test.selector)
+            #expect(
+                test.results.contains { singular ? [value] == $0.values : .array($0.values) == value },
+                "\(test.name): \(test.selector) decoded \(value)")
+        }
+    }
+
+    /// Runs `query` over `text` in chunks of 64 bytes, as `values(of:at:)` does, and gives what its stage held at most.
+    static func peakHeld(_ query: String, over text: String) throws -> (values: [JSONValue], held: Int) {
+        let pipeline = try ModelDecoder().pipeline(JSONValue.self, at: query, mode: .valuePerDocument)
+        let bytes = Array(text.utf8)
+        for start in stride(from: 0, to: bytes.count, by: 64) {
+            try bytes[start..<min(start + 64, bytes.count)].withUnsafeBytes { try pipeline.feed($0) }
+        }
+        try pipeline.finish()
+        return (pipeline.takeElements(), try #require(pipeline.query).peakHeld)
+    }
+
+    @Test("What a stream holds: one filter candidate at a time, the last N elements for [-N:], whole values otherwise")
+    func streamingBounds() throws {
+        let items = (0..<5_000).map { #"{"id": \#($0), "tags": ["a", "b"], "n": \#($0 % 7)}"# }
+        let document = #"{"meta": {"count": 5000}, "items": ["# + items.joined(separator: ", ") + "]}"
+        let filtered = try Self.peakHeld("$.items[?@.n == 3].id", over: document)
+        #expect(filtered.values == stride(from: 3, to: 5_000, by: 7).map { JSONValue.number(String($0)) })
+        #expect(filtered.held == 3, "a candidate's members, not the array's elements")
+        let last = try Self.peakHeld("$.items[-3:].id", over: document)
+        #expect(last.values == ["4997", "4998", "4999"].map(JSONValue.number))
+        #expect(last.held <= 16, "held \(last.held) elements of 5,000")
+        let mixed = try Self.peakHeld("$.items[-1, -40:-38]['id']", over: document)
+        #expect(mixed.values == ["4999", "4960", "4961"].map(JSONValue.number))
+        #expect(mixed.held <= 80)
+        // A slice from the start, or one stepping backwards, needs the array whole.
+        let whole = try Self.peakHeld("$.items[:2].id", over: document)
+        #expect(whole.values == ["0", "1"].map(JSONValue.number))
+        #expect(whole.held == 5_000)
+        // A filter reading `$` holds the document; its root is the document's.
+        let rooted = try Self.peakHeld("$.items[?@.id >= $.meta.count]", over: document)
+        #expect(rooted.values.isEmpty && rooted.held == 2, "the document's two members")
+        // The document isn't cut to its last elements when a filter reads it.
+        let byRoot = try Self.peakHeld("$[-1][?@ == $[0][0]]", over: "[[5], [1, 5]]")
+        #expect(byRoot.values == ["5"].map(JSONValue.number))
+    }
+
+    @Test("Descendants, negative indices and several selectors, at every entry point, in the RFC's order")
+    func heldQueries() throws {
+        let json = #"{"a": {"x": {"a": 1}, "a": 2}, "list": [10, 20, 30], "b": {"a": [3]}}"#
+        let decoder = ModelDecoder()
+        #expect(try decoder.decode(JSONValue.self, from: json, at: "$..a") == [["x": ["a": 1], "a": 2], 2, 1, [3]])
+        #expect(try decoder.decode(Int.self, from: json, at: "$.list[-1]") == 30)
+        #expect(try decoder.decode([Int].self, from: json, at: "$.list[-2:]") == [20, 30])
+        #expect(try decoder.decode([Int].self, from: json, at: "$.list[::-1]") == [30, 20, 10])
+        #expect(try decoder.decode([Int].self, from: json, at: "$.list[2, 0, 0]") == [30, 10, 10])
+        #expect(try decoder.decode([Int].self, from: json, at: "$.nothing[-1:]") == [])
+        #expect(try decoder.decode([Int].self, from: json, at: "$.list[?@ > $.a.a]") == [10, 20, 30])
+        #expect(throws: DecodingError.self) { try decoder.decode(Int.self, from: json, at: "$.list[-4]") }
+        let missing = expectError(.pathNotFound) { try decoder.decode(JSONText.self, from: json, at: "$.list[-4]") }
+        #expect(missing?.message == "path '$.list[-4]' not found: the query selects no node")
+        // The `Codable` route reads the same nodes.
+        struct Pair: Codable, Equatable { var a: Int }
+        #expect(try decoder.decode([Pair].self, from: json, at: "$..x") == [Pair(a: 1)])
+        let codable = try JSONDecoder().decode([Int].self, from: Data("[30, 10]".utf8))
+        #expect(try decoder.decode([Int].self, from: json, at: "$.list[-1, 0]") == codable)
+        // Elements as they come: each node of each document, JSON Lines too.
+        let lines = try decoder.values(of: Int.self, at: "$..n")
+        #expect(try lines.feed(Array("{\"n\": 1, \"m\": {\"n\": 2}}\n{\"n\": 3}\n".utf8)) == [1, 2, 3])
+        #expect(try lines.finish() == [])
     }
 
     @Test("A regular expression's repetition bound past 1,000 is refused, so match and search are false")
