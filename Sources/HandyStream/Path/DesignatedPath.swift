@@ -22,9 +22,17 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     private(set) var isSingular = true
     /// A query's segments from the first one a stream can't follow alone, applied by a ``QueryStage``.
     private(set) var tail: [JSONPath.Segment] = []
-    /// Whether the tail applies to each child of a node the segments select (a filter's candidates, each held alone),
-    /// or to each such node held whole.
-    private(set) var tailTakesChildren = false
+    /// What the tail starts from: `nil` without a tail.
+    private(set) var tailStart: TailStart?
+
+    enum TailStart: Equatable {
+        /// Each child of a node the segments select: a filter's candidates, each held alone.
+        case children
+        /// A `..` segment of names and indices from the start, followed as the nodes arrive.
+        case descendants
+        /// Each node the segments select, held whole.
+        case node
+    }
 
     /// A path that begins with `$` is a JSONPath query; HandyJSON's dot paths otherwise.
     init(parsing text: String) throws(JSONDecodingError) {
@@ -40,7 +48,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                 continue
             }
             var tail = Array(query[position...])
-            var takesChildren = false
+            var start = TailStart.node
             if tail.contains(where: Self.readsRoot) {
                 // A filter that reads `$` needs the whole document: it is held, and the whole query applied to it.
                 segments = []
@@ -48,22 +56,33 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             } else if !segment.isDescendant, segment.selectors.count == 1, case .filter = segment.selectors[0] {
                 // The filter's candidates are streamed as `*` matches, one held at a time.
                 segments.append(.everyChild)
-                takesChildren = true
+                start = .children
+            } else if segment.isDescendant, segment.selectors.allSatisfy(Self.picksOneChild) {
+                start = .descendants
             }
-            self.init(query: text, query, segments, tail: tail, takesChildren: takesChildren)
+            self.init(query: text, query, segments, tail: tail, start: start)
             return
         }
-        self.init(query: text, query, segments, tail: [], takesChildren: false)
+        self.init(query: text, query, segments, tail: [], start: nil)
+    }
+
+    /// A name, or an index from the start: a child known as soon as it starts.
+    private static func picksOneChild(_ selector: JSONPath.Selector) -> Bool {
+        switch selector {
+        case .name: true
+        case .index(let index): index >= 0
+        default: false
+        }
     }
 
     private init(
         query text: String, _ query: [JSONPath.Segment], _ segments: [Segment], tail: [JSONPath.Segment],
-        takesChildren: Bool
+        start: TailStart?
     ) {
         self.text = text
         self.segments = segments
         self.tail = tail
-        tailTakesChildren = takesChildren
+        tailStart = start
         isQuery = true
         isSingular = JSONPath.Query(isRelative: false, segments: query).isSingular
     }

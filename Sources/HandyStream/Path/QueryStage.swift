@@ -1,26 +1,146 @@
-/// The part of a JSONPath query a stream can't follow alone (its tail), between the path filter and the builder. The
-/// path filter hands it each candidate as events: each child of a node the streamed segments select when the tail
-/// starts with a filter, or else each such node whole (the document itself when a filter reads `$`). It holds that one
-/// candidate as a `JSONValue`, applies the tail, replays the selected nodes' events into the builder, and lets the
-/// candidate go. An array tested only from its end (`[-3:]`, `[-1]`) is held as its last elements.
-final class QueryStage: TokenSink {
-    private let tail: [JSONPath.Segment]
-    private let takesChildren: Bool
+/// The part of a JSONPath query a stream can't follow alone (its tail), between the path filter and the builder: the
+/// path filter hands it each candidate as events (the document itself when a filter reads `$`), and it replays the
+/// events of the nodes the query selects into the builder, as one array of them or, in stream mode, one by one. How
+/// much of a candidate it holds is each kind's own: ``HeldQueryStage`` holds the candidate, ``DescendantStage`` the
+/// matches of a `..` segment.
+class QueryStage: TokenSink {
+    let tail: [JSONPath.Segment]
+    let run: DecodingRun
     private let next: Builder
-    private let run: DecodingRun
     private let text: String
     /// One value is decoded (not a stream of them).
     private let single: Bool
     /// Single mode: the path filter wraps every candidate in one array of its own, passed through to the builder.
     private let collected: Bool
+    /// Single mode, no array of the path filter's: this stage makes the nodelist's array, for each candidate.
+    private let wraps: Bool
     /// A singular query decoded as one value: exactly one node must be selected.
-    private let needsOneNode: Bool
-    /// A candidate array is held as at most this many last elements: all the tail's first segment can select.
-    private let keepsLast: Int?
+    let needsOneNode: Bool
     /// Stream mode: resumed when a candidate's nodes are all replayed. Unretained: the pipeline owns both.
     unowned(unsafe) var filter: PathFilter?
-    /// The most children the held candidate had at once (what the streaming bounds are tested by).
-    private(set) var peakHeld = 0
+    /// The most values held at once (what the streaming bounds are tested by).
+    var peakHeld = 0
+    /// Single mode: whether the path filter's array of candidates is open.
+    private var inCollection = false
+    /// Whether this candidate's nodelist array was opened.
+    private var opened = false
+
+    /// The stage for `path`'s tail, if it has one.
+    static func make(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) -> QueryStage? {
+        switch path.tailStart {
+        case nil: nil
+        case .descendants: DescendantStage(path: path, next: next, run: run, single: single)
+        case .children, .node: HeldQueryStage(path: path, next: next, run: run, single: single)
+        }
+    }
+
+    init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {
+        tail = path.tail
+        text = path.text
+        self.next = next
+        self.run = run
+        self.single = single
+        collected = single && path.firstWildcard != nil
+        wraps = single && path.firstWildcard == nil && !path.isSingular
+        needsOneNode = single && path.isSingular
+    }
+
+    /// Whether no candidate is being read: only then can the path filter's array of candidates start or end.
+    var betweenCandidates: Bool { true }
+
+    override func tokenStartArray() -> Bool {
+        guard collected, !inCollection, betweenCandidates else { return candidateStartsArray() }
+        inCollection = true
+        return next.tokenStartArray()
+    }
+
+    override func tokenEndArray() -> Bool {
+        guard collected, inCollection, betweenCandidates else { return candidateEndsArray() }
+        inCollection = false
+        return next.tokenEndArray()
+    }
+
+    func candidateStartsArray() -> Bool { preconditionFailure("QueryStage: an array is someone's") }
+    func candidateEndsArray() -> Bool { preconditionFailure("QueryStage: an array is someone's") }
+
+    /// A selected node, from `value` the node `rest` (the segments still to apply) starts from.
+    func emit(_ value: JSONValue, rest: ArraySlice<JSONPath.Segment> = []) -> Bool {
+        if wraps && !opened {
+            opened = true
+            guard next.tokenStartArray() else { return false }
+        }
+        if rest.isEmpty { return Self.replay(value, into: next) }
+        var context = JSONPathContext(root: value)
+        for node in context.apply(Array(rest), to: [JSONPath.Node(location: [], value: value)]) {
+            guard Self.replay(node.value, into: next) else { return false }
+        }
+        return true
+    }
+
+    /// The candidate's nodes are all out: the nodelist's array closes, or the path filter reads on.
+    func candidateDone() -> Bool {
+        if wraps {
+            if !opened { guard next.tokenStartArray() else { return false } }
+            opened = false
+            return next.tokenEndArray()
+        }
+        if !single { filter?.resume() }
+        return true
+    }
+
+    /// A singular query's one node, which must be there.
+    func emitOnly(_ node: JSONValue?) -> Bool {
+        guard let node else {
+            return run.fail(
+                BuildFailure(
+                    kind: .pathNotFound, message: "path '\(text)' not found: the query selects no node",
+                    path: run.valuePath))
+        }
+        return Self.replay(node, into: next)
+    }
+
+    func tooDeep() -> Bool {
+        run.fail(
+            BuildFailure(
+                kind: .tooDeep, message: "nesting deeper than \(run.maximumDepth) levels", path: run.valuePath))
+    }
+
+    /// A value's events, as the tokenizer would send them.
+    private static func replay(_ value: JSONValue, into sink: TokenSink) -> Bool {
+        switch value {
+        case .null: return sink.tokenNull()
+        case .bool(let truth): return sink.tokenBool(truth)
+        case .number(var text): return text.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
+        case .string(var text): return text.withUTF8 { sink.tokenString(UnsafeRawBufferPointer($0)) }
+        case .array(let elements):
+            guard sink.tokenStartArray() else { return false }
+            for element in elements where !replay(element, into: sink) { return false }
+            return sink.tokenEndArray()
+        case .object(let members):
+            guard sink.tokenStartMap() else { return false }
+            for member in members {
+                var key = member.key
+                guard key.withUTF8({ sink.tokenKey(UnsafeRawBufferPointer($0)) }), replay(member.value, into: sink)
+                else { return false }
+            }
+            return sink.tokenEndMap()
+        }
+    }
+}
+
+/// Holds each candidate whole, as a `JSONValue`, and applies the tail to it when it ends: a filter's candidates (each
+/// child of the nodes the leading part selects), one at a time, or each node the leading part selects. An array
+/// tested only from its end (`[-3:]`, `[-1]`) is held as its last elements.
+final class HeldQueryStage: QueryStage {
+    private let takesChildren: Bool
+    /// A candidate array is held as at most this many last elements: all the tail's first segment can select.
+    private let keepsLast: Int?
+
+    override init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {
+        takesChildren = path.tailStart == .children
+        keepsLast = path.tailStart == .children ? nil : Self.lastElementsNeeded(by: path.tail)
+        super.init(path: path, next: next, run: run, single: single)
+    }
 
     private enum Open {
         case array([JSONValue])
@@ -28,20 +148,6 @@ final class QueryStage: TokenSink {
     }
     /// The candidate's open containers, outermost first.
     private var open: [Open] = []
-    /// Single mode: whether the path filter's array of candidates is open.
-    private var inCollection = false
-
-    init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {
-        tail = path.tail
-        takesChildren = path.tailTakesChildren
-        text = path.text
-        self.next = next
-        self.run = run
-        self.single = single
-        collected = single && path.firstWildcard != nil
-        needsOneNode = single && path.isSingular
-        keepsLast = path.tailTakesChildren ? nil : Self.lastElementsNeeded(by: path.tail)
-    }
 
     /// How many last elements of an array hold everything the tail's first segment can select from it, when that is
     /// only indices counted from the end and forward slices starting there; `nil` otherwise.
@@ -87,11 +193,9 @@ final class QueryStage: TokenSink {
         return true
     }
 
-    override func tokenStartArray() -> Bool {
-        if collected && !inCollection && open.isEmpty {
-            inCollection = true
-            return next.tokenStartArray()
-        }
+    override var betweenCandidates: Bool { open.isEmpty }
+
+    override func candidateStartsArray() -> Bool {
         guard open.count < run.depthAllowance else { return tooDeep() }
         open.append(.array([]))
         return true
@@ -102,19 +206,9 @@ final class QueryStage: TokenSink {
         return add(.object(members))
     }
 
-    override func tokenEndArray() -> Bool {
-        if open.isEmpty && collected && inCollection {
-            inCollection = false
-            return next.tokenEndArray()
-        }
+    override func candidateEndsArray() -> Bool {
         guard case .array(let elements)? = open.popLast() else { return false }
         return add(.array(elements))
-    }
-
-    private func tooDeep() -> Bool {
-        run.fail(
-            BuildFailure(
-                kind: .tooDeep, message: "nesting deeper than \(run.maximumDepth) levels", path: run.valuePath))
     }
 
     /// A completed value: into the container it sits in, or, if it is a whole candidate, through the query's tail.
@@ -152,44 +246,10 @@ final class QueryStage: TokenSink {
         // A filter's segment applies to the candidate as one child of its node: a one-element array stands for it.
         let start = takesChildren ? JSONValue.array([candidate]) : candidate
         let nodes = context.apply(tail, to: [JSONPath.Node(location: [], value: start)])
-        if needsOneNode {
-            guard let node = nodes.first else {
-                return run.fail(
-                    BuildFailure(
-                        kind: .pathNotFound, message: "path '\(text)' not found: the query selects no node",
-                        path: run.valuePath))
-            }
-            return Self.replay(node.value, into: next)
-        }
-        let wraps = single && !collected
-        guard !wraps || next.tokenStartArray() else { return false }
+        if needsOneNode { return emitOnly(nodes.first?.value) }
         for node in nodes {
-            guard Self.replay(node.value, into: next) else { return false }
+            guard emit(node.value) else { return false }
         }
-        guard !wraps || next.tokenEndArray() else { return false }
-        if !single { filter?.resume() }
-        return true
-    }
-
-    /// A value's events, as the tokenizer would send them.
-    private static func replay(_ value: JSONValue, into sink: TokenSink) -> Bool {
-        switch value {
-        case .null: return sink.tokenNull()
-        case .bool(let truth): return sink.tokenBool(truth)
-        case .number(var text): return text.withUTF8 { sink.tokenNumber(UnsafeRawBufferPointer($0)) }
-        case .string(var text): return text.withUTF8 { sink.tokenString(UnsafeRawBufferPointer($0)) }
-        case .array(let elements):
-            guard sink.tokenStartArray() else { return false }
-            for element in elements where !replay(element, into: sink) { return false }
-            return sink.tokenEndArray()
-        case .object(let members):
-            guard sink.tokenStartMap() else { return false }
-            for member in members {
-                var key = member.key
-                guard key.withUTF8({ sink.tokenKey(UnsafeRawBufferPointer($0)) }), replay(member.value, into: sink)
-                else { return false }
-            }
-            return sink.tokenEndMap()
-        }
+        return candidateDone()
     }
 }

@@ -64,7 +64,7 @@ final class DecodingPipeline<T>: StageOwner {
         root = RootFrame<T>(codec: codec, collecting: completed)
         run = DecodingRun(options: options, seed: seed)
         builder = Builder(root: root, run: run)
-        query = path.tail.isEmpty ? nil : QueryStage(path: path, next: builder, run: run, single: mode == .value)
+        query = QueryStage.make(path: path, next: builder, run: run, single: mode == .value)
         let filters = mode != .value || !path.isEmpty
         filter =
             filters

@@ -190,6 +190,64 @@ struct JSONPathComplianceTests {
         #expect(byRoot.values == ["5"].map(JSONValue.number))
     }
 
+    @Test("A `..` segment holds its matches, not the document, and sends them once every container around is settled")
+    func descendantsOnAStream() throws {
+        let items = (0..<5_000).map { #"{"id": \#($0), "tags": [{"id": "t"}], "n": \#($0 % 7)}"# }
+        let document = #"{"meta": {"count": 5000}, "items": ["# + items.joined(separator: ", ") + "]}"
+        let inItems = try Self.peakHeld("$.items..id", over: document)
+        #expect(inItems.values.count == 10_000)
+        #expect(Array(inItems.values.prefix(4)) == ["0", "t", "1", "t"].map { $0 == "t" ? .string($0) : .number($0) })
+        #expect(inItems.held <= 2, "held \(inItems.held): an item's id and its tag's, at most")
+        // The document itself could end with an `id`, which would come first: every match waits for its end.
+        let everywhere = try Self.peakHeld("$..id", over: document)
+        #expect(everywhere.values == inItems.values)
+        #expect(everywhere.held == 10_000)
+        // Matches come as they end, before the array does.
+        let decoder = try ModelDecoder().elements(of: Int.self, at: "$.items..n")
+        #expect(try decoder.feed(Array(#"{"items": [{"n": 1, "m": {"n": 2}}, {"m": [{"n": 3}]}"#.utf8)) == [1, 2, 3])
+        #expect(try decoder.feed(Array(#", {"n": 4}]}"#.utf8)) == [4])
+        #expect(try decoder.finish() == [])
+    }
+
+    @Test("Random documents: `..`, indices and several selectors, streamed in chunks, give the whole-value nodelist")
+    func randomDescendants() throws {
+        let queries = [
+            "$..a", "$..[0]", "$..['a','b']", "$..a..b", "$.a..[1,'b']", "$..[0].a", "$.*..a", "$..b[-1:]",
+            "$..[2, 0]", "$[0]..c", "$..a[?@.b]", "$..['c', 'a', 'c']",
+        ]
+        var generator = SplitMix64(seed: 43)
+        func value(_ depth: Int) -> JSONValue {
+            switch Int.random(in: 0..<(depth > 4 ? 3 : 6), using: &generator) {
+            case 0: return .number(String(Int.random(in: 0..<100, using: &generator)))
+            case 1: return .string(["a", "b", "x"].randomElement(using: &generator)!)
+            case 2: return .null
+            case 3, 4:
+                let count = Int.random(in: 0...4, using: &generator)
+                let keys = ["a", "b", "c", "d"].shuffled(using: &generator).prefix(count)
+                return .object(keys.map { JSONValue.Member(key: $0, value: value(depth + 1)) })
+            default:
+                return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in value(depth + 1) })
+            }
+        }
+        for round in 0..<300 {
+            let document = value(0)
+            let text = Array(document.description.utf8)
+            for query in queries {
+                let expected = try JSONPath(parsing: query).nodes(in: document).map(\.value)
+                let chunkSize = [1, 7, text.count][round % 3]
+                let decoder = try ModelDecoder().values(of: JSONValue.self, at: query)
+                var values: [JSONValue] = []
+                for start in stride(from: 0, to: text.count, by: chunkSize) {
+                    values += try decoder.feed(text[start..<min(start + chunkSize, text.count)])
+                }
+                values += try decoder.finish()
+                #expect(values == expected, "\(query) on \(document)")
+                let whole = try ModelDecoder().decode(JSONValue.self, from: text, at: query)
+                #expect(whole == .array(expected), "\(query) decoded on \(document)")
+            }
+        }
+    }
+
     @Test("Descendants, negative indices and several selectors, at every entry point, in the RFC's order")
     func heldQueries() throws {
         let json = #"{"a": {"x": {"a": 1}, "a": 2}, "list": [10, 20, 30], "b": {"a": [3]}}"#

@@ -1,0 +1,222 @@
+/// A tail that starts with a `..` segment of names and indices from the start (`$..author`, `$.items..['id', 0]`),
+/// followed as the candidate's events arrive: only the matches are held, never the rest of the candidate.
+///
+/// The RFC's order puts a node's own matches before those of its descendants, and a stream meets them the other way
+/// round when a member comes late (`{"x": {"a": 1}, "a": 2}` gives 2, then 1). So each open container keeps its own
+/// matches and those found below it until every selector is settled (met, or known absent at its end); from then on,
+/// if every container around it is settled too, matches go out as they complete. An array is settled at once for
+/// names, an object for indices: `$.items..id` sends each item's `id` as soon as it ends, while `$..id` holds them
+/// until the document ends, since the document itself may close with an `id`.
+final class DescendantStage: QueryStage {
+    private enum Wanted {
+        case name([UInt8])
+        case index(Int)
+    }
+
+    private enum Contents {
+        case array([JSONValue])
+        case object([JSONValue.Member])
+    }
+
+    private struct Frame {
+        var isObject: Bool
+        /// Arrays: the index of the element being read.
+        var index = -1
+        /// Objects, while held: the key of the member being read.
+        var key = ""
+        /// The matches of this container's selectors, in selector order; `nil` until met, or absent.
+        var own: [JSONValue?]
+        /// Per selector: met, or known absent.
+        var settled: [Bool]
+        var unsettled: Int
+        /// Matches found below, in order, once their containers ended, not yet sent.
+        var below: [JSONValue] = []
+        /// Every container around it, and its own selectors, are settled: its matches go out as they complete.
+        var flowing = false
+        /// The container's value so far, when it is itself a match or inside one.
+        var contents: Contents?
+        /// The selectors the child being read fills.
+        var childFills: [Int] = []
+    }
+
+    private let wanted: [Wanted]
+    /// The segments after the `..` one, applied to each match as it goes out.
+    private let rest: ArraySlice<JSONPath.Segment>
+    private var frames: [Frame] = []
+    /// Matches held (``Frame/own`` and ``Frame/below``), for ``QueryStage/peakHeld``.
+    private var held = 0
+
+    override init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {
+        wanted = path.tail[0].selectors.map { selector in
+            switch selector {
+            case .name(let name): .name(Array(name.utf8))
+            case .index(let index): .index(index)
+            default: preconditionFailure("DescendantStage: a selector that is neither a name nor an index")
+            }
+        }
+        rest = path.tail[1...]
+        super.init(path: path, next: next, run: run, single: single)
+    }
+
+    override var betweenCandidates: Bool { frames.isEmpty }
+
+    // MARK: - Events
+
+    override func tokenNull() -> Bool { scalar { .null } }
+    override func tokenBool(_ value: Bool) -> Bool { scalar { .bool(value) } }
+    override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool {
+        scalar { .number(String(decoding: text, as: UTF8.self)) }
+    }
+    override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        scalar { .string(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let last = frames.count - 1
+        guard last >= 0, frames[last].isObject else { return false }
+        frames[last].childFills.removeAll(keepingCapacity: true)
+        for (selector, want) in wanted.enumerated() where !frames[last].settled[selector] {
+            if case .name(let name) = want, name.elementsEqual(bytes) { frames[last].childFills.append(selector) }
+        }
+        if frames[last].contents != nil { frames[last].key = String(decoding: bytes, as: UTF8.self) }
+        return true
+    }
+
+    override func tokenStartMap() -> Bool { open(isObject: true) }
+    override func candidateStartsArray() -> Bool { open(isObject: false) }
+    override func tokenEndMap() -> Bool { close() }
+    override func candidateEndsArray() -> Bool { close() }
+
+    // MARK: - Values
+
+    /// An array's next element starts: which selectors it fills.
+    private func elementStarts() {
+        let last = frames.count - 1
+        guard last >= 0, !frames[last].isObject else { return }
+        frames[last].index += 1
+        frames[last].childFills.removeAll(keepingCapacity: true)
+        for (selector, want) in wanted.enumerated() where !frames[last].settled[selector] {
+            if case .index(let index) = want, index == frames[last].index { frames[last].childFills.append(selector) }
+        }
+    }
+
+    /// Whether the value starting now is kept: a match, or inside one.
+    private var childIsHeld: Bool {
+        guard let frame = frames.last else { return false }
+        return frame.contents != nil || !frame.childFills.isEmpty
+    }
+
+    private func scalar(_ make: () -> JSONValue) -> Bool {
+        elementStarts()
+        // A scalar candidate selects nothing below it.
+        guard !frames.isEmpty else { return candidateDone() }
+        guard childIsHeld else { return true }
+        return childEnded(make(), below: [])
+    }
+
+    private func open(isObject: Bool) -> Bool {
+        guard frames.count < run.depthAllowance else { return tooDeep() }
+        elementStarts()
+        let held = childIsHeld
+        var frame = Frame(
+            isObject: isObject, own: Array(repeating: nil, count: wanted.count),
+            settled: Array(repeating: false, count: wanted.count), unsettled: 0)
+        // A name can't be met in an array, nor an index in an object.
+        for (selector, want) in wanted.enumerated() {
+            switch want {
+            case .name: frame.settled[selector] = !isObject
+            case .index: frame.settled[selector] = isObject
+            }
+            if !frame.settled[selector] { frame.unsettled += 1 }
+        }
+        if held { frame.contents = isObject ? .object([]) : .array([]) }
+        frame.flowing = frame.unsettled == 0 && (frames.last?.flowing ?? true)
+        frames.append(frame)
+        return true
+    }
+
+    private func close() -> Bool {
+        guard var frame = frames.popLast() else { return false }
+        // What is not met by now is absent: the container's own matches are known.
+        let value: JSONValue? =
+            switch frame.contents {
+            case .array(let elements)?: .array(elements)
+            case .object(let members)?: .object(members)
+            case nil: nil
+            }
+        var out: [JSONValue] = []
+        if !frame.flowing {
+            out = frame.own.compactMap { $0 } + frame.below
+            frame.own = []
+            frame.below = []
+        }
+        guard !frames.isEmpty else {
+            // The candidate ended: all that is left goes out.
+            held -= out.count
+            for match in out { guard emit(match, rest: rest) else { return false } }
+            return candidateDone()
+        }
+        guard let value else { return pass(out) }
+        return childEnded(value, below: out)
+    }
+
+    /// A held child of the innermost container ended: into the container's value, into the selectors it fills, and
+    /// the matches found in it after them.
+    private func childEnded(_ value: JSONValue, below: [JSONValue]) -> Bool {
+        let last = frames.count - 1
+        switch frames[last].contents {
+        case .array(var elements)?:
+            frames[last].contents = nil
+            elements.append(value)
+            frames[last].contents = .array(elements)
+        case .object(var members)?:
+            frames[last].contents = nil
+            members.append(JSONValue.Member(key: frames[last].key, value: value))
+            frames[last].contents = .object(members)
+        case nil:
+            break
+        }
+        for selector in frames[last].childFills {
+            frames[last].own[selector] = value
+            frames[last].settled[selector] = true
+            frames[last].unsettled -= 1
+            held += 1
+        }
+        frames[last].childFills.removeAll(keepingCapacity: true)
+        peakHeld = max(peakHeld, held)
+        guard pass(below) else { return false }
+        if !frames[last].flowing && frames[last].unsettled == 0 && (last == 0 || frames[last - 1].flowing) {
+            return startFlowing(last)
+        }
+        return true
+    }
+
+    /// Matches from a child that ended, into the innermost container: sent, if it flows, or kept in order.
+    private func pass(_ matches: [JSONValue]) -> Bool {
+        guard !matches.isEmpty else { return true }
+        let last = frames.count - 1
+        guard frames[last].flowing else {
+            frames[last].below += matches
+            peakHeld = max(peakHeld, held)
+            return true
+        }
+        held -= matches.count
+        for match in matches { guard emit(match, rest: rest) else { return false } }
+        return true
+    }
+
+    /// The container at `level` and every one around it are settled: what it kept goes out, and so do the open
+    /// containers inside it that are settled.
+    private func startFlowing(_ level: Int) -> Bool {
+        for index in level..<frames.count {
+            guard frames[index].unsettled == 0 else { return true }
+            frames[index].flowing = true
+            let out = frames[index].own.compactMap { $0 } + frames[index].below
+            frames[index].own = Array(repeating: nil, count: wanted.count)
+            frames[index].below = []
+            held -= out.count
+            for match in out { guard emit(match, rest: rest) else { return false } }
+        }
+        return true
+    }
+}
