@@ -41,7 +41,7 @@ final class DescendantStage: QueryStage {
 
     private let wanted: [Wanted]
     /// The segments after the `..` one, applied to each match as it goes out.
-    private let rest: ArraySlice<JSONPath.Segment>
+    private let rest: [JSONPath.Segment]
     private var frames: [Frame] = []
     /// Matches held (``Frame/own`` and ``Frame/below``), for ``QueryStage/peakHeld``.
     private var held = 0
@@ -54,7 +54,7 @@ final class DescendantStage: QueryStage {
             default: preconditionFailure("DescendantStage: a selector that is neither a name nor an index")
             }
         }
-        rest = path.tail[1...]
+        rest = Array(path.tail.dropFirst())
         super.init(path: path, next: next, run: run, single: single)
     }
 

@@ -51,9 +51,12 @@ extension String {
 }
 
 struct JSONPathContext {
-    let root: JSONValue
+    /// What `$` is in a filter; a stage sets each candidate in turn, keeping the compiled regular expressions.
+    var root: JSONValue
     /// Regular expressions compiled so far, by their I-Regexp text (`nil`: not a valid I-Regexp).
     private var regexes: [String: IRegexp?] = [:]
+    /// Whether nodes know where they are; a stream, which sends only values, spares the arrays.
+    var tracksLocations = true
 
     init(root: JSONValue) { self.root = root }
 
@@ -80,15 +83,19 @@ struct JSONPathContext {
     /// The node, then each child and its descendants in turn: arrays in order, objects in member order.
     private mutating func visitDescendants(of node: Node, _ visit: (inout Self, Node) -> Void) {
         visit(&self, node)
-        for child in Self.children(of: node) { visitDescendants(of: child, visit) }
+        for child in children(of: node) { visitDescendants(of: child, visit) }
     }
 
-    static func children(of node: Node) -> [Node] {
+    private func location(_ node: Node, _ step: JSONPath.Step) -> [JSONPath.Step] {
+        tracksLocations ? node.location + [step] : []
+    }
+
+    func children(of node: Node) -> [Node] {
         switch node.value {
         case .array(let elements):
-            return elements.enumerated().map { Node(location: node.location + [.index($0)], value: $1) }
+            return elements.enumerated().map { Node(location: location(node, .index($0)), value: $1) }
         case .object(let members):
-            return members.map { Node(location: node.location + [.key($0.key)], value: $0.value) }
+            return members.map { Node(location: location(node, .key($0.key)), value: $0.value) }
         default:
             return []
         }
@@ -101,21 +108,21 @@ struct JSONPathContext {
                 guard case .object(let members) = node.value,
                     let member = members.first(where: { JSONPath.same($0.key, name) })
                 else { continue }
-                output.append(Node(location: node.location + [.key(name)], value: member.value))
+                output.append(Node(location: location(node, .key(name)), value: member.value))
             case .wildcard:
-                output += Self.children(of: node)
+                output += children(of: node)
             case .index(let index):
                 guard case .array(let elements) = node.value else { continue }
                 let at = index < 0 ? elements.count + index : index
                 guard elements.indices.contains(at) else { continue }
-                output.append(Node(location: node.location + [.index(at)], value: elements[at]))
+                output.append(Node(location: location(node, .index(at)), value: elements[at]))
             case .slice(let start, let end, let step):
                 guard case .array(let elements) = node.value else { continue }
                 for at in JSONPath.sliceIndices(start: start, end: end, step: step, count: elements.count) {
-                    output.append(Node(location: node.location + [.index(at)], value: elements[at]))
+                    output.append(Node(location: location(node, .index(at)), value: elements[at]))
                 }
             case .filter(let expression):
-                for child in Self.children(of: node) where test(expression, on: child.value) {
+                for child in children(of: node) where test(expression, on: child.value) {
                     output.append(child)
                 }
             }
@@ -155,8 +162,8 @@ struct JSONPathContext {
         case .not(let inner): return !test(inner, on: current)
         case .operand(let operand): return evaluate(operand, on: current).asLogical
         case .compare(let left, let comparison, let right):
-            let a = evaluate(left, on: current).asValue
-            let b = evaluate(right, on: current).asValue
+            let a = value(of: left, on: current)
+            let b = value(of: right, on: current)
             switch comparison {
             case .equal: return Self.equal(a, b)
             case .notEqual: return !Self.equal(a, b)
@@ -166,6 +173,18 @@ struct JSONPathContext {
             case .greaterOrEqual: return Self.less(b, a) || Self.equal(a, b)
             }
         }
+    }
+
+    /// A comparison's operand: `@.name` is looked up directly (a filter's most common test), the rest evaluated.
+    private mutating func value(of operand: JSONPath.Operand, on current: JSONValue) -> JSONValue? {
+        if case .query(let query) = operand, query.isRelative, query.segments.count == 1,
+            !query.segments[0].isDescendant, query.segments[0].selectors.count == 1,
+            case .name(let name) = query.segments[0].selectors[0]
+        {
+            guard case .object(let members) = current else { return nil }
+            return members.first { JSONPath.same($0.key, name) }?.value
+        }
+        return evaluate(operand, on: current).asValue
     }
 
     private mutating func evaluate(_ operand: JSONPath.Operand, on current: JSONValue) -> Result {
@@ -178,7 +197,7 @@ struct JSONPathContext {
         case .call(let function, let arguments):
             switch function {
             case .length:
-                switch argument(arguments[0], on: current).asValue {
+                switch valueArgument(arguments[0], on: current) {
                 case .string(let string): return .value(.number(String(string.unicodeScalars.count)))
                 case .array(let elements): return .value(.number(String(elements.count)))
                 case .object(let members): return .value(.number(String(members.count)))
@@ -193,13 +212,19 @@ struct JSONPathContext {
                 }
                 return .value(nodes[0].value)
             case .match, .search:
-                guard case .string(let string) = argument(arguments[0], on: current).asValue,
-                    case .string(let pattern) = argument(arguments[1], on: current).asValue,
+                guard case .string(let string) = valueArgument(arguments[0], on: current),
+                    case .string(let pattern) = valueArgument(arguments[1], on: current),
                     let regex = regex(pattern)
                 else { return .logical(false) }
                 return .logical(function == .match ? regex.matchesWhole(string) : regex.occurs(in: string))
             }
         }
+    }
+
+    /// An argument read as a value (a logical expression is none).
+    private mutating func valueArgument(_ expression: JSONPath.Expression, on current: JSONValue) -> JSONValue? {
+        guard case .operand(let operand) = expression else { return nil }
+        return value(of: operand, on: current)
     }
 
     private mutating func argument(_ expression: JSONPath.Expression, on current: JSONValue) -> Result {
@@ -241,12 +266,21 @@ struct JSONPathContext {
         }
     }
 
-    private static func numeric(_ text: String) -> Double { Double(text) ?? .nan }
+    private static func numeric(_ text: String) -> Double {
+        // A number's text is a JSON number token, from the document or the query.
+        var text = text
+        return text.withUTF8 { DecimalText.double(token: UnsafeRawBufferPointer($0)) } ?? Double(text) ?? .nan
+    }
 }
 
 extension JSONPath {
-    /// Strings are equal when their Unicode scalars are (§2.3.5.2.2): no canonical equivalence, as `==` has.
-    static func same(_ a: String, _ b: String) -> Bool { a.unicodeScalars.elementsEqual(b.unicodeScalars) }
+    /// Strings are equal when their Unicode scalars are (§2.3.5.2.2), so when their UTF-8 is: no canonical
+    /// equivalence, as `==` has.
+    static func same(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
+    }
 
     /// The indices a slice selects from an array of `count` elements, in order (§2.3.4.2.2).
     static func sliceIndices(start: Int?, end: Int?, step: Int?, count: Int) -> StrideTo<Int> {

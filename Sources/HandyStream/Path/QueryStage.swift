@@ -24,6 +24,8 @@ class QueryStage: TokenSink {
     private var inCollection = false
     /// Whether this candidate's nodelist array was opened.
     private var opened = false
+    /// The tail's evaluation, its regular expressions compiled once for every candidate.
+    var context = JSONPathContext(root: .null)
 
     /// The stage for `path`'s tail, if it has one.
     static func make(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) -> QueryStage? {
@@ -43,6 +45,8 @@ class QueryStage: TokenSink {
         collected = single && path.firstWildcard != nil
         wraps = single && path.firstWildcard == nil && !path.isSingular
         needsOneNode = single && path.isSingular
+        super.init()
+        context.tracksLocations = false
     }
 
     /// Whether no candidate is being read: only then can the path filter's array of candidates start or end.
@@ -64,14 +68,14 @@ class QueryStage: TokenSink {
     func candidateEndsArray() -> Bool { preconditionFailure("QueryStage: an array is someone's") }
 
     /// A selected node, from `value` the node `rest` (the segments still to apply) starts from.
-    func emit(_ value: JSONValue, rest: ArraySlice<JSONPath.Segment> = []) -> Bool {
+    func emit(_ value: JSONValue, rest: [JSONPath.Segment] = []) -> Bool {
         if wraps && !opened {
             opened = true
             guard next.tokenStartArray() else { return false }
         }
         if rest.isEmpty { return Self.replay(value, into: next) }
-        var context = JSONPathContext(root: value)
-        for node in context.apply(Array(rest), to: [JSONPath.Node(location: [], value: value)]) {
+        context.root = value
+        for node in context.apply(rest, to: [JSONPath.Node(location: [], value: value)]) {
             guard Self.replay(node.value, into: next) else { return false }
         }
         return true
@@ -132,22 +136,77 @@ class QueryStage: TokenSink {
 /// child of the nodes the leading part selects), one at a time, or each node the leading part selects. An array
 /// tested only from its end (`[-3:]`, `[-1]`) is held as its last elements.
 final class HeldQueryStage: QueryStage {
-    private let takesChildren: Bool
+    /// A filter's candidates: the filter, and the segments after its own.
+    private let test: JSONPath.Expression?
+    private let afterFilter: [JSONPath.Segment]
     /// A candidate array is held as at most this many last elements: all the tail's first segment can select.
     private let keepsLast: Int?
 
+    /// The candidate being read. Unchecked: each event makes one call that mutates it and calls nothing back, so two
+    /// accesses never overlap; checked, the access costs more than the event's work.
+    @exclusivity(unchecked) private var assembly: CandidateAssembly
+
     override init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {
-        takesChildren = path.tailStart == .children
-        keepsLast = path.tailStart == .children ? nil : Self.lastElementsNeeded(by: path.tail)
+        let tail = path.tail
+        if path.tailStart == .children, case .filter(let filter) = tail[0].selectors[0] {
+            test = filter
+        } else {
+            test = nil
+        }
+        afterFilter = Array(tail.dropFirst())
+        keepsLast = test != nil ? nil : Self.lastElementsNeeded(by: path.tail)
+        // Only the members the tail reads of a filter's candidate, or of an element counted from the end, are built.
+        if let test, tail.count > 1, let tested = Self.membersRead(by: test), let taken = Self.names(of: tail[1]) {
+            assembly = CandidateAssembly(
+                readMembers: (tested + taken).map { Array($0.utf8) }, projectionDepth: 1, keepsLast: nil)
+        } else if let keepsLast, tail.count > 1, let taken = Self.names(of: tail[1]) {
+            assembly = CandidateAssembly(
+                readMembers: taken.map { Array($0.utf8) }, projectionDepth: 2, keepsLast: keepsLast)
+        } else {
+            assembly = CandidateAssembly(readMembers: nil, projectionDepth: 0, keepsLast: keepsLast)
+        }
         super.init(path: path, next: next, run: run, single: single)
     }
 
-    private enum Open {
-        case array([JSONValue])
-        case object([JSONValue.Member], key: String)
+    /// The names a child segment of names only selects.
+    private static func names(of segment: JSONPath.Segment) -> [String]? {
+        guard !segment.isDescendant else { return nil }
+        var names: [String] = []
+        for selector in segment.selectors {
+            guard case .name(let name) = selector else { return nil }
+            names.append(name)
+        }
+        return names
     }
-    /// The candidate's open containers, outermost first.
-    private var open: [Open] = []
+
+    /// The members of `@` a filter reads, when it reads `@` only through them (`@.price`, `length(@.tags)`).
+    private static func membersRead(by expression: JSONPath.Expression) -> [String]? {
+        switch expression {
+        case .or(let terms), .and(let terms):
+            var all: [String] = []
+            for term in terms {
+                guard let read = membersRead(by: term) else { return nil }
+                all += read
+            }
+            return all
+        case .not(let inner): return membersRead(by: inner)
+        case .compare(let left, _, let right):
+            guard let a = membersRead(by: left), let b = membersRead(by: right) else { return nil }
+            return a + b
+        case .operand(let operand): return membersRead(by: operand)
+        }
+    }
+
+    private static func membersRead(by operand: JSONPath.Operand) -> [String]? {
+        switch operand {
+        case .literal: return []
+        case .query(let query):
+            guard query.isRelative, let first = query.segments.first else { return nil }
+            return names(of: first)
+        case .call(_, let arguments):
+            return membersRead(by: .or(arguments))
+        }
+    }
 
     /// How many last elements of an array hold everything the tail's first segment can select from it, when that is
     /// only indices counted from the end and forward slices starting there; `nil` otherwise.
@@ -172,80 +231,50 @@ final class HeldQueryStage: QueryStage {
         return needed
     }
 
-    override func tokenNull() -> Bool { add(.null) }
-    override func tokenBool(_ value: Bool) -> Bool { add(.bool(value)) }
+    override func tokenNull() -> Bool { took(assembly.scalar { .null }) }
+    override func tokenBool(_ value: Bool) -> Bool { took(assembly.scalar { .bool(value) }) }
     override func tokenNumber(_ text: UnsafeRawBufferPointer) -> Bool {
-        add(.number(String(decoding: text, as: UTF8.self)))
+        took(assembly.scalar { .number(String(decoding: text, as: UTF8.self)) })
     }
     override func tokenString(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        add(.string(String(decoding: bytes, as: UTF8.self)))
+        took(assembly.scalar { .string(String(decoding: bytes, as: UTF8.self)) })
     }
-
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard case .object(let members, _)? = open.last else { return false }
-        open[open.count - 1] = .object(members, key: String(decoding: bytes, as: UTF8.self))
+        assembly.key(bytes)
         return true
     }
-
-    override func tokenStartMap() -> Bool {
-        guard open.count < run.depthAllowance else { return tooDeep() }
-        open.append(.object([], key: ""))
-        return true
-    }
-
-    override var betweenCandidates: Bool { open.isEmpty }
-
+    override func tokenStartMap() -> Bool { took(assembly.start(isObject: true, allowance: run.depthAllowance)) }
     override func candidateStartsArray() -> Bool {
-        guard open.count < run.depthAllowance else { return tooDeep() }
-        open.append(.array([]))
-        return true
+        took(assembly.start(isObject: false, allowance: run.depthAllowance))
     }
+    override func tokenEndMap() -> Bool { took(assembly.end()) }
+    override func candidateEndsArray() -> Bool { took(assembly.end()) }
 
-    override func tokenEndMap() -> Bool {
-        guard case .object(let members, _)? = open.popLast() else { return false }
-        return add(.object(members))
-    }
+    override var betweenCandidates: Bool { assembly.isEmpty }
 
-    override func candidateEndsArray() -> Bool {
-        guard case .array(let elements)? = open.popLast() else { return false }
-        return add(.array(elements))
-    }
-
-    /// A completed value: into the container it sits in, or, if it is a whole candidate, through the query's tail.
-    private func add(_ value: JSONValue) -> Bool {
-        switch open.last {
-        case .array(var elements)?:
-            open[open.count - 1] = .array([])
-            elements.append(value)
-            if open.count == 1 {
-                // Dropped in batches, so that each element is moved a constant number of times.
-                if let keep = keepsLast, elements.count >= max(2 * keep, 16) {
-                    elements.removeFirst(elements.count - keep)
-                }
-                peakHeld = max(peakHeld, elements.count)
-            }
-            open[open.count - 1] = .array(elements)
-            return true
-        case .object(var members, let key)?:
-            open[open.count - 1] = .object([], key: key)
-            members.append(JSONValue.Member(key: key, value: value))
-            if open.count == 1 { peakHeld = max(peakHeld, members.count) }
-            open[open.count - 1] = .object(members, key: key)
-            return true
-        case nil:
-            return candidateEnded(value)
+    private func took(_ step: CandidateAssembly.Step) -> Bool {
+        switch step {
+        case .more: true
+        case .done(let candidate): candidateEnded(candidate)
+        case .tooDeep: tooDeep()
         }
     }
 
     private func candidateEnded(_ held: JSONValue) -> Bool {
+        peakHeld = max(peakHeld, assembly.peak)
         var candidate = held
         if let keep = keepsLast, case .array(let elements) = held, elements.count > keep {
             candidate = .array(Array(elements.suffix(keep)))
         }
-        var context = JSONPathContext(root: candidate)
-        // A filter's segment applies to the candidate as one child of its node: a one-element array stands for it.
-        let start = takesChildren ? JSONValue.array([candidate]) : candidate
-        let nodes = context.apply(tail, to: [JSONPath.Node(location: [], value: start)])
+        context.root = candidate
+        let nodes: [JSONPath.Node]
+        if let test {
+            // The filter's segment selects the candidate, one child of its node, or not.
+            let start = [JSONPath.Node(location: [], value: candidate)]
+            nodes = context.test(test, on: candidate) ? context.apply(afterFilter, to: start) : []
+        } else {
+            nodes = context.apply(tail, to: [JSONPath.Node(location: [], value: candidate)])
+        }
         if needsOneNode { return emitOnly(nodes.first?.value) }
         for node in nodes {
             guard emit(node.value) else { return false }
