@@ -80,8 +80,8 @@ struct CandidateAssembly {
         guard let container = open.popLast() else { return .more }
         let value: JSONValue
         if container.isObject {
-            value = .object(
-                zip(keys[container.keyStart...], values[container.start...]).map { JSONValue.Member(key: $0, value: $1) })
+            let members = zip(keys[container.keyStart...], values[container.start...])
+            value = .object(members.map { JSONValue.Member(key: $0, value: $1) })
             keys.removeSubrange(container.keyStart...)
         } else {
             value = .array(Array(values[container.start...]))
