@@ -244,7 +244,7 @@ struct JSONPathContext {
     static func equal(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
-        case (.number(let x)?, .number(let y)?): return numeric(x) == numeric(y)
+        case (.number(let x)?, .number(let y)?): return x == y || numeric(x) == numeric(y)
         case (.string(let x)?, .string(let y)?): return JSONPath.same(x, y)
         case (.array(let x)?, .array(let y)?):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
