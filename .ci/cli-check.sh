@@ -93,6 +93,7 @@ expect "JSONPath" $'"a"\n"b"\n"c"' "$("$tool" extract '$.s[*].t.*.x' "$work/wild
 expect "JSONPath filter" '2' "$("$tool" extract '$.s[?@.u.n > 1].u.n' "$work/wild.json")"
 expect "JSONPath descendants" $'"a"\n"b"\n"c"' "$("$tool" extract '$..x' "$work/wild.json")"
 expect "JSONPath from the end" '{"x":"c"}' "$("$tool" extract '$.s[-1].t[-1:]' "$work/wild.json")"
+expect "normalized paths" $'$[\'s\'][1][\'t\'][1]\t{"x":"c"}' "$("$tool" extract --paths '$.s[-1].t[-1:]' "$work/wild.json")"
 usage "invalid JSONPath" "did you mean '=='?" "$tool" extract '$.s[?@.u = 1]' "$work/wild.json"
 expect "members" $'1\n2' "$("$tool" extract 'r.*' "$work/wild.json")"
 echo "cli-check: $passed passed, 0 failed"

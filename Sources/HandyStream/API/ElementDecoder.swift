@@ -25,6 +25,12 @@ public final class ElementDecoder<T> {
         return engine.takeElements()
     }
 
+    /// Asks for each match's normalized path, before the first chunk: ``takePaths()`` gives those of the elements
+    /// returned so far, in their order.
+    package func recordPaths() { engine.recordPaths() }
+
+    package func takePaths() -> [String] { engine.takePaths() }
+
     /// Ends the input: returns the last elements; throws when the document is malformed or cut short. Call it once.
     public func finish() throws -> [T] {
         try engine.finish()

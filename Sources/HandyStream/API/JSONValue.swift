@@ -59,12 +59,6 @@ public struct JSONText: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ModelDecoder {
-    /// The compact JSON text of the value at `path`, read as a stream: the document is read up to the end of that
-    /// value only, and nothing but the text is built.
-    public func extractJSON(at path: String, from bytes: some ContiguousBytes) throws -> String {
-        try decode(JSONText.self, from: bytes, at: path).string
-    }
-
     /// Checks that `bytes` is one well-formed JSON document (the conformance rules, UTF-8, the nesting cap).
     public func validate(_ bytes: some ContiguousBytes) throws {
         let decoder = try incremental(Validation.self)

@@ -27,6 +27,17 @@ extension ModelDecoder {
         ElementDecoder(engine: try pipeline(type, at: path, mode: .valuePerDocument))
     }
 
+    /// Every node `query` selects in each top-level value of `json`, in the RFC's order, each with its normalized path
+    /// (RFC 9535 §2.7, `$['store']['book'][0]`). Dot paths give their matches' paths the same way.
+    ///
+    ///     try ModelDecoder().matches(of: "$..id", in: Data(#"{"a": [{"id": 1}]}"#.utf8))  // [("$['a'][0]['id']", 1)]
+    public func matches(of query: String, in json: some ContiguousBytes) throws -> [(path: String, value: JSONValue)] {
+        let decoder = try values(of: JSONValue.self, at: query)
+        decoder.recordPaths()
+        let values = try decoder.feed(json) + decoder.finish()
+        return Array(zip(decoder.takePaths(), values))
+    }
+
     /// The elements at `path` in an asynchronous sequence of byte chunks (`[UInt8]`, `Data`…), each yielded once
     /// complete; chunks are read no faster than elements are taken, until the task is cancelled.
     public func elements<T, Chunks: AsyncSequence & Sendable>(

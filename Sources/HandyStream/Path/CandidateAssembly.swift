@@ -33,6 +33,8 @@ struct CandidateAssembly {
     private var skipsNext = false
     /// The most children the candidate held at once.
     private(set) var peak = 0
+    /// The elements dropped from the front of an array candidate held by its end.
+    private(set) var dropped = 0
 
     init(readMembers: [[UInt8]]?, projectionDepth: Int, keepsLast: Int?) {
         self.readMembers = readMembers
@@ -68,6 +70,7 @@ struct CandidateAssembly {
             skipping += 1
             return .more
         }
+        if open.isEmpty { dropped = 0 }
         open.append(Open(isObject: isObject, start: values.count, keyStart: keys.count))
         return .more
     }
@@ -97,6 +100,7 @@ struct CandidateAssembly {
         if open.count == 1 {
             // Dropped in batches, so that each element is moved a constant number of times.
             if let keep = keepsLast, !open[0].isObject, values.count >= max(2 * keep, 16) {
+                dropped += values.count - keep
                 values.removeFirst(values.count - keep)
             }
             peak = max(peak, values.count)

@@ -18,19 +18,27 @@ final class DescendantStage: QueryStage {
         case object([JSONValue.Member])
     }
 
+    /// A selected node, and where it is when locations are recorded.
+    private struct Match {
+        var value: JSONValue
+        var location: [JSONPath.Step]
+    }
+
     private struct Frame {
         var isObject: Bool
+        /// Where it sits in its parent, when locations are recorded.
+        var step: JSONPath.Step?
         /// Arrays: the index of the element being read.
         var index = -1
-        /// Objects, while held: the key of the member being read.
+        /// Objects, while held or when locations are recorded: the key of the member being read.
         var key = ""
         /// The matches of this container's selectors, in selector order; `nil` until met, or absent.
-        var own: [JSONValue?]
+        var own: [Match?]
         /// Per selector: met, or known absent.
         var settled: [Bool]
         var unsettled: Int
         /// Matches found below, in order, once their containers ended, not yet sent.
-        var below: [JSONValue] = []
+        var below: [Match] = []
         /// Every container around it, and its own selectors, are settled: its matches go out as they complete.
         var flowing = false
         /// The container's value so far, when it is itself a match or inside one.
@@ -43,6 +51,8 @@ final class DescendantStage: QueryStage {
     /// The segments after the `..` one, applied to each match as it goes out.
     private let rest: [JSONPath.Segment]
     private var frames: [Frame] = []
+    /// The candidate's location, when locations are recorded.
+    private var base: [JSONPath.Step] = []
     /// Matches held (``Frame/own`` and ``Frame/below``), for ``QueryStage/peakHeld``.
     private var held = 0
 
@@ -78,7 +88,9 @@ final class DescendantStage: QueryStage {
         for (selector, want) in wanted.enumerated() where !frames[last].settled[selector] {
             if case .name(let name) = want, name.elementsEqual(bytes) { frames[last].childFills.append(selector) }
         }
-        if frames[last].contents != nil { frames[last].key = String(decoding: bytes, as: UTF8.self) }
+        if frames[last].contents != nil || run.recordsLocations {
+            frames[last].key = String(decoding: bytes, as: UTF8.self)
+        }
         return true
     }
 
@@ -130,6 +142,13 @@ final class DescendantStage: QueryStage {
             if !frame.settled[selector] { frame.unsettled += 1 }
         }
         if held { frame.contents = isObject ? .object([]) : .array([]) }
+        if run.recordsLocations {
+            if let parent = frames.last {
+                frame.step = parent.isObject ? .key(parent.key) : .index(parent.index)
+            } else {
+                base = run.candidateLocation
+            }
+        }
         frame.flowing = frame.unsettled == 0 && (frames.last?.flowing ?? true)
         frames.append(frame)
         return true
@@ -144,7 +163,7 @@ final class DescendantStage: QueryStage {
             case .object(let members)?: .object(members)
             case nil: nil
             }
-        var out: [JSONValue] = []
+        var out: [Match] = []
         if !frame.flowing {
             out = frame.own.compactMap { $0 } + frame.below
             frame.own = []
@@ -153,7 +172,7 @@ final class DescendantStage: QueryStage {
         guard !frames.isEmpty else {
             // The candidate ended: all that is left goes out.
             held -= out.count
-            for match in out { guard emit(match, rest: rest) else { return false } }
+            for match in out { guard emit(match.value, at: match.location, rest: rest) else { return false } }
             return candidateDone()
         }
         guard let value else { return pass(out) }
@@ -162,7 +181,7 @@ final class DescendantStage: QueryStage {
 
     /// A held child of the innermost container ended: into the container's value, into the selectors it fills, and
     /// the matches found in it after them.
-    private func childEnded(_ value: JSONValue, below: [JSONValue]) -> Bool {
+    private func childEnded(_ value: JSONValue, below: [Match]) -> Bool {
         let last = frames.count - 1
         switch frames[last].contents {
         case .array(var elements)?:
@@ -176,8 +195,13 @@ final class DescendantStage: QueryStage {
         case nil:
             break
         }
+        var location: [JSONPath.Step] = []
+        if run.recordsLocations, !frames[last].childFills.isEmpty {
+            location = base + frames.compactMap(\.step)
+            location.append(frames[last].isObject ? .key(frames[last].key) : .index(frames[last].index))
+        }
         for selector in frames[last].childFills {
-            frames[last].own[selector] = value
+            frames[last].own[selector] = Match(value: value, location: location)
             frames[last].settled[selector] = true
             frames[last].unsettled -= 1
             held += 1
@@ -192,7 +216,7 @@ final class DescendantStage: QueryStage {
     }
 
     /// Matches from a child that ended, into the innermost container: sent, if it flows, or kept in order.
-    private func pass(_ matches: [JSONValue]) -> Bool {
+    private func pass(_ matches: [Match]) -> Bool {
         guard !matches.isEmpty else { return true }
         let last = frames.count - 1
         guard frames[last].flowing else {
@@ -201,7 +225,7 @@ final class DescendantStage: QueryStage {
             return true
         }
         held -= matches.count
-        for match in matches { guard emit(match, rest: rest) else { return false } }
+        for match in matches { guard emit(match.value, at: match.location, rest: rest) else { return false } }
         return true
     }
 
@@ -215,7 +239,7 @@ final class DescendantStage: QueryStage {
             frames[index].own = Array(repeating: nil, count: wanted.count)
             frames[index].below = []
             held -= out.count
-            for match in out { guard emit(match, rest: rest) else { return false } }
+            for match in out { guard emit(match.value, at: match.location, rest: rest) else { return false } }
         }
         return true
     }

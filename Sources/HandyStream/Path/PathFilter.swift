@@ -47,7 +47,8 @@ final class PathFilter: TokenSink {
     private let firstWildcard: Int?
     /// The open containers, outermost first: `levelCount` initialized of `levelCapacity`, in memory of the filter's own
     /// (allocated by `init`, grown by ``push(_:)``, freed by `deinit`), so that changing the innermost level costs no
-    /// exclusivity or uniqueness check. Reached only through ``innermost``, ``push(_:)`` and ``pop()``.
+    /// exclusivity or uniqueness check. Reached only through ``innermost``, ``push(_:)``, ``pop()`` and, to read the
+    /// match's location, ``matchStarts()``.
     private var levelBase: UnsafeMutablePointer<Level>
     private var levelCount = 0
     private var levelCapacity = 8
@@ -235,6 +236,7 @@ final class PathFilter: TokenSink {
         case .skip:
             return valueEnded()
         case .match:
+            matchStarts()
             if firstWildcard != nil && mode == .single {
                 // A collected scalar: into the array the builder is filling.
                 guard toNext(forward) else { return false }
@@ -276,6 +278,7 @@ final class PathFilter: TokenSink {
             return true
         case .match:
             depth -= 1
+            matchStarts()
             if firstWildcard != nil && mode == .single {
                 state = .forwarding(depth: 1)
                 return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
@@ -362,6 +365,17 @@ final class PathFilter: TokenSink {
             return toNext { $0.tokenStartArray() } && toNext { $0.tokenEndArray() }
         }
         return true
+    }
+
+    /// A match starts: its location, when the run records them (a query stage records its nodes' own).
+    private func matchStarts() {
+        guard run.recordsLocations else { return }
+        var location: [JSONPath.Step] = []
+        for level in UnsafeBufferPointer(start: levelBase, count: levelCount) {
+            location.append(level.isObject ? .key(String(decoding: level.key, as: UTF8.self)) : .index(level.index))
+        }
+        run.candidateLocation = location
+        if path.tail.isEmpty { run.record(location) }
     }
 
     private func handOver() {

@@ -67,15 +67,21 @@ class QueryStage: TokenSink {
     func candidateStartsArray() -> Bool { preconditionFailure("QueryStage: an array is someone's") }
     func candidateEndsArray() -> Bool { preconditionFailure("QueryStage: an array is someone's") }
 
-    /// A selected node, from `value` the node `rest` (the segments still to apply) starts from.
-    func emit(_ value: JSONValue, rest: [JSONPath.Segment] = []) -> Bool {
+    /// A selected node at `location`, or, when `rest` (the segments still to apply) is not empty, the node they
+    /// start from.
+    func emit(_ value: JSONValue, at location: [JSONPath.Step], rest: [JSONPath.Segment] = []) -> Bool {
         if wraps && !opened {
             opened = true
             guard next.tokenStartArray() else { return false }
         }
-        if rest.isEmpty { return Self.replay(value, into: next) }
+        if rest.isEmpty {
+            run.record(location)
+            return Self.replay(value, into: next)
+        }
         context.root = value
-        for node in context.apply(rest, to: [JSONPath.Node(location: [], value: value)]) {
+        context.tracksLocations = run.recordsLocations
+        for node in context.apply(rest, to: [JSONPath.Node(location: location, value: value)]) {
+            run.record(node.location)
             guard Self.replay(node.value, into: next) else { return false }
         }
         return true
@@ -93,14 +99,15 @@ class QueryStage: TokenSink {
     }
 
     /// A singular query's one node, which must be there.
-    func emitOnly(_ node: JSONValue?) -> Bool {
+    func emitOnly(_ node: JSONPath.Node?) -> Bool {
         guard let node else {
             return run.fail(
                 BuildFailure(
                     kind: .pathNotFound, message: "path '\(text)' not found: the query selects no node",
                     path: run.valuePath))
         }
-        return Self.replay(node, into: next)
+        run.record(node.location)
+        return Self.replay(node.value, into: next)
     }
 
     func tooDeep() -> Bool {
@@ -263,21 +270,34 @@ final class HeldQueryStage: QueryStage {
     private func candidateEnded(_ held: JSONValue) -> Bool {
         peakHeld = max(peakHeld, assembly.peak)
         var candidate = held
+        // Elements dropped from the front of an array held by its end: its nodes' indices count them back.
+        var dropped = assembly.dropped
         if let keep = keepsLast, case .array(let elements) = held, elements.count > keep {
             candidate = .array(Array(elements.suffix(keep)))
+            dropped += elements.count - keep
         }
         context.root = candidate
-        let nodes: [JSONPath.Node]
+        context.tracksLocations = run.recordsLocations
+        let start = [JSONPath.Node(location: [], value: candidate)]
+        var nodes: [JSONPath.Node]
         if let test {
             // The filter's segment selects the candidate, one child of its node, or not.
-            let start = [JSONPath.Node(location: [], value: candidate)]
             nodes = context.test(test, on: candidate) ? context.apply(afterFilter, to: start) : []
         } else {
-            nodes = context.apply(tail, to: [JSONPath.Node(location: [], value: candidate)])
+            nodes = context.apply(tail, to: start)
         }
-        if needsOneNode { return emitOnly(nodes.first?.value) }
+        if run.recordsLocations {
+            let base = run.candidateLocation
+            for index in nodes.indices {
+                if dropped > 0, case .index(let at)? = nodes[index].location.first {
+                    nodes[index].location[0] = .index(at + dropped)
+                }
+                nodes[index].location = base + nodes[index].location
+            }
+        }
+        if needsOneNode { return emitOnly(nodes.first) }
         for node in nodes {
-            guard emit(node.value) else { return false }
+            guard emit(node.value, at: node.location) else { return false }
         }
         return candidateDone()
     }

@@ -297,6 +297,12 @@ final class DecodingPipeline<T>: StageOwner {
     /// The values completed so far (the streaming modes), handed over once.
     func takeElements() -> [T] { completed?.takeAll(finishing) ?? [] }
 
+    /// Asks for each JSONPath match's normalized path (§2.7), before any input; ``takePaths()`` gives them.
+    func recordPaths() { run.recordLocations() }
+
+    /// The normalized paths of the matches delivered since last taken, in their order.
+    func takePaths() -> [String] { run.takeLocations().map(JSONPath.normalized) }
+
     func takeEachElement(_ body: (T) throws -> Void) rethrows { try completed?.takeEach(body) }
 
     /// One value, once complete; a misfit is an error located where the value is (in `input`, when it is whole).

@@ -24,6 +24,22 @@ final class DecodingRun {
     private var shortStrings: ShortStringCache?
     private var shortStringsMade = 0
 
+    /// A JSONPath query's matches' locations, in the order their values are delivered, when asked for.
+    private(set) var locations: [[JSONPath.Step]]?
+    /// Where the value the path filter handed on last sits (a query stage's candidate), when locations are recorded.
+    var candidateLocation: [JSONPath.Step] = []
+
+    var recordsLocations: Bool { locations != nil }
+
+    func recordLocations() { locations = locations ?? [] }
+
+    func record(_ location: [JSONPath.Step]) { locations?.append(location) }
+
+    func takeLocations() -> [[JSONPath.Step]] {
+        defer { locations = locations.map { _ in [] } }
+        return locations ?? []
+    }
+
     init(options: DecodingOptions, seed: Any? = nil) {
         self.options = options
         self.seed = seed

@@ -34,6 +34,9 @@ struct Extract: ParsableCommand {
     @Flag(help: "Never show a progress bar.")
     var quiet = false
 
+    @Flag(help: "Write each match's normalized path (RFC 9535, $['a'][0]) and a tab before it.")
+    var paths = false
+
     /// A path that is not a path is a usage error (exit status 64), told before any input is read.
     func validate() throws {
         do {
@@ -52,12 +55,22 @@ struct Extract: ParsableCommand {
             // Every match of the path (one for a path without wildcards), in each top-level value: JSON Lines give
             // their results line after line.
             let decoder = try ModelDecoder().values(of: JSONText.self, at: path)
+            if paths { decoder.recordPaths() }
+            func write(_ elements: [JSONText]) throws {
+                guard paths else {
+                    for element in elements { try output.line(element.bytes) }
+                    return
+                }
+                for (path, element) in zip(decoder.takePaths(), elements) {
+                    try output.line(Array((path + "\t").utf8) + element.bytes)
+                }
+            }
             try readInput(file) { chunk in
-                for element in try decoder.feed(chunk) { try output.line(element.bytes) }
+                try write(try decoder.feed(chunk))
                 progress.advance(by: chunk.count)
                 return true
             }
-            for element in try decoder.finish() { try output.line(element.bytes) }
+            try write(try decoder.finish())
             try output.flush()
             progress.done()
         } catch let error as OutputError {

@@ -82,12 +82,13 @@ struct JSON5SpecialModel: HandyJSON {
     @Test func extractedTextReadsBack() throws {
         let decoder = ModelDecoder(options: Self.options())
         let bytes = Array(Self.document.utf8)
-        let text = try decoder.extractJSON(at: "a", from: bytes)
+        let text = try decoder.decode(JSONText.self, from: bytes, at: "a").string
         #expect(text == "[NaN,Infinity,-Infinity,Infinity,NaN,NaN,1]")
-        #expect(try decoder.extractJSON(at: "a[2]", from: bytes) == "-Infinity")
+        #expect(try decoder.decode(JSONText.self, from: bytes, at: "a[2]").string == "-Infinity")
         let again = try decoder.decode([Double].self, from: text)
         #expect(again.count == 7 && again[0].isNaN && again[1] == .infinity && again[2] == -.infinity && again[6] == 1)
-        #expect(try decoder.decode(Double.self, from: decoder.extractJSON(at: "a[1]", from: bytes)) == .infinity)
+        let infinity = try decoder.decode(JSONText.self, from: bytes, at: "a[1]").string
+        #expect(try decoder.decode(Double.self, from: infinity) == .infinity)
     }
 
     /// Errors name the number as the document wrote it.

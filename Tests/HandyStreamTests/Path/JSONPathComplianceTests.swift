@@ -132,6 +132,35 @@ struct JSONPathComplianceTests {
         #expect(members == [12])
     }
 
+    @Test("Each valid case's normalized paths on a stream: the suite's, in chunks of 1 and 7 bytes and whole")
+    func streamedPaths() throws {
+        for test in Self.valid {
+            let text = Array(try #require(test.document).description.utf8)
+            let whole = try ModelDecoder().matches(of: test.selector, in: text)
+            #expect(
+                test.results.contains { $0.values == whole.map(\.value) && $0.paths == whole.map(\.path) },
+                "\(test.name): \(test.selector) gave \(whole.map(\.path))")
+            for chunkSize in [1, 7] {
+                let decoder = try ModelDecoder().values(of: JSONValue.self, at: test.selector)
+                decoder.recordPaths()
+                var paths: [String] = []
+                for start in stride(from: 0, to: text.count, by: chunkSize) {
+                    _ = try decoder.feed(text[start..<min(start + chunkSize, text.count)])
+                    paths += decoder.takePaths()
+                }
+                _ = try decoder.finish()
+                paths += decoder.takePaths()
+                #expect(paths == whole.map(\.path), "\(test.selector) in chunks of \(chunkSize)")
+            }
+        }
+        let items = Array(#"{"data": {"items": [{"id": 1}]}}"#.utf8)
+        let dotted = try ModelDecoder().matches(of: "data.items[*].id", in: items)
+        #expect(dotted.map(\.path) == ["$['data']['items'][0]['id']"] && dotted.map(\.value) == [1])
+        let long = Array(("{\"a\": [" + (0...20).map(String.init).joined(separator: ", ") + "]}").utf8)
+        let last = try ModelDecoder().matches(of: "$.a[-2:]", in: long)
+        #expect(last.map(\.path) == ["$['a'][19]", "$['a'][20]"])
+    }
+
     @Test("Each valid case decoded as one value: the node of a singular query (which must exist), else the nodelist")
     func decodedWhole() throws {
         for test in Self.valid {
@@ -237,7 +266,10 @@ struct JSONPathComplianceTests {
             let document = value(0)
             let text = Array(document.description.utf8)
             for query in queries {
-                let expected = try JSONPath(parsing: query).nodes(in: document).map(\.value)
+                let nodes = try JSONPath(parsing: query).nodes(in: document)
+                let expected = nodes.map(\.value)
+                let matched = try ModelDecoder().matches(of: query, in: text)
+                #expect(matched.map(\.path) == nodes.map { JSONPath.normalized($0.location) }, "\(query) paths")
                 let chunkSize = [1, 7, text.count][round % 3]
                 let decoder = try ModelDecoder().values(of: JSONValue.self, at: query)
                 var values: [JSONValue] = []

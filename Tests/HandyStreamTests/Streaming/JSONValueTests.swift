@@ -29,16 +29,16 @@ struct JSONValueTests {
         #expect(inModel == .object([]))
     }
 
-    @Test("extractJSON gives the compact text of a subtree, exactly as written")
+    @Test("JSONText gives the compact text of a subtree, exactly as written")
     func extract() throws {
         let decoder = ModelDecoder()
         #expect(
-            try decoder.extractJSON(at: "a", from: Data(Self.json.utf8))
+            try decoder.decode(JSONText.self, from: Data(Self.json.utf8), at: "a").string
                 == #"[12345678901234567890123,-0.0,1e400,"sé",true,null,{}]"#)
         #expect(
-            try decoder.extractJSON(at: "", from: Data(#" { "x" : [ 1 , { "y" : "\"q\"" } ] } "#.utf8))
+            try decoder.decode(JSONText.self, from: Data(#" { "x" : [ 1 , { "y" : "\"q\"" } ] } "#.utf8), at: "").string
                 == #"{"x":[1,{"y":"\"q\""}]}"#)
-        #expect(try decoder.extractJSON(at: "a[3]", from: Data(Self.json.utf8)) == #""sé""#)
+        #expect(try decoder.decode(JSONText.self, from: Data(Self.json.utf8), at: "a[3]").string == #""sé""#)
         let elements = try decoder.elements(of: JSONText.self, at: "a[*]")
         #expect(
             try elements.feed(Data(Self.json.utf8)).map(\.string)
