@@ -25,7 +25,7 @@ final class DecodingPipeline<T>: StageOwner {
     private let run: DecodingRun
     let builder: Builder
     private let filter: PathFilter?
-    /// A JSONPath query's filter and what follows it, between the path filter and the builder.
+    /// A JSONPath query's tail (what the path filter can't follow alone), between the path filter and the builder.
     let query: QueryStage?
     private let tokenizer: Tokenizer
     private let mode: Mode
