@@ -25,7 +25,7 @@ struct CandidateAssembly {
     /// The only members kept of the objects `projectionDepth` deep (1: the candidate's own); the rest are skipped.
     private let readMembers: [[UInt8]]?
     private let projectionDepth: Int
-    /// An array candidate is held as its last elements, at most twice this many at once.
+    /// An array candidate is held as its last elements, at most twice this many (or 16) at once.
     private let keepsLast: Int?
     /// Inside a skipped member's value: the containers open in it.
     private var skipping = 0

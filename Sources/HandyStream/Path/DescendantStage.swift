@@ -6,7 +6,7 @@
 /// matches and those found below it until every selector is settled (met, or known absent at its end); from then on,
 /// if every container around it is settled too, matches go out as they complete. An array is settled at once for
 /// names, an object for indices: `$.items..id` sends each item's `id` as soon as it ends, while `$..id` holds them
-/// until the document ends, since the document itself may close with an `id`.
+/// until the document shows its own `id` or ends.
 final class DescendantStage: QueryStage {
     private enum Wanted {
         case name([UInt8])
@@ -83,7 +83,7 @@ final class DescendantStage: QueryStage {
 
     override func tokenKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let last = frames.count - 1
-        guard last >= 0, frames[last].isObject else { return false }
+        guard last >= 0, frames[last].isObject else { preconditionFailure("DescendantStage: a key outside an object") }
         frames[last].childFills.removeAll(keepingCapacity: true)
         for (selector, want) in wanted.enumerated() where !frames[last].settled[selector] {
             if case .name(let name) = want, name.elementsEqual(bytes) { frames[last].childFills.append(selector) }
@@ -129,7 +129,7 @@ final class DescendantStage: QueryStage {
     private func open(isObject: Bool) -> Bool {
         guard frames.count < run.depthAllowance else { return tooDeep() }
         elementStarts()
-        let held = childIsHeld
+        let keepsValue = childIsHeld
         var frame = Frame(
             isObject: isObject, own: Array(repeating: nil, count: wanted.count),
             settled: Array(repeating: false, count: wanted.count), unsettled: 0)
@@ -141,7 +141,7 @@ final class DescendantStage: QueryStage {
             }
             if !frame.settled[selector] { frame.unsettled += 1 }
         }
-        if held { frame.contents = isObject ? .object([]) : .array([]) }
+        if keepsValue { frame.contents = isObject ? .object([]) : .array([]) }
         if run.recordsLocations {
             if let parent = frames.last {
                 frame.step = parent.isObject ? .key(parent.key) : .index(parent.index)
@@ -221,7 +221,6 @@ final class DescendantStage: QueryStage {
         let last = frames.count - 1
         guard frames[last].flowing else {
             frames[last].below += matches
-            peakHeld = max(peakHeld, held)
             return true
         }
         held -= matches.count
@@ -229,18 +228,15 @@ final class DescendantStage: QueryStage {
         return true
     }
 
-    /// The container at `level` and every one around it are settled: what it kept goes out, and so do the open
-    /// containers inside it that are settled.
+    /// The innermost container, `level`, is settled and every one around it flows: what it kept goes out, and from
+    /// now on its matches go out as they complete. (No container inside it is open: it settles only as a child ends.)
     private func startFlowing(_ level: Int) -> Bool {
-        for index in level..<frames.count {
-            guard frames[index].unsettled == 0 else { return true }
-            frames[index].flowing = true
-            let out = frames[index].own.compactMap { $0 } + frames[index].below
-            frames[index].own = Array(repeating: nil, count: wanted.count)
-            frames[index].below = []
-            held -= out.count
-            for match in out { guard emit(match.value, at: match.location, rest: rest) else { return false } }
-        }
+        frames[level].flowing = true
+        let out = frames[level].own.compactMap { $0 } + frames[level].below
+        frames[level].own = Array(repeating: nil, count: wanted.count)
+        frames[level].below = []
+        held -= out.count
+        for match in out { guard emit(match.value, at: match.location, rest: rest) else { return false } }
         return true
     }
 }

@@ -34,9 +34,11 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         case node
     }
 
-    /// A path that begins with `$` is a JSONPath query; HandyJSON's dot paths otherwise.
+    /// A path that is `$`, or begins with `$.`, `$[` or `$` and blank space, is a JSONPath query; HandyJSON's dot
+    /// paths otherwise.
     init(parsing text: String) throws(JSONDecodingError) {
-        guard text.first == "$" else {
+        // `$`, `$.a`, `$[0]`, `$..a`: HandyJSON's paths may start with a `$` key (`$oid.x`), which stays a key.
+        guard text.first == "$", text.dropFirst().first.map({ ".[ \t\n\r".contains($0) }) ?? true else {
             try self.init(text, keysOnly: false)
             return
         }

@@ -235,7 +235,8 @@ struct JSONPathContext {
     private mutating func regex(_ pattern: String) -> IRegexp? {
         if let known = regexes[pattern] { return known }
         let compiled = IRegexp(pattern)
-        regexes[pattern] = compiled
+        // Patterns may come from the document: only so many are kept.
+        if regexes.count < 64 { regexes[pattern] = compiled }
         return compiled
     }
 
@@ -244,7 +245,7 @@ struct JSONPathContext {
     static func equal(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
-        case (.number(let x)?, .number(let y)?): return x == y || numeric(x) == numeric(y)
+        case (.number(let x)?, .number(let y)?): return x == y || (numeric(x) == numeric(y) && sameNumber(x, y))
         case (.string(let x)?, .string(let y)?): return JSONPath.same(x, y)
         case (.array(let x)?, .array(let y)?):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
@@ -264,6 +265,38 @@ struct JSONPathContext {
         case (.string(let x)?, .string(let y)?): return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars)
         default: return false
         }
+    }
+
+    /// Whether two number texts name the same number exactly (`1e2` and `100.0` do; `9007199254740993` and
+    /// `9007199254740992` do not, though their `Double`s are equal).
+    static func sameNumber(_ x: String, _ y: String) -> Bool {
+        func exact(_ text: String) -> (negative: Bool, digits: [UInt8], exponent: Int) {
+            var digits: [UInt8] = []
+            var exponent = 0
+            var negative = false
+            var inFraction = false
+            var bytes = Substring(text).utf8[...]
+            while let byte = bytes.popFirst() {
+                switch byte {
+                case UInt8(ascii: "-"): negative = true
+                case UInt8(ascii: "."): inFraction = true
+                case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    exponent += Int(String(decoding: bytes, as: UTF8.self).filter { $0 != "+" }) ?? 0
+                    bytes = bytes[bytes.endIndex...]
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    if byte != UInt8(ascii: "0") || !digits.isEmpty { digits.append(byte) }
+                    if inFraction { exponent -= 1 }
+                default: break
+                }
+            }
+            while digits.last == UInt8(ascii: "0") {
+                digits.removeLast()
+                exponent += 1
+            }
+            return digits.isEmpty ? (false, [], 0) : (negative, digits, exponent)
+        }
+        let (a, b) = (exact(x), exact(y))
+        return a.negative == b.negative && a.digits == b.digits && a.exponent == b.exponent
     }
 
     private static func numeric(_ text: String) -> Double {

@@ -64,8 +64,9 @@ class QueryStage: TokenSink {
         return next.tokenEndArray()
     }
 
-    func candidateStartsArray() -> Bool { preconditionFailure("QueryStage: an array is someone's") }
-    func candidateEndsArray() -> Bool { preconditionFailure("QueryStage: an array is someone's") }
+    /// An array of the candidate's own: each kind of stage overrides these.
+    func candidateStartsArray() -> Bool { preconditionFailure("QueryStage: candidateStartsArray not overridden") }
+    func candidateEndsArray() -> Bool { preconditionFailure("QueryStage: candidateEndsArray not overridden") }
 
     /// A selected node at `location`, or, when `rest` (the segments still to apply) is not empty, the node they
     /// start from.
@@ -150,7 +151,7 @@ final class HeldQueryStage: QueryStage {
     private let keepsLast: Int?
 
     /// The candidate being read. Unchecked: each event makes one call that mutates it and calls nothing back, so two
-    /// accesses never overlap; checked, the access costs more than the event's work.
+    /// accesses never overlap.
     @exclusivity(unchecked) private var assembly: CandidateAssembly
 
     override init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {

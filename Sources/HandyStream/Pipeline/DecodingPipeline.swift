@@ -103,7 +103,7 @@ final class DecodingPipeline<T>: StageOwner {
         }
         // The element is in `completed` already (the root frame collects into it).
         root.reset()
-        // A query stage replays several values per match, and resumes the filter after the last.
+        // A query stage replays several values per candidate, and resumes the filter after the last.
         if query == nil { filter?.resume() }
         return true
     }
@@ -213,7 +213,7 @@ final class DecodingPipeline<T>: StageOwner {
 
     /// Sends Foundation-style values (`[String: Any]`, `[Any]`) through the same stages, as a second event source.
     func decode(object: Any) throws -> T? {
-        let sink = filter.map { $0 as TokenSink } ?? builder
+        let sink: TokenSink = filter ?? query ?? builder
         if !ObjectEvents.emit(object, to: sink),
             let failure = run.failure
         {

@@ -303,6 +303,17 @@ struct JSONPathComplianceTests {
         #expect(try decoder.decode([Pair].self, from: json, at: "$..x") == [Pair(a: 1)])
         let codable = try JSONDecoder().decode([Int].self, from: Data("[30, 10]".utf8))
         #expect(try decoder.decode([Int].self, from: json, at: "$.list[-1, 0]") == codable)
+        // Foundation's objects go through the same stages, a query whose streamed part is empty too.
+        #expect(try decoder.decode(Int.self, fromJSONObject: [1, 2, 3], at: "$[-1]") == 3)
+        #expect(try decoder.decode([Int].self, fromJSONObject: ["a": 1, "b": ["a": 2]], at: "$..a") == [1, 2])
+        // A HandyJSON path may begin with a `$` key.
+        #expect(try decoder.decode(String.self, from: #"{"$oid": {"x": "y"}}"#, at: "$oid.x") == "y")
+        // Numbers compare exactly, not as their `Double`s.
+        let big = #"[{"id": 9007199254740992}, {"id": 9007199254740993}, {"id": 1e2}]"#
+        #expect(try decoder.decode([Int].self, from: big, at: "$[?@.id == 9007199254740993].id") == [9007199254740993])
+        #expect(try decoder.decode([Double].self, from: big, at: "$[?@.id == 100.0].id") == [100])
+        #expect(JSONPathContext.sameNumber("-0.50e1", "-5") && !JSONPathContext.sameNumber("0.5", "-0.5"))
+        #expect(JSONPathContext.sameNumber("0", "-0.0e5"))
         // Elements as they come: each node of each document, JSON Lines too.
         let lines = try decoder.values(of: Int.self, at: "$..n")
         #expect(try lines.feed(Array("{\"n\": 1, \"m\": {\"n\": 2}}\n{\"n\": 3}\n".utf8)) == [1, 2, 3])
