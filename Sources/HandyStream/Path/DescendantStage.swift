@@ -32,11 +32,11 @@ final class DescendantStage: QueryStage {
         var index = -1
         /// Objects, while held or when locations are recorded: the key of the member being read.
         var key = ""
-        /// The matches of this container's selectors, in selector order; `nil` until met, or absent.
-        var own: [Match?]
-        /// Per selector: met, or known absent.
-        var settled: [Bool]
-        var unsettled: Int
+        /// The matches of this container's selectors, in selector order (`nil`: not met, or absent); empty until the
+        /// first is met, and again once they have gone out.
+        var own: [Match?] = []
+        /// The selectors that apply to this kind of container and are not yet met.
+        var unsettled = 0
         /// Matches found below, in order, once their containers ended, not yet sent.
         var below: [Match] = []
         /// Every container around it, and its own selectors, are settled: its matches go out as they complete.
@@ -45,6 +45,10 @@ final class DescendantStage: QueryStage {
         var contents: Contents?
         /// The selectors the child being read fills.
         var childFills: [Int] = []
+
+        /// Whether `selector` (one that applies to this kind of container) is yet to be met: once flowing, every one
+        /// is settled, and before that a met one holds its match.
+        func awaits(_ selector: Int) -> Bool { !flowing && (own.isEmpty || own[selector] == nil) }
     }
 
     private let wanted: [Wanted]
@@ -85,7 +89,7 @@ final class DescendantStage: QueryStage {
         let last = frames.count - 1
         guard last >= 0, frames[last].isObject else { preconditionFailure("DescendantStage: a key outside an object") }
         frames[last].childFills.removeAll(keepingCapacity: true)
-        for (selector, want) in wanted.enumerated() where !frames[last].settled[selector] {
+        for (selector, want) in wanted.enumerated() where frames[last].awaits(selector) {
             if case .name(let name) = want, name.elementsEqual(bytes) { frames[last].childFills.append(selector) }
         }
         if frames[last].contents != nil || run.recordsLocations {
@@ -107,7 +111,7 @@ final class DescendantStage: QueryStage {
         guard last >= 0, !frames[last].isObject else { return }
         frames[last].index += 1
         frames[last].childFills.removeAll(keepingCapacity: true)
-        for (selector, want) in wanted.enumerated() where !frames[last].settled[selector] {
+        for (selector, want) in wanted.enumerated() where frames[last].awaits(selector) {
             if case .index(let index) = want, index == frames[last].index { frames[last].childFills.append(selector) }
         }
     }
@@ -130,16 +134,13 @@ final class DescendantStage: QueryStage {
         guard frames.count < run.depthAllowance else { return tooDeep() }
         elementStarts()
         let keepsValue = childIsHeld
-        var frame = Frame(
-            isObject: isObject, own: Array(repeating: nil, count: wanted.count),
-            settled: Array(repeating: false, count: wanted.count), unsettled: 0)
-        // A name can't be met in an array, nor an index in an object.
-        for (selector, want) in wanted.enumerated() {
+        var frame = Frame(isObject: isObject)
+        // A name can't be met in an array, nor an index in an object: those are settled from the start.
+        for want in wanted {
             switch want {
-            case .name: frame.settled[selector] = !isObject
-            case .index: frame.settled[selector] = isObject
+            case .name: if isObject { frame.unsettled += 1 }
+            case .index: if !isObject { frame.unsettled += 1 }
             }
-            if !frame.settled[selector] { frame.unsettled += 1 }
         }
         if keepsValue { frame.contents = isObject ? .object([]) : .array([]) }
         if run.recordsLocations {
@@ -201,8 +202,8 @@ final class DescendantStage: QueryStage {
             location.append(frames[last].isObject ? .key(frames[last].key) : .index(frames[last].index))
         }
         for selector in frames[last].childFills {
+            if frames[last].own.isEmpty { frames[last].own = Array(repeating: nil, count: wanted.count) }
             frames[last].own[selector] = Match(value: value, location: location)
-            frames[last].settled[selector] = true
             frames[last].unsettled -= 1
             held += 1
         }
@@ -233,7 +234,7 @@ final class DescendantStage: QueryStage {
     private func startFlowing(_ level: Int) -> Bool {
         frames[level].flowing = true
         let out = frames[level].own.compactMap { $0 } + frames[level].below
-        frames[level].own = Array(repeating: nil, count: wanted.count)
+        frames[level].own = []
         frames[level].below = []
         held -= out.count
         for match in out { guard emit(match.value, at: match.location, rest: rest) else { return false } }

@@ -153,6 +153,9 @@ struct JSONPathComplianceTests {
                 #expect(paths == whole.map(\.path), "\(test.selector) in chunks of \(chunkSize)")
             }
         }
+        // The example in matches(of:in:)'s documentation, as written there.
+        let example = try ModelDecoder().matches(of: "$..id", in: Data(#"{"a": [{"id": 1}]}"#.utf8))
+        #expect(example.map(\.path) == ["$['a'][0]['id']"] && example.map(\.value) == [1])
         let items = Array(#"{"data": {"items": [{"id": 1}]}}"#.utf8)
         let dotted = try ModelDecoder().matches(of: "data.items[*].id", in: items)
         #expect(dotted.map(\.path) == ["$['data']['items'][0]['id']"] && dotted.map(\.value) == [1])
