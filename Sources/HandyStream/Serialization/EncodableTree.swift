@@ -59,6 +59,8 @@ final class EncodableTree {
     let keyedMakers = UnsafeMutablePointer<KeyedContainerMakers>.allocate(capacity: 1)
     /// The tree is written into Foundation-style values (`toJSON()`), so scalars are kept in their own types too.
     let keepsValues: Bool
+    /// Its positions are 32-bit, as the tape's: past this many bytes or values, encoding throws.
+    let capacityLimit: Int
 
     @inline(__always)
     func keep(_ value: @autoclosure () -> Any, for index: Int) {
@@ -95,9 +97,10 @@ final class EncodableTree {
         return index
     }
 
-    init(options: EncodingOptions, keepsValues: Bool = false) {
+    init(options: EncodingOptions, keepsValues: Bool = false, capacityLimit: Int = Tape.capacityLimit) {
         self.options = options
         self.keepsValues = keepsValues
+        self.capacityLimit = max(1, min(capacityLimit, Tape.capacityLimit))
         userInfo = options.userInfo
         var scalars = JSONWriter(options: options)
         scalars.foundationStyle = true
@@ -122,9 +125,19 @@ final class EncodableTree {
         var node = Node()
         var isASCII = true
         if var key {
-            node.keyStart = Int32(truncatingIfNeeded: state.pointee.keys.count)
-            isASCII = key.withUTF8 { state.pointee.keys.appendCheckingASCII(UnsafeRawBufferPointer($0)) }
-            node.keyLength = Int32(truncatingIfNeeded: state.pointee.keys.count) - node.keyStart
+            if state.pointee.keys.count + key.utf8.count <= capacityLimit {
+                node.keyStart = Int32(truncatingIfNeeded: state.pointee.keys.count)
+                isASCII = key.withUTF8 { state.pointee.keys.appendCheckingASCII(UnsafeRawBufferPointer($0)) }
+                node.keyLength = Int32(truncatingIfNeeded: state.pointee.keys.count) - node.keyStart
+            } else {
+                tooLarge()
+                node.keyLength = 0
+            }
+        }
+        // Past the limit the links would wrap: the value is kept out of the tree, which is never written.
+        guard index < capacityLimit else {
+            tooLarge()
+            return index - 1
         }
         nodes.append(node)
         if parent >= 0 {
@@ -206,8 +219,27 @@ final class EncodableTree {
         let start = text.output.bytes.pointee.count
         try write(&text)
         nodes[index].kind = .text
+        let end = text.output.bytes.pointee.count
+        guard end <= capacityLimit else {
+            // Dropped, so the tree holds no position that wrapped (and the limit is met again after the next).
+            text.output.bytes.pointee.removeAll(after: start)
+            nodes[index].textStart = 0
+            nodes[index].textLength = 0
+            return tooLarge()
+        }
         nodes[index].textStart = Int32(truncatingIfNeeded: start)
-        nodes[index].textLength = Int32(truncatingIfNeeded: text.output.bytes.pointee.count - start)
+        nodes[index].textLength = Int32(truncatingIfNeeded: end - start)
+    }
+
+    @inline(never)
+    private func tooLarge() {
+        guard state.pointee.misuse == nil else { return }
+        state.pointee.misuse = .invalidValue(
+            "",
+            .init(
+                codingPath: [],
+                debugDescription:
+                    "The value is larger than \(capacityLimit) bytes or values, the most an Encodable tree holds."))
     }
 
     /// Without recursion: an explicit stack of open containers.
@@ -380,8 +412,11 @@ final class EncodableTree {
 
 extension EncodingRun {
     /// `isTopLevel`: the value must encode something, as `JSONEncoder` requires (a nested one that doesn't is `{}`).
-    mutating func writeEncodable(_ value: any Encodable, isTopLevel: Bool = false) throws {
-        let tree = EncodableTree(options: writer.options, keepsValues: writer.buildsValues)
+    mutating func writeEncodable(
+        _ value: any Encodable, isTopLevel: Bool = false, capacityLimit: Int = Tape.capacityLimit
+    ) throws {
+        let tree = EncodableTree(
+            options: writer.options, keepsValues: writer.buildsValues, capacityLimit: capacityLimit)
         // Pooled containers hold the encoder, which holds the tree: break the cycle.
         defer { for maker in tree.keyedMakers.pointee.reclaimers { maker.reclaim() } }
         let root = tree.add(to: -1)
