@@ -79,6 +79,8 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
 final class JSONObjectFrame: Frame {
     private var members: [JSONValue.Member] = []
     private var key = ""
+    /// No key read yet in this object: the frame is reused, and the last object's key is no position in this one.
+    private var hasKey = false
     private let valueSlot = UnsafeMutablePointer<JSONValue>.allocate(capacity: 1)
 
     init(opener: ValueCodec) { super.init(opener: opener, isObject: true) }
@@ -86,9 +88,13 @@ final class JSONObjectFrame: Frame {
 
     private var codec: ValueCodec { opener }
 
-    override func begin(_ builder: Builder) { members.removeAll(keepingCapacity: true) }
+    override func begin(_ builder: Builder) {
+        members.removeAll(keepingCapacity: true)
+        hasKey = false
+    }
     override func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool {
         key = String(jsonBytes: bytes)
+        hasKey = true
         return true
     }
     private func add(_ stored: Bool) -> Bool {
@@ -116,5 +122,5 @@ final class JSONObjectFrame: Frame {
         return members
     }
     override func takeAny() -> Any { JSONValue.object(take()) }
-    override func appendPosition(to path: inout String) { path += "." + key }
+    override func appendPosition(to path: inout String) { if hasKey { path += "." + key } }
 }

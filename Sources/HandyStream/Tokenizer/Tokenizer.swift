@@ -309,9 +309,16 @@ final class Tokenizer {
         if let failure = ownFailure { return .malformed(failure) }
         if !partial.isEmpty {
             // A token the input's end completes (a number), or leaves cut: yajl says which.
+            let isString = partial.kind == .string
             lastToken = (partial.start, partial.take())
             let outcome = lastToken.bytes.withUnsafeMutableBytes { parseEscapes(UnsafeRawBufferPointer($0), .all) }
             guard outcome == .needsMore else { return outcome }
+            if isString && multipleValues {
+                // yajl ends a stream of values by its parser's state alone: after a whole value, a string left open
+                // by the input's end would pass for nothing.
+                ownFailure = SyntaxFailure(message: "premature EOF", isLexical: false, offset: bytesParsed)
+                return .malformed(ownFailure!)
+            }
         }
         if !held.isEmpty {
             // An escape cut off by the end of the input: yajl says what is wrong with it.

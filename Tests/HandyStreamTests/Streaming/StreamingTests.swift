@@ -161,6 +161,43 @@ struct StreamingTests {
         #expect(throws: JSONDecodingError.self) { try missing.finish() }
     }
 
+    @Test("JSON Lines: a string the input's end leaves open, after whole values, is cut short, not nothing")
+    func jsonLinesEndingInsideAString() throws {
+        for (text, line, column) in [("1\n\"", 2, 2), ("1 \"ab", 1, 6), ("{\"a\": 1}\n\"x\\\"", 2, 5)] {
+            for size in [1, 3, 100] {
+                let decoder = try ModelDecoder().values(of: JSONValue.self)
+                var values: [JSONValue] = []
+                var failure: JSONDecodingError?
+                do {
+                    for chunk in chunks(Array(text.utf8), size: size) {
+                        try chunk.withUnsafeBytes { try decoder.feed($0) { values.append($0) } }
+                    }
+                    try decoder.finish { values.append($0) }
+                } catch let error as DecodingError {
+                    if case .dataCorrupted(let context) = error {
+                        failure = context.underlyingError as? JSONDecodingError
+                    }
+                }
+                #expect(values.count == 1, "\(text.debugDescription) in chunks of \(size)")
+                #expect(
+                    failure?.kind == .truncated && failure?.line == line && failure?.column == column,
+                    "\(text.debugDescription): \(String(describing: failure))")
+            }
+        }
+    }
+
+    @Test("JSON Lines: an error in a new object names no key of the object before it")
+    func jsonLinesErrorPathsStartAfresh() throws {
+        let decoder = try ModelDecoder().values(of: JSONValue.self)
+        #expect(try decoder.feed(Array("{\"a\": 1}\n{".utf8)) == [["a": 1]])
+        do {
+            _ = try decoder.finish()
+            Issue.record("a cut object is an error")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect((context.underlyingError as? JSONDecodingError)?.path == "$")
+        }
+    }
+
     @Test("A designated value is complete before the document is: feed says so, and the rest is not read")
     func incrementalStopsEarly() throws {
         let head = #"{"data": {"cat": {"id": 7, "name": "Tom"}}, "rest": ["#
