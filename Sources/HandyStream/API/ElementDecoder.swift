@@ -65,6 +65,12 @@ public final class ElementDecoder<T> {
         }
     }
 
+    /// See ``DecodingPipeline/resume(atOffset:newlines:)``.
+    func resume(atOffset offset: Int, newlines: Int) { engine.resume(atOffset: offset, newlines: newlines) }
+
+    /// Whether the input can be read from its middle: no text stage rewrites it.
+    var resumes: Bool { engine.resumes }
+
     var bytesFed: Int { engine.bytesFed }
     /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),
     /// otherwise all that was fed (in the UTF-8 JSON text the tokenizer reads, as ``IncrementalDecoder/bytesRead``).

@@ -162,6 +162,8 @@ struct LineTracker {
     /// The characters (Unicode scalars) of the current line in the chunks read so far.
     private(set) var columnsBefore = 0
 
+    init(newlines: Int = 0) { self.newlines = newlines }
+
     /// Counts `chunk`'s lines and characters; one whose ``ByteKinds`` lack line feeds and non-ASCII adds its length.
     mutating func advance(over chunk: UnsafeRawBufferPointer, startingAt start: Int, kinds: ByteKinds) {
         guard let base = chunk.baseAddress else { return }

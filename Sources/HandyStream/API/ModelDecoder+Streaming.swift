@@ -69,6 +69,63 @@ extension ModelDecoder {
         return try decoder.finish()
     }
 
+    /// Calls `body` with the value at `path` in each line of a JSON Lines file (each top-level value; every match,
+    /// with wildcards), in input order, as ``values(of:at:)`` reads them. With `jobs` above 1, that many threads
+    /// decode spans of whole lines while this thread hands the values over: the values, their order and the first
+    /// error (its line, column and path) are one thread's, and nothing after an error is handed over. Input that isn't
+    /// one value per line (a pretty-printed document) is read on this thread after its first span fails.
+    public func forEachValue<T>(
+        of type: T.Type, at path: String = "", inFileAt file: String, jobs: Int = 1, _ body: (T) throws -> Void
+    ) throws {
+        try forEachValue(of: type, at: path, inFileAt: file, jobs: jobs) { value, _ in try body(value) }
+    }
+
+    /// The same for JSON Lines in memory.
+    public func forEachValue<T>(
+        of type: T.Type, at path: String = "", in json: some ContiguousBytes, jobs: Int = 1,
+        _ body: (T) throws -> Void
+    ) throws {
+        try json.withUnsafeBytes { bytes in
+            try forEachValue(of: type, at: path, lines: MemoryLines(bytes, spanSize: Self.spanSize), jobs: jobs) {
+                value, _ in try body(value)
+            }
+        }
+    }
+
+    /// For the command-line tool: each value with its normalized path (when `paths`), and each span's size read.
+    package func forEachValue<T>(
+        of type: T.Type, at path: String, inFileAt file: String, jobs: Int, paths: Bool = false,
+        spanSize: Int = spanSize, spanRead: (Int) -> Void = { _ in }, _ body: (T, String?) throws -> Void
+    ) throws {
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else { throw JSONDecodingError.unreadable(file, code: errno) }
+        defer { close(descriptor) }
+        let lines = DescriptorLines(
+            descriptor: descriptor, name: file, spanSize: spanSize, longestLine: Self.longestLine)
+        try forEachValue(of: type, at: path, lines: lines, jobs: jobs, paths: paths, spanRead: spanRead, body)
+    }
+
+    /// Spans a worker reads at a time: large enough that handing one over costs nothing, small enough for many
+    /// workers' windows to stay small.
+    package static let spanSize = 1 << 20
+    /// A line longer than this, read from a file, is read on the calling thread with the rest of the input.
+    static let longestLine = 64 << 20
+
+    func forEachValue<T>(
+        of type: T.Type, at path: String, lines: LineSource, jobs: Int, paths: Bool = false,
+        spanRead: (Int) -> Void = { _ in }, _ body: (T, String?) throws -> Void
+    ) throws {
+        func make() throws -> ElementDecoder<T> {
+            let decoder = try values(of: type, at: path)
+            if paths { decoder.recordPaths() }
+            return decoder
+        }
+        // A bad path is told before anything is read, and rewritten text (JSON5) can't be cut into lines.
+        let first = try make()
+        let parallel = ParallelLines<T>(jobs: first.resumes ? jobs : 1, recordsPaths: paths, makeDecoder: make)
+        try parallel.run(lines, spanRead: spanRead, body)
+    }
+
     /// Calls `body` with each element at `path` in a file, read in chunks: memory stays flat whatever the file's size.
     public func forEachElement<T>(
         of type: T.Type, at path: String = "", inFileAt file: String, chunkSize: Int = 1 << 16,

@@ -358,6 +358,17 @@ final class DecodingPipeline<T>: StageOwner {
         }
     }
 
+    /// Reads UTF-8 input from its middle: the first chunk starts at `offset`, at the start of a line after `newlines`
+    /// line feeds, between two top-level values. Errors are then located as one reading from the start locates them.
+    func resume(atOffset offset: Int, newlines: Int) {
+        precondition(bytesFed == 0 && textStages.isEmpty, "DecodingPipeline: resumed after reading, or rewriting")
+        encoding.assumeUTF8()
+        tokenizer.start(atOffset: offset)
+        lines = LineTracker(newlines: newlines)
+    }
+
+    var resumes: Bool { textStages.isEmpty }
+
     var bytesFed: Int { tokenizer.bytesFed }
     var parserCalls: Int { tokenizer.parserCalls }
     /// Bytes the tokenizer read: less than was fed when a designated value ended early.

@@ -200,7 +200,7 @@ final class EncodableTree {
     var misuse: EncodingError? { state.pointee.misuse }
 
     /// A container asked for over a value of another kind, where `JSONEncoder` stops the program. Container methods
-    /// can't throw, so the first such error is kept and thrown by ``EncodingRun/writeEncodable(_:isTopLevel:)``.
+    /// can't throw, so the first such error is kept and thrown by ``EncodingRun/writeEncodable(_:isTopLevel:capacityLimit:)``.
     @inline(never)
     func replaced(_ previous: Node.Kind, by wanted: Node.Kind, at path: [any CodingKey]) {
         guard state.pointee.misuse == nil else { return }

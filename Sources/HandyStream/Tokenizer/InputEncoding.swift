@@ -24,6 +24,16 @@ struct InputEncoding {
     /// The UTF-8 of a converted chunk, kept across chunks for its capacity.
     private var converted: [UInt8] = []
 
+    /// The middle of a stream already known to be UTF-8: its first bytes decide nothing.
+    mutating func assumeUTF8() { kind = .utf8 }
+
+    /// Whether input beginning with `bytes` (four or more, or all of it) is UTF-8, so that its line feeds are bytes 0A.
+    static func isUTF8(firstBytes bytes: UnsafeRawBufferPointer) -> Bool {
+        var encoding = InputEncoding()
+        _ = encoding.decide(bytes)
+        return encoding.kind == .utf8
+    }
+
     struct Invalid: Error {
         var message: String
     }

@@ -107,6 +107,12 @@ final class Tokenizer {
         return handle
     }
 
+    /// Reads from the middle of a stream: the next chunk starts at `offset`, between two top-level values.
+    func start(atOffset offset: Int) {
+        precondition(bytesFed == 0 && offset >= 0, "Tokenizer: a stream is resumed before its first chunk")
+        (chunkStart, bytesFed, bytesParsed) = (offset, offset, offset)
+    }
+
     /// During a callback, the offset just after the token; after a call returns, the bytes yajl has consumed.
     var offset: Int { chunkStart + yajl_get_bytes_consumed(handle) }  // (yajl answers 0 for no handle)
 

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A run of the input's bytes for one worker: whole lines, unless a line was too long to hold.
+struct LineSpan {
+    var bytes: UnsafeRawBufferPointer
+    /// Where `bytes` begin in the input.
+    var offset: Int
+    /// `false`: no line feed came within the longest line held, and the span ends inside a line. It can only be read
+    /// in order, after the span before it.
+    var endsAtLineEnd: Bool
+    /// Memory of the source's to give back (``LineSource/recycle(_:)``); `nil` for a slice of the caller's bytes.
+    var storage: UnsafeMutableRawBufferPointer?
+}
+
+/// Cuts input into spans of whole lines, in order, covering it exactly. A line feed byte is never inside a JSON
+/// string of valid UTF-8 JSON (control characters are escaped there), so each span of good JSON Lines is whole values.
+protocol LineSource: AnyObject {
+    /// The next span; `nil` at the end of the input.
+    func next() throws -> LineSpan?
+    /// Takes back a span's memory once it is read.
+    func recycle(_ span: LineSpan)
+}
+
+/// The line feed at or after each cut of the caller's bytes; no copy. A line longer than a span is one span.
+final class MemoryLines: LineSource {
+    private let input: UnsafeRawBufferPointer
+    private let spanSize: Int
+    private var position = 0
+    private var gaveEmpty = false
+
+    /// - Precondition: `input` stays valid while spans are read.
+    init(_ input: UnsafeRawBufferPointer, spanSize: Int) {
+        self.input = input
+        self.spanSize = max(1, spanSize)
+    }
+
+    func next() -> LineSpan? {
+        if input.isEmpty && !gaveEmpty {
+            // An empty input is one empty span, which is an error to read.
+            gaveEmpty = true
+            return LineSpan(bytes: input, offset: 0, endsAtLineEnd: true, storage: nil)
+        }
+        guard position < input.count, let base = input.baseAddress else { return nil }
+        let start = position
+        var end = input.count
+        if input.count - start > spanSize {
+            if let feed = lastLineFeed(base + start, count: spanSize) {
+                end = start + feed + 1
+            } else if let feed = memchr(base + start + spanSize, 0x0A, input.count - start - spanSize) {
+                end = base.distance(to: UnsafeRawPointer(feed)) + 1
+            }
+        }
+        position = end
+        return LineSpan(
+            bytes: UnsafeRawBufferPointer(rebasing: input[start..<end]), offset: start, endsAtLineEnd: true,
+            storage: nil)
+    }
+
+    func recycle(_ span: LineSpan) {}
+}
+
+/// Reads a descriptor into buffers of `spanSize` bytes, each cut after its last line feed; the bytes after it begin
+/// the next span. A buffer without a line feed grows to `longestLine`, then is handed over cut inside the line.
+final class DescriptorLines: LineSource {
+    private let descriptor: Int32
+    private let name: String
+    private let spanSize: Int
+    private let longestLine: Int
+    /// The bytes after the last span's last line feed.
+    private var carried: [UInt8] = []
+    private var offset = 0
+    private var ended = false
+    /// Buffers of `spanSize` bytes given back, for the next spans.
+    private var spare: [UnsafeMutableRawBufferPointer] = []
+
+    init(descriptor: Int32, name: String, spanSize: Int, longestLine: Int) {
+        self.descriptor = descriptor
+        self.name = name
+        self.spanSize = max(1, spanSize)
+        self.longestLine = max(self.spanSize, longestLine)
+    }
+
+    deinit {
+        for buffer in spare { buffer.deallocate() }
+    }
+
+    func next() throws -> LineSpan? {
+        if ended && carried.isEmpty { return nil }
+        var buffer = spare.popLast() ?? .allocate(byteCount: spanSize, alignment: 16)
+        var filled = 0
+        // A carried line longer than a span (after a span cut inside a line) needs the room.
+        if carried.count > buffer.count { buffer = grown(buffer, filled: 0, to: carried.count * 2) }
+        carried.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        filled = carried.count
+        carried.removeAll(keepingCapacity: true)
+        var searched = 0
+        while true {
+            if !ended && filled < buffer.count {
+                do {
+                    let count = try ChunkReader.readOnce(
+                        descriptor: descriptor, name: name,
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                    if count == 0 { ended = true }
+                    filled += count
+                } catch {
+                    buffer.deallocate()
+                    throw error
+                }
+                if !ended && filled < buffer.count { continue }
+            }
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            if ended {
+                // An empty input is one empty span, which is an error to read; an input's end, none.
+                if filled == 0 && offset > 0 {
+                    recycle(
+                        LineSpan(
+                            bytes: .init(start: nil, count: 0), offset: offset, endsAtLineEnd: true, storage: buffer))
+                    return nil
+                }
+                return span(buffer, count: filled, endsAtLineEnd: true)
+            }
+            if let feed = lastLineFeed(base + searched, count: filled - searched) {
+                let end = searched + feed + 1
+                carried.append(contentsOf: UnsafeRawBufferPointer(start: base + end, count: filled - end))
+                return span(buffer, count: end, endsAtLineEnd: true)
+            }
+            searched = filled
+            if filled >= longestLine {
+                return span(buffer, count: filled, endsAtLineEnd: false)
+            }
+            buffer = grown(buffer, filled: filled, to: min(buffer.count * 2, longestLine))
+        }
+    }
+
+    private func grown(_ buffer: UnsafeMutableRawBufferPointer, filled: Int, to size: Int)
+        -> UnsafeMutableRawBufferPointer
+    {
+        let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+        buffer.deallocate()
+        return larger
+    }
+
+    private func span(_ buffer: UnsafeMutableRawBufferPointer, count: Int, endsAtLineEnd: Bool) -> LineSpan {
+        defer { offset += count }
+        return LineSpan(
+            bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]), offset: offset, endsAtLineEnd: endsAtLineEnd,
+            storage: buffer)
+    }
+
+    func recycle(_ span: LineSpan) {
+        guard let storage = span.storage else { return }
+        if storage.count == spanSize && spare.count < 64 { spare.append(storage) } else { storage.deallocate() }
+    }
+}
+
+/// Where the last line feed of `count` bytes at `start` is (`memrchr` is not in every C library); a line is short
+/// beside a span, so the walk back is too.
+func lastLineFeed(_ start: UnsafeRawPointer, count: Int) -> Int? {
+    var index = count - 1
+    while index >= 0 {
+        if start.load(fromByteOffset: index, as: UInt8.self) == 0x0A { return index }
+        index -= 1
+    }
+    return nil
+}
+
+/// Whether `bytes` are only JSON's whitespace.
+func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+}
+
+/// The line feeds in `bytes`.
+func lineFeeds(in bytes: UnsafeRawBufferPointer) -> Int {
+    guard var cursor = bytes.baseAddress else { return 0 }
+    let end = cursor + bytes.count
+    var count = 0
+    while cursor < end, let feed = memchr(cursor, 0x0A, cursor.distance(to: end)) {
+        count += 1
+        cursor = UnsafeRawPointer(feed) + 1
+    }
+    return count
+}

@@ -1,0 +1,206 @@
+import Foundation
+
+/// Decodes spans of whole lines on worker threads and hands their values over in input order, on the calling thread.
+///
+///     source ─▶ spans ─▶ workers: each span read by a fresh decoder resumed at the span's offset
+///                 └────▶ caller: the oldest span's values, then the next span's … ─▶ body
+///
+/// Good JSON Lines split anywhere between lines read as one reading does, span by span. For anything else the first
+/// span that fails (or that a line too long to hold cuts) is where one decoder takes over: it is resumed at that
+/// span's offset, after the line feeds before it, and reads the rest in order, so that every value and the first
+/// error are exactly one reading's. A pretty-printed document costs one span's extra work, then reads on one thread.
+final class ParallelLines<T>: @unchecked Sendable {
+    /// One span's values, read by a worker.
+    struct Decoded {
+        var values: [T] = []
+        var paths: [String] = []
+        var lineFeeds = 0
+    }
+
+    private let makeDecoder: () throws -> ElementDecoder<T>
+    private let recordsPaths: Bool
+    private let jobs: Int
+    /// Spans read ahead: enough that no worker waits for the caller.
+    private let window: Int
+
+    // The workers' share, guarded by `condition`.
+    private let condition = NSCondition()
+    private var waiting: [(number: Int, span: LineSpan)] = []
+    private var finished: [Int: Result<Decoded, any Error>] = [:]
+    private var stopping = false
+    private var running = 0
+
+    /// `makeDecoder` is called on the workers' threads: it must make a new decoder each time.
+    init(jobs: Int, recordsPaths: Bool, makeDecoder: @escaping () throws -> ElementDecoder<T>) {
+        self.jobs = max(1, jobs)
+        self.recordsPaths = recordsPaths
+        self.makeDecoder = makeDecoder
+        window = 2 * self.jobs + 1
+    }
+
+    /// Reads `source` to its end; `body` gets each value (and its normalized path, when recorded) in input order,
+    /// `spanRead` each span's size once its values are handed over.
+    func run(_ source: LineSource, spanRead: (Int) -> Void = { _ in }, _ body: (T, String?) throws -> Void) throws {
+        guard jobs > 1 else {
+            return try readInOrder([], then: source, lineFeedsBefore: 0, spanRead: spanRead, body)
+        }
+        for _ in 0..<jobs {
+            condition.lock()
+            running += 1
+            condition.unlock()
+            let thread = Thread { [self] in work() }
+            // As a main thread's: the decoders' own stack guard is for the depth cap, not for a small stack.
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        /// Spans read and not yet handed over, in order; `enqueued`: given to the workers.
+        var pending: [(number: Int, span: LineSpan, enqueued: Bool)] = []
+        defer {
+            stopWorkers()
+            for (_, span, _) in pending { source.recycle(span) }
+        }
+        var numbered = 0
+        var lineFeedsBefore = 0
+        var ended = false
+        var parallel = true
+        while true {
+            while !ended && pending.count < window {
+                guard let span = try source.next() else {
+                    ended = true
+                    break
+                }
+                if numbered == 0
+                    && !InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: span.bytes.prefix(4)))
+                {
+                    // UTF-16 or UTF-32: its line feeds aren't bytes 0A.
+                    parallel = false
+                }
+                // After a span cut inside a line, spans no longer begin between values.
+                parallel = parallel && span.endsAtLineEnd
+                pending.append((numbered, span, parallel))
+                if parallel { enqueue(numbered, span) }
+                numbered += 1
+            }
+            guard let (number, span, enqueued) = pending.first else { return }
+            guard enqueued, case .success(let decoded) = result(of: number) else {
+                // One decoder reads the rest: `pending` and what the source still has.
+                stopWorkers()
+                let rest = pending.map { $0.span }
+                pending = []
+                return try readInOrder(rest, then: source, lineFeedsBefore: lineFeedsBefore, spanRead: spanRead, body)
+            }
+            pending.removeFirst()
+            if recordsPaths {
+                for (value, path) in zip(decoded.values, decoded.paths) { try body(value, path) }
+            } else {
+                for value in decoded.values { try body(value, nil) }
+            }
+            lineFeedsBefore += decoded.lineFeeds
+            source.recycle(span)
+            spanRead(span.bytes.count)
+        }
+    }
+
+    private func enqueue(_ number: Int, _ span: LineSpan) {
+        condition.lock()
+        waiting.append((number, span))
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Span `number`'s outcome, once a worker has it (it was enqueued, and the workers run until stopped).
+    private func result(of number: Int) -> Result<Decoded, any Error> {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let outcome = finished.removeValue(forKey: number) { return outcome }
+            condition.wait()
+        }
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            while waiting.isEmpty && !stopping { condition.wait() }
+            if stopping { break }
+            let (number, span) = waiting.removeFirst()
+            condition.unlock()
+            let outcome = decode(span)
+            condition.lock()
+            finished[number] = outcome
+            condition.broadcast()
+        }
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until no worker is left: none reads a span's memory after this.
+    private func stopWorkers() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        waiting.removeAll()
+        finished.removeAll()
+        condition.unlock()
+    }
+
+    /// One span alone, from a fresh decoder resumed at its offset (a span at 0 is the input's start, and decides
+    /// its encoding as any reading does).
+    private func decode(_ span: LineSpan) -> Result<Decoded, any Error> {
+        Result {
+            // Where one reading has seen a value already, blank lines are nothing; a fresh decoder would want one.
+            if span.offset > 0 && isBlank(span.bytes) { return Decoded(lineFeeds: lineFeeds(in: span.bytes)) }
+            let decoder = try makeDecoder()
+            if span.offset > 0 { decoder.resume(atOffset: span.offset, newlines: 0) }
+            var decoded = Decoded()
+            try decoder.feed(span.bytes) { decoded.values.append($0) }
+            try decoder.finish { decoded.values.append($0) }
+            if recordsPaths { decoded.paths = decoder.takePaths() }
+            decoded.lineFeeds = lineFeeds(in: span.bytes)
+            return decoded
+        }
+    }
+
+    /// One decoder, resumed where `pending`'s first span begins, reads the rest of the input in order.
+    private func readInOrder(
+        _ pending: [LineSpan], then source: LineSource, lineFeedsBefore: Int,
+        spanRead: (Int) -> Void, _ body: (T, String?) throws -> Void
+    ) throws {
+        let decoder = try makeDecoder()
+        if let first = pending.first, first.offset > 0 {
+            decoder.resume(atOffset: first.offset, newlines: lineFeedsBefore)
+        }
+        // Each chunk's values, then its paths (taken once the chunk is read), or its error.
+        func read(_ bytes: UnsafeRawBufferPointer?) throws {
+            var values: [T] = []
+            var failure: (any Error)?
+            do {
+                if let bytes {
+                    try decoder.feed(bytes) { values.append($0) }
+                } else {
+                    try decoder.finish { values.append($0) }
+                }
+            } catch {
+                failure = error
+            }
+            if recordsPaths {
+                for (value, path) in zip(values, decoder.takePaths()) { try body(value, path) }
+            } else {
+                for value in values { try body(value, nil) }
+            }
+            if let failure { throw failure }
+        }
+        func read(_ span: LineSpan) throws {
+            defer { source.recycle(span) }
+            try read(span.bytes)
+            spanRead(span.bytes.count)
+        }
+        var rest = pending[...]
+        defer { for span in rest { source.recycle(span) } }
+        while let span = rest.popFirst() { try read(span) }
+        while let span = try source.next() { try read(span) }
+        try read(nil)
+    }
+}
