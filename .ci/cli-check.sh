@@ -96,4 +96,18 @@ expect "JSONPath from the end" '{"x":"c"}' "$("$tool" extract '$.s[-1].t[-1:]' "
 expect "normalized paths" $'$[\'s\'][1][\'t\'][1]\t{"x":"c"}' "$("$tool" extract --paths '$.s[-1].t[-1:]' "$work/wild.json")"
 usage "invalid JSONPath" "did you mean '=='?" "$tool" extract '$.s[?@.u = 1]' "$work/wild.json"
 expect "members" $'1\n2' "$("$tool" extract 'r.*' "$work/wild.json")"
+# JSON Lines on several threads (--jobs, all cores by default): one thread's output and first error.
+"$tool" generate --lines --megabytes 3 "$work/big.jsonl" > /dev/null
+expect "generated lines" 3840 "$(wc -l < "$work/big.jsonl" | tr -d ' ')"
+one="$("$tool" extract --jobs 1 --paths 'owner.email' "$work/big.jsonl" | cksum)"
+expect "--jobs 3" "$one" "$("$tool" extract --jobs 3 --paths 'owner.email' "$work/big.jsonl" | cksum)"
+expect "--jobs from stdin" "$one" "$("$tool" extract --jobs 2 --paths 'owner.email' < "$work/big.jsonl" | cksum)"
+expect "--jobs, pretty document" $'1\n2' "$(printf '{"s": [\n {"n": 1},\n {"n": 2}\n]}\n' | "$tool" extract --jobs 2 's[*].n')"
+expect "validate --lines" "$work/big.jsonl: ok" "$("$tool" validate --lines "$work/big.jsonl")"
+sed '2900s/"price":/"price":,/' "$work/big.jsonl" > "$work/bad.jsonl"
+fails "validate --lines, bad line" "$work/bad.jsonl:2900:40: unexpected token at \$.price" \
+    "$tool" validate --lines --jobs 2 "$work/bad.jsonl"
+fails "validate, not one document" "$work/big.jsonl:2:2: unexpected data after the JSON value at \$" \
+    "$tool" validate "$work/big.jsonl"
+usage "--jobs 0" "--jobs must be 1 to 1024" "$tool" extract --jobs 0 a "$work/lines.jsonl"
 echo "cli-check: $passed passed, 0 failed"

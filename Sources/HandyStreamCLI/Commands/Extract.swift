@@ -37,8 +37,15 @@ struct Extract: ParsableCommand {
     @Flag(help: "Write each match's normalized path (RFC 9535, $['a'][0]) and a tab before it.")
     var paths = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Threads that decode JSON Lines, in spans of whole lines; the output is one thread's.",
+            discussion: "All cores by default; a document that isn't one value per line is read on one thread."))
+    var jobs = defaultJobs
+
     /// A path that is not a path is a usage error (exit status 64), told before any input is read.
     func validate() throws {
+        try checkJobs(jobs)
         do {
             _ = try ModelDecoder().values(of: JSONText.self, at: path)
         } catch let error as JSONDecodingError where error.kind == .invalidPath {
@@ -52,6 +59,16 @@ struct Extract: ParsableCommand {
         let progress = Progress(file: file, enabled: !quiet)
         let name = file ?? standardInputName
         do {
+            if jobs > 1 {
+                try ModelDecoder().forEachValue(
+                    of: JSONText.self, at: path, inFileAt: file ?? "/dev/stdin", jobs: jobs, paths: paths,
+                    spanRead: progress.advance(by:)
+                ) { element, path in
+                    try output.line(path.map { Array(($0 + "\t").utf8) + element.bytes } ?? element.bytes)
+                }
+                try output.flush()
+                return progress.done()
+            }
             // Every match of the path (one for a path without wildcards), in each top-level value: JSON Lines give
             // their results line after line.
             let decoder = try ModelDecoder().values(of: JSONText.self, at: path)
@@ -87,7 +104,7 @@ struct Extract: ParsableCommand {
 /// Checks that files are well-formed JSON.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check that each file is one well-formed JSON document.",
+        abstract: "Check that each file is one well-formed JSON document (or JSON Lines, with --lines).",
         discussion: """
             Prints FILE: ok on standard output for each good file, and FILE:line:column: message (or FILE: cannot \
             read: reason) on standard error for each other one; the exit status is 1 when any file is invalid or \
@@ -97,6 +114,17 @@ struct Validate: ParsableCommand {
     @Argument(help: "The files to check (standard input when none is given, or for -).")
     var files: [String] = []
 
+    @Flag(help: "Check JSON Lines: any number of values, each on its own line (or concatenated values).")
+    var lines = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Threads that check JSON Lines (--lines), in spans of whole lines; the first error is one thread's.",
+            discussion: "All cores by default."))
+    var jobs = defaultJobs
+
+    func validate() throws { try checkJobs(jobs) }
+
     func run() throws {
         var failed = false
         for argument in files.isEmpty ? ["-"] : files {
@@ -104,7 +132,12 @@ struct Validate: ParsableCommand {
             let name = file ?? standardInputName
             do {
                 // Standard input by its name: read as a file is, in chunks, whether a pipe, a terminal or a file.
-                try ModelDecoder().validate(fileAt: file ?? "/dev/stdin")
+                if lines {
+                    try ModelDecoder().forEachValue(
+                        of: Validation.self, at: "", inFileAt: file ?? "/dev/stdin", jobs: jobs, { _, _ in })
+                } else {
+                    try ModelDecoder().validate(fileAt: file ?? "/dev/stdin")
+                }
                 print("\(name): ok")
             } catch {
                 failed = true
@@ -113,6 +146,14 @@ struct Validate: ParsableCommand {
         }
         if failed { throw ExitCode.failure }
     }
+}
+
+/// Threads for `--jobs`: every core the process may use.
+let defaultJobs = ProcessInfo.processInfo.activeProcessorCount
+
+/// `--jobs` must name at least one thread (a usage error otherwise).
+func checkJobs(_ jobs: Int) throws {
+    guard (1...1024).contains(jobs) else { throw ValidationError("--jobs must be 1 to 1024; \(jobs) is not.") }
 }
 
 /// What messages call standard input.

@@ -10,6 +10,9 @@ struct Generate: ParsableCommand {
     @Option(help: "The size to write, in MB (10^6 bytes).")
     var megabytes = 100
 
+    @Flag(help: "Write the elements as JSON Lines, one per line, instead of one document.")
+    var lines = false
+
     @Argument(help: "Where to write it.")
     var file: String
 
@@ -22,19 +25,23 @@ struct Generate: ParsableCommand {
         var written = 0
         var index = 0
         do {
-            try handle.write(contentsOf: Data(#"{"status": "ok", "data": {"total": -1, "items": ["#.utf8))
+            if !lines { try handle.write(contentsOf: Data(#"{"status": "ok", "data": {"total": -1, "items": ["#.utf8)) }
             let target = megabytes * 1_000_000
             var batch: [UInt8] = []
             while written < target {
                 batch.removeAll(keepingCapacity: true)
                 for _ in 0..<256 {
-                    batch += Array((index == 0 ? "" : ",").utf8) + Self.element(index)
+                    if lines {
+                        batch += Self.element(index) + [UInt8(ascii: "\n")]
+                    } else {
+                        batch += Array((index == 0 ? "" : ",").utf8) + Self.element(index)
+                    }
                     index += 1
                 }
                 try handle.write(contentsOf: batch)
                 written += batch.count
             }
-            try handle.write(contentsOf: Data(#"]}, "next": null}"#.utf8))
+            if !lines { try handle.write(contentsOf: Data(#"]}, "next": null}"#.utf8)) }
         } catch {
             throw ExitCode.report(error, file: file)
         }
