@@ -64,7 +64,8 @@ final class MemoryLines: LineSource {
 }
 
 /// Reads a descriptor into buffers of `spanSize` bytes, each cut after its last line feed; the bytes after it begin
-/// the next span. A buffer without a line feed grows to `longestLine`, then is handed over cut inside the line.
+/// the next span. A buffer without a line feed grows to `longestLine` (the first stays at `spanSize`), then is handed
+/// over cut inside the line.
 final class DescriptorLines: LineSource {
     private let descriptor: Int32
     private let name: String
@@ -129,7 +130,9 @@ final class DescriptorLines: LineSource {
                 return span(buffer, count: end, endsAtLineEnd: true)
             }
             searched = filled
-            if filled >= longestLine {
+            // A first line longer than a span is taken for one document (rarely JSON Lines): it is read in order
+            // from the start, without holding up to `longestLine` of it first.
+            if filled >= (offset == 0 ? spanSize : longestLine) {
                 return span(buffer, count: filled, endsAtLineEnd: false)
             }
             buffer = grown(buffer, filled: filled, to: min(buffer.count * 2, longestLine))

@@ -2,7 +2,7 @@ import Foundation
 
 /// Decodes spans of whole lines on worker threads and hands their values over in input order, on the calling thread.
 ///
-///     source ─▶ spans ─▶ workers: each span read by a fresh decoder resumed at the span's offset
+///     source ─▶ spans ─▶ jobs - 1 workers and the caller: each span read by a fresh decoder resumed at its offset
 ///                 └────▶ caller: the oldest span's values, then the next span's … ─▶ body
 ///
 /// Good JSON Lines split anywhere between lines read as one reading does, span by span. For anything else the first
@@ -15,6 +15,8 @@ final class ParallelLines<T>: @unchecked Sendable {
         var values: [T] = []
         var paths: [String] = []
         var lineFeeds = 0
+        /// The worker that decoded them (0: the calling thread).
+        var worker = 0
     }
 
     private let makeDecoder: () throws -> ElementDecoder<T>
@@ -29,6 +31,9 @@ final class ParallelLines<T>: @unchecked Sendable {
     private var finished: [Int: Result<Decoded, any Error>] = [:]
     private var stopping = false
     private var running = 0
+    /// Values handed over, for the worker that made them to release: freeing memory another thread's allocator arena
+    /// gave out takes that arena's lock, which the worker holds as it allocates (a third of the time with models).
+    private var handedOver: [[[T]]] = []
 
     /// `makeDecoder` is called on the workers' threads: it must make a new decoder each time.
     init(jobs: Int, recordsPaths: Bool, makeDecoder: @escaping () throws -> ElementDecoder<T>) {
@@ -44,11 +49,13 @@ final class ParallelLines<T>: @unchecked Sendable {
         guard jobs > 1 else {
             return try readInOrder([], then: source, lineFeedsBefore: 0, spanRead: spanRead, body)
         }
-        for _ in 0..<jobs {
+        // The calling thread is one of the `jobs`: it decodes spans too while the oldest isn't ready.
+        handedOver = Array(repeating: [], count: jobs)
+        for worker in 1..<jobs {
             condition.lock()
             running += 1
             condition.unlock()
-            let thread = Thread { [self] in work() }
+            let thread = Thread { [self] in work(as: worker) }
             // As a main thread's: the decoders' own stack guard is for the depth cap, not for a small stack.
             thread.stackSize = 8 << 20
             thread.start()
@@ -82,7 +89,7 @@ final class ParallelLines<T>: @unchecked Sendable {
                 numbered += 1
             }
             guard let (number, span, enqueued) = pending.first else { return }
-            guard enqueued, case .success(let decoded) = result(of: number) else {
+            guard enqueued, case .success(var decoded) = result(of: number) else {
                 // One decoder reads the rest: `pending` and what the source still has.
                 stopWorkers()
                 let rest = pending.map { $0.span }
@@ -98,6 +105,13 @@ final class ParallelLines<T>: @unchecked Sendable {
             lineFeedsBefore += decoded.lineFeeds
             source.recycle(span)
             spanRead(span.bytes.count)
+            if decoded.worker > 0 {
+                let values = decoded.values
+                decoded.values = []
+                condition.lock()
+                handedOver[decoded.worker].append(values)
+                condition.unlock()
+            }
         }
     }
 
@@ -108,24 +122,36 @@ final class ParallelLines<T>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Span `number`'s outcome, once a worker has it (it was enqueued, and the workers run until stopped).
+    /// Span `number`'s outcome: the calling thread decodes waiting spans, oldest first, until a worker or it has it.
     private func result(of number: Int) -> Result<Decoded, any Error> {
         condition.lock()
         defer { condition.unlock() }
         while true {
             if let outcome = finished.removeValue(forKey: number) { return outcome }
-            condition.wait()
+            if waiting.isEmpty {
+                condition.wait()
+                continue
+            }
+            let (taken, span) = waiting.removeFirst()
+            condition.unlock()
+            let outcome = decode(span, as: 0)
+            condition.lock()
+            if taken == number { return outcome }
+            finished[taken] = outcome
         }
     }
 
-    private func work() {
+    private func work(as worker: Int) {
+        var released: [[T]] = []
         condition.lock()
         while true {
             while waiting.isEmpty && !stopping { condition.wait() }
             if stopping { break }
+            swap(&released, &handedOver[worker])
             let (number, span) = waiting.removeFirst()
             condition.unlock()
-            let outcome = decode(span)
+            released.removeAll()
+            let outcome = decode(span, as: worker)
             condition.lock()
             finished[number] = outcome
             condition.broadcast()
@@ -148,13 +174,13 @@ final class ParallelLines<T>: @unchecked Sendable {
 
     /// One span alone, from a fresh decoder resumed at its offset (a span at 0 is the input's start, and decides
     /// its encoding as any reading does).
-    private func decode(_ span: LineSpan) -> Result<Decoded, any Error> {
+    private func decode(_ span: LineSpan, as worker: Int) -> Result<Decoded, any Error> {
         Result {
             // Where one reading has seen a value already, blank lines are nothing; a fresh decoder would want one.
             if span.offset > 0 && isBlank(span.bytes) { return Decoded(lineFeeds: lineFeeds(in: span.bytes)) }
             let decoder = try makeDecoder()
             if span.offset > 0 { decoder.resume(atOffset: span.offset, newlines: 0) }
-            var decoded = Decoded()
+            var decoded = Decoded(worker: worker)
             try decoder.feed(span.bytes) { decoded.values.append($0) }
             try decoder.finish { decoded.values.append($0) }
             if recordsPaths { decoded.paths = decoder.takePaths() }

@@ -14,10 +14,11 @@ enum BareTokenizer {
         return yajl_complete_parse(handle) == yajl_status_ok
     }
 
-    /// Parses a file in 64 KiB chunks; returns the bytes read.
-    static func parseFile(_ file: String) throws -> Int {
+    /// Parses a file in 64 KiB chunks (`multipleValues`: JSON Lines); returns the bytes read.
+    static func parseFile(_ file: String, multipleValues: Bool = false) throws -> Int {
         guard let handle = yajl_alloc(callbacks, nil, nil) else { return 0 }
         defer { yajl_free(handle) }
+        if multipleValues { _ = cyajl_set_allow_multiple_values(handle, 1) }
         let descriptor = open(file, O_RDONLY)
         guard descriptor >= 0 else { return 0 }
         defer { close(descriptor) }

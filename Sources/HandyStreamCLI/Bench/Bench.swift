@@ -37,6 +37,16 @@ struct Bench: ParsableCommand {
 
     @Option(
         help: """
+            Decode the JSON Lines of this file (see `handystream generate --lines`) on one thread and on --jobs \
+            threads, interleaved, beside yajl's bare tokenizer, instead.
+            """)
+    var linesFile: String?
+
+    @Option(help: "With --lines-file: the threads to compare with one.")
+    var jobs = 2
+
+    @Option(
+        help: """
             Decode one string of this many megabytes whole and pushed in 4 KiB chunks, interleaved, instead: the \
             time a long token costs at a small chunk size.
             """)
@@ -57,6 +67,13 @@ struct Bench: ParsableCommand {
     /// Options that would measure nothing, or trap, are usage errors (exit status 64), told before any file is read.
     func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1, not \(rounds).") }
+        try checkJobs(jobs)
+        if let only, linesFile != nil {
+            guard Self.linesRuns.contains(where: { $0.hasPrefix(only.lowercased()) }) else {
+                throw ValidationError("--only \(only) names no run; one of: \(Self.linesRuns.joined(separator: ", ")).")
+            }
+            return
+        }
         if let longString, longString <= 0 {
             throw ValidationError("--long-string takes a positive number of megabytes, not \(longString).")
         }
@@ -106,6 +123,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        if let linesFile { return try runLines(linesFile) }
         if let streamFile { return try runStream(streamFile) }
         if let longString { return try runLongString(megabytes: longString) }
         let selected = BenchDocument.all.filter { document.map($0.file.contains) ?? true }
@@ -492,14 +510,14 @@ struct Bench: ParsableCommand {
         return Double(elapsed) / 1e9
     }
 
-    private func median(_ values: [Double]) -> Double {
+    func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted[sorted.count / 2]
     }
 
-    private func format(_ megabytesPerSecond: Double) -> String { String(format: "%.1f MB/s", megabytesPerSecond) }
+    func format(_ megabytesPerSecond: Double) -> String { String(format: "%.1f MB/s", megabytesPerSecond) }
 
-    private func printTable(header: [String], rows: [[String]]) {
+    func printTable(header: [String], rows: [[String]]) {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {

@@ -219,8 +219,12 @@ import Testing
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("parallel-lines-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
+        // A first line longer than a span is taken for one document, read in order from the start.
+        let longFirst =
+            Array(#"{"id": -1, "text": "\#(String(repeating: "y", count: 700))"}"#.utf8) + [0x0A] + Array(text.utf8)
         for input in [
             Array(text.utf8), Self.damaged(Array(text.utf8), seed: 11), Self.damaged(Array(text.utf8), seed: 4),
+            longFirst, Self.damaged(longFirst, seed: 5),
         ] {
             try Data(input).write(to: url)
             let expected = Self.oneReading(JSONValue.self, at: "id", input)
