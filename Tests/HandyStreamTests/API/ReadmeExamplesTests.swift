@@ -305,10 +305,14 @@ struct ReadmeExamplesTests {
         for try await owner in ModelDecoder().elements(of: Owner.self, at: "data.items", fileAt: path) {
             seen.append(owner.name)
         }
+
+        // JSON Lines on two threads: the values, their order and the first error are one thread's.
+        try Data("{\"name\": \"c\"}\n{\"name\": \"d\"}\n".utf8).write(to: URL(fileURLWithPath: path))
+        try ModelDecoder().forEachValue(of: Owner.self, inFileAt: path, jobs: 2) { seen.append($0.name) }
         try FileManager.default.removeItem(atPath: path)
 
         #expect(total == 2)
-        #expect(seen == ["a", "b", "a", "b"])
+        #expect(seen == ["a", "b", "a", "b", "c", "d"])
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
