@@ -21,6 +21,8 @@ struct LineSpan {
 protocol LineSource: AnyObject {
     /// The next span; `nil` at the end of the input.
     func next() throws -> LineSpan?
+    /// Spans from now on are read in order by one decoder: they need not end at a line's end.
+    func readInOrder()
     /// Takes back a span's memory once it is read.
     func recycle(_ span: LineSpan)
 }
@@ -31,12 +33,15 @@ final class MemoryLines: LineSource {
     private let spanSize: Int
     private var position = 0
     private var gaveEmpty = false
+    private var inOrder = false
 
     /// - Precondition: `input` stays valid while spans are read.
     init(_ input: UnsafeRawBufferPointer, spanSize: Int) {
         self.input = input
         self.spanSize = max(1, spanSize)
     }
+
+    func readInOrder() { inOrder = true }
 
     func next() -> LineSpan? {
         if input.isEmpty && !gaveEmpty {
@@ -47,7 +52,9 @@ final class MemoryLines: LineSource {
         guard position < input.count, let base = input.baseAddress else { return nil }
         let start = position
         var end = input.count
-        if input.count - start > spanSize {
+        if inOrder {
+            end = min(start + spanSize, input.count)
+        } else if input.count - start > spanSize {
             if let feed = lastLineFeed(base + start, count: spanSize) {
                 end = start + feed + 1
             } else if let feed = memchr(base + start + spanSize, 0x0A, input.count - start - spanSize) {
@@ -77,6 +84,7 @@ final class DescriptorLines: LineSource {
     private var ended = false
     /// Buffers of `spanSize` bytes given back, for the next spans.
     private var spare: [UnsafeMutableRawBufferPointer] = []
+    private var inOrder = false
 
     init(descriptor: Int32, name: String, spanSize: Int, longestLine: Int) {
         self.descriptor = descriptor
@@ -88,6 +96,8 @@ final class DescriptorLines: LineSource {
     deinit {
         for buffer in spare { buffer.deallocate() }
     }
+
+    func readInOrder() { inOrder = true }
 
     func next() throws -> LineSpan? {
         if ended && carried.isEmpty { return nil }
@@ -114,6 +124,7 @@ final class DescriptorLines: LineSource {
                 if !ended && filled < buffer.count { continue }
             }
             let base = UnsafeRawPointer(buffer.baseAddress!)
+            if inOrder && !ended && filled > 0 { return span(buffer, count: filled, endsAtLineEnd: false) }
             if ended {
                 // An empty input is one empty span, which is an error to read; an input's end, none.
                 if filled == 0 && offset > 0 {

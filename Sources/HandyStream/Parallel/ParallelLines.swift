@@ -71,7 +71,8 @@ final class ParallelLines<T>: @unchecked Sendable {
         var ended = false
         var parallel = true
         while true {
-            while !ended && pending.count < window {
+            // Once a span can't be read alone, none after it is read ahead.
+            while !ended && parallel && pending.count < window {
                 guard let span = try source.next() else {
                     ended = true
                     break
@@ -194,6 +195,7 @@ final class ParallelLines<T>: @unchecked Sendable {
         _ pending: [LineSpan], then source: LineSource, lineFeedsBefore: Int,
         spanRead: (Int) -> Void, _ body: (T, String?) throws -> Void
     ) throws {
+        source.readInOrder()
         let decoder = try makeDecoder()
         if let first = pending.first, first.offset > 0 {
             decoder.resume(atOffset: first.offset, newlines: lineFeedsBefore)

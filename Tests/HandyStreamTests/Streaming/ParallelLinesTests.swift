@@ -259,6 +259,40 @@ import Testing
         }
     }
 
+    /// Hands out another source's spans, noting the largest.
+    final class Measured: LineSource {
+        let source: LineSource
+        var largest = 0
+        init(_ source: LineSource) { self.source = source }
+        func next() throws -> LineSpan? {
+            let span = try source.next()
+            largest = max(largest, span?.bytes.count ?? 0)
+            return span
+        }
+        func readInOrder() { source.readInOrder() }
+        func recycle(_ span: LineSpan) { source.recycle(span) }
+    }
+
+    /// One document on one line (a minified export): read in spans of the span's size from the start, never held
+    /// whole up to the longest line.
+    @Test func oneLineDocumentsAreNotHeldWhole() throws {
+        let document = "[" + (0..<500).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("one-line-\(getpid()).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(document.utf8).write(to: url)
+        let expected = Self.oneReading(JSONValue.self, at: "[*].id", Array(document.utf8))
+        let descriptor = open(url.path, O_RDONLY)
+        defer { close(descriptor) }
+        let source = Measured(
+            DescriptorLines(descriptor: descriptor, name: url.path, spanSize: 64, longestLine: 1 << 20))
+        var ids: [JSONValue] = []
+        try ModelDecoder().forEachValue(of: JSONValue.self, at: "[*].id", lines: source, jobs: 2) { value, _ in
+            ids.append(value)
+        }
+        #expect(ids == expected.values && ids.count == 500)
+        #expect(source.largest == 64)
+    }
+
     /// A body that throws stops the workers and the error is the body's; no value after it is handed over.
     @Test func bodyErrorsStopTheWorkers() {
         struct Enough: Error {}
