@@ -9,6 +9,9 @@ import Darwin
 /// tool. Each chunk lives only during the call; a read error throws a ``JSONDecodingError`` of kind `unreadable`,
 /// never taken for the end.
 package enum ChunkReader {
+    /// What the file entry points read at a time.
+    static let chunkSize = 1 << 16
+
     /// Calls `body` with each chunk until it returns `false` or the input ends.
     package static func read(
         file: String, chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Bool

@@ -110,18 +110,20 @@ final class DescriptorLines: LineSource {
         carried.removeAll(keepingCapacity: true)
         var searched = 0
         while true {
-            if !ended && filled < buffer.count {
+            // Read in order, the input goes in chunks as a file's other readers take it.
+            let wanted = inOrder ? min(buffer.count, max(filled, ChunkReader.chunkSize)) : buffer.count
+            if !ended && filled < wanted {
                 do {
                     let count = try ChunkReader.readOnce(
                         descriptor: descriptor, name: name,
-                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<wanted]))
                     if count == 0 { ended = true }
                     filled += count
                 } catch {
                     buffer.deallocate()
                     throw error
                 }
-                if !ended && filled < buffer.count { continue }
+                if !ended && filled < wanted { continue }
             }
             let base = UnsafeRawPointer(buffer.baseAddress!)
             if inOrder && !ended && filled > 0 { return span(buffer, count: filled, endsAtLineEnd: false) }

@@ -49,17 +49,7 @@ final class ParallelLines<T>: @unchecked Sendable {
         guard jobs > 1 else {
             return try readInOrder([], then: source, lineFeedsBefore: 0, spanRead: spanRead, body)
         }
-        // The calling thread is one of the `jobs`: it decodes spans too while the oldest isn't ready.
         handedOver = Array(repeating: [], count: jobs)
-        for worker in 1..<jobs {
-            condition.lock()
-            running += 1
-            condition.unlock()
-            let thread = Thread { [self] in work(as: worker) }
-            // As a main thread's: the decoders' own stack guard is for the depth cap, not for a small stack.
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
         /// Spans read and not yet handed over, in order; `enqueued`: given to the workers.
         var pending: [(number: Int, span: LineSpan, enqueued: Bool)] = []
         defer {
@@ -117,10 +107,25 @@ final class ParallelLines<T>: @unchecked Sendable {
     }
 
     private func enqueue(_ number: Int, _ span: LineSpan) {
+        // Workers start with the second span that can be read alone: input read in order needs none.
+        if number == 1 { startWorkers() }
         condition.lock()
         waiting.append((number, span))
         condition.signal()
         condition.unlock()
+    }
+
+    /// The calling thread is one of the `jobs`: it decodes spans too while the oldest isn't ready.
+    private func startWorkers() {
+        for worker in 1..<jobs {
+            condition.lock()
+            running += 1
+            condition.unlock()
+            let thread = Thread { [self] in work(as: worker) }
+            // As a main thread's: the decoders' own stack guard is for the depth cap, not for a small stack.
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
     }
 
     /// Span `number`'s outcome: the calling thread decodes waiting spans, oldest first, until a worker or it has it.
