@@ -121,8 +121,8 @@ extension ModelDecoder {
             return decoder
         }
         // A bad path is told before anything is read, and rewritten text (JSON5) can't be cut into lines.
-        let first = try make()
-        let parallel = ParallelLines<T>(jobs: first.resumes ? jobs : 1, recordsPaths: paths, makeDecoder: make)
+        let resumes = try make().resumes
+        let parallel = ParallelLines<T>(jobs: resumes ? jobs : 1, recordsPaths: paths, makeDecoder: make)
         try parallel.run(lines, spanRead: spanRead, body)
     }
 

@@ -209,6 +209,16 @@ final class ParallelLines<T>: @unchecked Sendable {
         func read(_ bytes: UnsafeRawBufferPointer?) throws {
             var values: [T] = []
             var failure: (any Error)?
+            guard recordsPaths else {
+                // Straight to the body: a query that sends every match at the end (`$..a`) makes no array of them.
+                return try withoutActuallyEscaping(body) { body in
+                    if let bytes {
+                        try decoder.feed(bytes) { try body($0, nil) }
+                    } else {
+                        try decoder.finish { try body($0, nil) }
+                    }
+                }
+            }
             do {
                 if let bytes {
                     try decoder.feed(bytes) { values.append($0) }
@@ -218,11 +228,7 @@ final class ParallelLines<T>: @unchecked Sendable {
             } catch {
                 failure = error
             }
-            if recordsPaths {
-                for (value, path) in zip(values, decoder.takePaths()) { try body(value, path) }
-            } else {
-                for value in values { try body(value, nil) }
-            }
+            for (value, path) in zip(values, decoder.takePaths()) { try body(value, path) }
             if let failure { throw failure }
         }
         func read(_ span: LineSpan) throws {
