@@ -88,10 +88,11 @@ final class ParallelLines<T>: @unchecked Sendable {
                 return try readInOrder(rest, then: source, lineFeedsBefore: lineFeedsBefore, spanRead: spanRead, body)
             }
             pending.removeFirst()
+            // Without paths by index, each value lent to the body: iterating copies it, retaining what it holds.
             if recordsPaths {
                 for (value, path) in zip(decoded.values, decoded.paths) { try body(value, path) }
             } else {
-                for value in decoded.values { try body(value, nil) }
+                for index in decoded.values.indices { try body(decoded.values[index], nil) }
             }
             lineFeedsBefore += decoded.lineFeeds
             source.recycle(span)
