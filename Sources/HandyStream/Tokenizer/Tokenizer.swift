@@ -320,8 +320,7 @@ final class Tokenizer {
             let outcome = lastToken.bytes.withUnsafeMutableBytes { parseEscapes(UnsafeRawBufferPointer($0), .all) }
             guard outcome == .needsMore else { return outcome }
             if isString && multipleValues {
-                // yajl ends a stream of values by its parser's state alone: after a whole value, a string left open
-                // by the input's end would pass for nothing.
+                // The string is held here, not by yajl's lexer: see below.
                 ownFailure = SyntaxFailure(message: "premature EOF", isLexical: false, offset: bytesParsed)
                 return .malformed(ownFailure!)
             }
@@ -334,8 +333,21 @@ final class Tokenizer {
             guard outcome == .needsMore else { return outcome }
         }
         chunkStart = bytesParsed
-        let status = yajl_complete_parse(handle ?? makeHandle(scansKinds: false))
+        let handle = handle ?? makeHandle(scansKinds: false)
+        let status = yajl_complete_parse(handle)
+        if status == yajl_status_ok && bytesParsed > 0 && Self.tabIsRefused(by: handle) {
+            // yajl ends the input by its parser's state alone: after a whole value, a string its lexer still holds
+            // open (`1 "ab`, whole or cut by the input's end) would pass for nothing. A tab is white space anywhere
+            // but in a string, where it must be escaped: refused, it shows that string.
+            ownFailure = SyntaxFailure(message: "premature EOF", isLexical: false, offset: bytesParsed)
+            return .malformed(ownFailure!)
+        }
         return outcome(of: status, ifOK: .complete)
+    }
+
+    private static func tabIsRefused(by handle: yajl_handle) -> Bool {
+        var tab = UInt8(ascii: "\t")
+        return yajl_parse(handle, &tab, 1) != yajl_status_ok
     }
 
     private func outcome(of status: yajl_status, ifOK success: Outcome) -> Outcome {

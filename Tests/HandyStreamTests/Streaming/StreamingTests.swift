@@ -186,6 +186,23 @@ struct StreamingTests {
         }
     }
 
+    @Test("One document: a string left open after the value, whole or in chunks, is cut short, not nothing")
+    func oneDocumentEndingInsideAString() throws {
+        for text in ["1 \"ab", "1\"[Ji\\n", "{\"a\": 1} \"x\\\"", "[] \"\\u12"] {
+            let bytes = Array(text.utf8)
+            #expect(throws: JSONDecodingError.self, "\(text)") { try ModelDecoder().validate(bytes) }
+            #expect(throws: DecodingError.self, "\(text)") { try ModelDecoder().decode(JSONValue.self, from: bytes) }
+            for size in [1, 2, 100] {
+                let decoder = try ModelDecoder().incremental(JSONText.self)
+                #expect(throws: JSONDecodingError.self, "\(text) in chunks of \(size)") {
+                    for chunk in chunks(bytes, size: size) { _ = try decoder.feed(chunk) }
+                    _ = try decoder.finish()
+                }
+            }
+        }
+        #expect(try ModelDecoder().decode(Int.self, from: Array("1 \t\n ".utf8)) == 1)
+    }
+
     @Test("JSON Lines: an error in a new object names no key of the object before it")
     func jsonLinesErrorPathsStartAfresh() throws {
         let decoder = try ModelDecoder().values(of: JSONValue.self)
