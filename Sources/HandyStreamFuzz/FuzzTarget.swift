@@ -258,6 +258,34 @@ enum Fuzz {
             _ = try? lines.feed(bytes)
             _ = try? lines.finish()
         }
+        checkParallelLines(bytes, spanSize: step)
+    }
+}
+
+/// JSON Lines on two threads, in spans of `spanSize` bytes: the values one reading gives when it succeeds, and its
+/// error when it fails.
+private func checkParallelLines(_ bytes: [UInt8], spanSize: Int) {
+    func read(_ body: ((JSONValue) -> Void) throws -> Void) -> (values: [JSONValue], error: String?) {
+        var values: [JSONValue] = []
+        do {
+            try body { values.append($0) }
+            return (values, nil)
+        } catch {
+            return (values, String(describing: error))
+        }
+    }
+    let one = read { add in
+        let decoder = try ModelDecoder().values(of: JSONValue.self)
+        for value in try decoder.feed(bytes) { add(value) }
+        for value in try decoder.finish() { add(value) }
+    }
+    let two = read { add in
+        try ModelDecoder().forEachValue(of: JSONValue.self, at: "", in: bytes, jobs: 2, spanSize: spanSize) { add($0) }
+    }
+    if one.error != two.error || (one.error == nil && one.values != two.values) {
+        fatalError(
+            "two threads, spans of \(spanSize): \(two.values.count) values, \(two.error ?? "no error"); one reading: "
+                + "\(one.values.count) values, \(one.error ?? "no error")")
     }
 }
 

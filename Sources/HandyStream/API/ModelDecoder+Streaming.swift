@@ -92,6 +92,18 @@ extension ModelDecoder {
         }
     }
 
+    /// For the fuzz target: JSON Lines in memory, in spans of `spanSize` bytes.
+    package func forEachValue<T>(
+        of type: T.Type, at path: String, in json: some ContiguousBytes, jobs: Int, spanSize: Int,
+        _ body: (T) throws -> Void
+    ) throws {
+        try json.withUnsafeBytes { bytes in
+            try forEachValue(of: type, at: path, lines: MemoryLines(bytes, spanSize: spanSize), jobs: jobs) {
+                value, _ in try body(value)
+            }
+        }
+    }
+
     /// For the command-line tool: each value with its normalized path (when `paths`), and each span's size read.
     package func forEachValue<T>(
         of type: T.Type, at path: String, inFileAt file: String, jobs: Int, paths: Bool = false,
