@@ -11,6 +11,8 @@ final class EncodableTree {
         var kind = Kind.pending
         /// Keys are then compared as Strings (``EncodableTree/members(of:)``).
         var hasNonASCIIKey = false
+        /// Its members are in ``EncodableTree/State/memberIndex``, kept up to date as members are added.
+        var indexed = false
         var first: Int32 = -1
         var last: Int32 = -1
         var next: Int32 = -1
@@ -34,6 +36,9 @@ final class EncodableTree {
         var keys = OutputBytes(capacity: 256)
         var text: JSONWriter
         var convertedKeys: [String: String] = [:]
+        /// The last member under each key, for objects whose members are looked up past ``indexedCount``: looking
+        /// along the siblings made a nested container per key quadratic in the object's size.
+        var memberIndex: [Int: [String: Int]] = [:]
         /// Not a dictionary, which would hash the type's identity for every value encoded.
         var typeKinds = TypeTable<TypeKind>()
         var duplicates = DuplicateKeys()
@@ -142,6 +147,7 @@ final class EncodableTree {
         nodes.append(node)
         if parent >= 0 {
             if !isASCII { nodes[parent].hasNonASCIIKey = true }
+            if nodes[parent].indexed, let key { state.pointee.memberIndex[parent]?[key] = index }
             if nodes[parent].last >= 0 {
                 nodes[Int(nodes[parent].last)].next = Int32(truncatingIfNeeded: index)
             } else {
@@ -160,6 +166,7 @@ final class EncodableTree {
     /// Takes out `parent`'s last child: `JSONEncoder` keeps nothing of a value whose encoding throws.
     @inline(never)
     func dropLastChild(of parent: Int, back previous: Int32) {
+        forgetIndex(of: parent)
         nodes[parent].last = previous
         if previous >= 0 { nodes[Int(previous)].next = -1 } else { nodes[parent].first = -1 }
         nodes[parent].count -= 1
@@ -191,6 +198,7 @@ final class EncodableTree {
         let previous = nodes[index].kind
         guard previous != wanted else { return previous }
         nodes[index].kind = wanted
+        forgetIndex(of: index)
         nodes[index].first = -1
         nodes[index].last = -1
         nodes[index].count = 0
@@ -316,6 +324,11 @@ final class EncodableTree {
 
     /// The last member of `parent` under `key` (already converted), keys compared by ``sameKey(_:_:)``.
     func member(of parent: Int, key: String) -> Int? {
+        if nodes[parent].count > Self.indexedCount {
+            // String equality is `sameKey`'s: equal bytes for ASCII, canonical equivalence otherwise.
+            if !nodes[parent].indexed { makeIndex(of: parent) }
+            return state.pointee.memberIndex[parent]?[key]
+        }
         var key = key
         return key.withUTF8 { wanted in
             var found: Int?
@@ -326,6 +339,27 @@ final class EncodableTree {
             }
             return found
         }
+    }
+
+    /// Members an object may have before they are looked up by an index rather than one by one.
+    static let indexedCount = 16
+
+    private func makeIndex(of parent: Int) {
+        var index: [String: Int] = [:]
+        var child = nodes[parent].first
+        while child >= 0 {
+            index[String(decoding: keyBytes(child), as: UTF8.self)] = Int(child)
+            child = nodes[Int(child)].next
+        }
+        state.pointee.memberIndex[parent] = index
+        nodes[parent].indexed = true
+    }
+
+    /// Its members changed other than by an addition: the index is made again when next needed.
+    private func forgetIndex(of parent: Int) {
+        guard nodes[parent].indexed else { return }
+        nodes[parent].indexed = false
+        state.pointee.memberIndex[parent] = nil
     }
 
     /// Whether two keys are one key in `JSONEncoder`'s dictionary: equal bytes, or, when either is non-ASCII, equal

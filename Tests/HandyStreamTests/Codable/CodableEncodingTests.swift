@@ -76,6 +76,39 @@ struct NamedCodingKey: CodingKey {
             try Self.ours([EncodedSample(), EncodedSample()]) == Self.foundation([EncodedSample(), EncodedSample()]))
     }
 
+    /// Many nested containers in one object, some asked for again under a key already used (a keyed one gets more
+    /// members, as in `JSONEncoder`), keys equal only as Strings, values replaced: members are then found by an index.
+    struct ManyNested: Encodable {
+        struct Key: CodingKey {
+            var stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        var count: Int
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for index in 0..<count {
+                var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "k\(index % 50)"))
+                try nested.encode(index, forKey: Key(stringValue: "v\(index)"))
+                var list = container.nestedUnkeyedContainer(forKey: Key(stringValue: "list\(index % 7)"))
+                try list.encode(index)
+                try container.encode(index, forKey: Key(stringValue: "plain\(index % 30)"))
+            }
+            for key in ["café", "cafe\u{301}", "K", "\u{212A}"] {
+                var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: key))
+                try nested.encode(key, forKey: Key(stringValue: "from"))
+            }
+        }
+    }
+
+    @Test func manyNestedContainersInOneObject() throws {
+        for count in [3, 17, 40, 400] {
+            #expect(try Self.ours(ManyNested(count: count)) == Self.foundation(ManyNested(count: count)), "\(count)")
+        }
+    }
+
     @Test func byteIdenticalOnTheCorpus() throws {
         for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
             let data = try Corpus.data(name)
