@@ -67,18 +67,7 @@ import Testing
         #"\"},{\""#, #"\\\\"#, #"\u000a"#,
     ]
 
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func value(_ random: inout Seeded, depth: Int) -> String {
+    static func value(_ random: inout SplitMix64, depth: Int) -> String {
         switch Int.random(in: 0..<(depth > 6 ? 4 : 7), using: &random) {
         case 0: return "\"" + awkwardStrings.randomElement(using: &random)! + "\""
         case 1: return String(Int.random(in: -1000...1000, using: &random))
@@ -97,7 +86,7 @@ import Testing
     }
 
     static func lines(seed: UInt64) -> [UInt8] {
-        var random = Seeded(state: seed)
+        var random = SplitMix64(seed: seed)
         var text = ""
         for _ in 0..<Int.random(in: 1...40, using: &random) {
             switch Int.random(in: 0..<10, using: &random) {
@@ -116,7 +105,7 @@ import Testing
 
     /// `input` broken at a random place: a byte dropped or added, a raw line feed in a string, bad UTF-8, a cut.
     static func damaged(_ input: [UInt8], seed: UInt64) -> [UInt8] {
-        var random = Seeded(state: seed ^ 0x5555)
+        var random = SplitMix64(seed: seed ^ 0x5555)
         var bytes = input
         guard !bytes.isEmpty else { return [UInt8(ascii: "]")] }
         let at = Int.random(in: 0..<bytes.count, using: &random)
