@@ -23,6 +23,8 @@ protocol LineSource: AnyObject {
     func next() throws -> LineSpan?
     /// Spans from now on are read in order by one decoder: they need not end at a line's end.
     func readInOrder()
+    /// Whether the source can give its bytes again from `offset` (then the spans read after it are not needed).
+    func rereads(from offset: Int) -> Bool
     /// Takes back a span's memory once it is read.
     func recycle(_ span: LineSpan)
 }
@@ -43,6 +45,11 @@ final class MemoryLines: LineSource {
 
     func readInOrder() { inOrder = true }
 
+    func rereads(from offset: Int) -> Bool {
+        position = offset
+        return true
+    }
+
     func next() -> LineSpan? {
         if input.isEmpty && !gaveEmpty {
             // An empty input is one empty span, which is an error to read.
@@ -53,7 +60,8 @@ final class MemoryLines: LineSource {
         let start = position
         var end = input.count
         if inOrder {
-            end = min(start + spanSize, input.count)
+            // The rest, as one reading of bytes in memory takes them: one chunk.
+            end = input.count
         } else if input.count - start > spanSize {
             if let feed = lastLineFeed(base + start, count: spanSize) {
                 end = start + feed + 1
@@ -98,6 +106,8 @@ final class DescriptorLines: LineSource {
     }
 
     func readInOrder() { inOrder = true }
+
+    func rereads(from offset: Int) -> Bool { false }
 
     func next() throws -> LineSpan? {
         if ended && carried.isEmpty { return nil }

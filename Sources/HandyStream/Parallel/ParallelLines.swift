@@ -239,6 +239,12 @@ final class ParallelLines<T>: @unchecked Sendable {
         }
         var rest = pending[...]
         defer { for span in rest { source.recycle(span) } }
+        // Bytes in memory are read again from there as one chunk, as one reading takes them: a chunk's end inside a
+        // string can move where an error in it is reported.
+        if let first = rest.first, source.rereads(from: first.offset) {
+            for span in rest { source.recycle(span) }
+            rest = []
+        }
         while let span = rest.popFirst() { try read(span) }
         while let span = try source.next() { try read(span) }
         try read(nil)

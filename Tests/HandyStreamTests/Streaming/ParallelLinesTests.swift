@@ -259,6 +259,7 @@ import Testing
             return span
         }
         func readInOrder() { source.readInOrder() }
+        func rereads(from offset: Int) -> Bool { source.rereads(from: offset) }
         func recycle(_ span: LineSpan) { source.recycle(span) }
     }
 
