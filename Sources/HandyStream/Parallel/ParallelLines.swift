@@ -32,7 +32,7 @@ final class ParallelLines<T>: @unchecked Sendable {
     private var stopping = false
     private var running = 0
     /// Values handed over, for the worker that made them to release: freeing memory another thread's allocator arena
-    /// gave out takes that arena's lock, which the worker holds as it allocates (a third of the time with models).
+    /// gave out takes that arena's lock, which the worker holds as it allocates (see Benchmarks/README.md).
     private var handedOver: [[[T]]] = []
 
     /// `makeDecoder` is called on the workers' threads: it must make a new decoder each time.
