@@ -70,6 +70,7 @@ public final class ElementDecoder<T> {
 
     /// Whether the input can be read from its middle: no text stage rewrites it.
     var resumes: Bool { engine.resumes }
+    var lineFeeds: Int { engine.lineFeeds }
 
     var bytesFed: Int { engine.bytesFed }
     /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),

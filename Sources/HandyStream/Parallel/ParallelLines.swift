@@ -191,7 +191,8 @@ final class ParallelLines<T>: @unchecked Sendable {
             try decoder.feed(span.bytes) { decoded.values.append($0) }
             try decoder.finish { decoded.values.append($0) }
             if recordsPaths { decoded.paths = decoder.takePaths() }
-            decoded.lineFeeds = lineFeeds(in: span.bytes)
+            // Counted by the pipeline for its errors' lines, as it read.
+            decoded.lineFeeds = decoder.lineFeeds
             return decoded
         }
     }

@@ -368,6 +368,8 @@ final class DecodingPipeline<T>: StageOwner {
     }
 
     var resumes: Bool { textStages.isEmpty }
+    /// The line feeds in the chunks fed so far (after those given to ``resume(atOffset:newlines:)``).
+    var lineFeeds: Int { lines.newlines }
 
     var bytesFed: Int { tokenizer.bytesFed }
     var parserCalls: Int { tokenizer.parserCalls }

@@ -315,15 +315,9 @@ final class Tokenizer {
         if let failure = ownFailure { return .malformed(failure) }
         if !partial.isEmpty {
             // A token the input's end completes (a number), or leaves cut: yajl says which.
-            let isString = partial.kind == .string
             lastToken = (partial.start, partial.take())
             let outcome = lastToken.bytes.withUnsafeMutableBytes { parseEscapes(UnsafeRawBufferPointer($0), .all) }
             guard outcome == .needsMore else { return outcome }
-            if isString && multipleValues {
-                // The string is held here, not by yajl's lexer: see below.
-                ownFailure = SyntaxFailure(message: "premature EOF", isLexical: false, offset: bytesParsed)
-                return .malformed(ownFailure!)
-            }
         }
         if !held.isEmpty {
             // An escape cut off by the end of the input: yajl says what is wrong with it.
