@@ -43,7 +43,7 @@ test-asan: deps
 ## test-tsan: the concurrency tests under ThreadSanitizer.
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_FILTER)" -Xswiftc -DSANITIZED
-TSAN_FILTER ?= concurrentUse|asyncElements|cancellation|configuredStrategy|ParallelLinesTests
+TSAN_FILTER ?= concurrentUse|asyncElements|cancellation|configuredStrategy|ParallelLinesTests|ParallelArrayTests
 
 ## fuzz: libFuzzer with AddressSanitizer for FUZZ_SECONDS, from the seeds in Fuzz/Seeds.
 fuzz: deps

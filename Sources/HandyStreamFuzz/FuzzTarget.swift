@@ -258,13 +258,14 @@ enum Fuzz {
             _ = try? lines.feed(bytes)
             _ = try? lines.finish()
         }
-        checkParallelLines(bytes, spanSize: step)
+        // Top-level values; a large array's elements, split by their structure.
+        for path in ["", "[*]", "data[*]"] { checkParallelLines(bytes, at: path, spanSize: step) }
     }
 }
 
-/// JSON Lines on two threads, in spans of `spanSize` bytes: the values one reading gives when it succeeds, and its
-/// error when it fails.
-private func checkParallelLines(_ bytes: [UInt8], spanSize: Int) {
+/// JSON Lines, or an array's elements, on two threads, in spans of `spanSize` bytes: the values one reading gives when
+/// it succeeds, and its error when it fails.
+private func checkParallelLines(_ bytes: [UInt8], at path: String, spanSize: Int) {
     func read(_ body: ((JSONValue) -> Void) throws -> Void) -> (values: [JSONValue], error: String?) {
         var values: [JSONValue] = []
         do {
@@ -275,16 +276,18 @@ private func checkParallelLines(_ bytes: [UInt8], spanSize: Int) {
         }
     }
     let one = read { add in
-        let decoder = try ModelDecoder().values(of: JSONValue.self)
+        let decoder = try ModelDecoder().values(of: JSONValue.self, at: path)
         for value in try decoder.feed(bytes) { add(value) }
         for value in try decoder.finish() { add(value) }
     }
     let two = read { add in
-        try ModelDecoder().forEachValue(of: JSONValue.self, at: "", in: bytes, jobs: 2, spanSize: spanSize) { add($0) }
+        try ModelDecoder().forEachValue(of: JSONValue.self, at: path, in: bytes, jobs: 2, spanSize: spanSize) {
+            add($0)
+        }
     }
     if one.error != two.error || (one.error == nil && one.values != two.values) {
         fatalError(
-            "two threads, spans of \(spanSize): \(two.values.count) values, \(two.error ?? "no error"); one reading: "
+            "\(path): two threads, spans of \(spanSize): \(two.values.count) values, \(two.error ?? "no error"); one reading: "
                 + "\(one.values.count) values, \(one.error ?? "no error")")
     }
 }

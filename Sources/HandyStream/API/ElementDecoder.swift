@@ -71,6 +71,9 @@ public final class ElementDecoder<T> {
     /// Whether the input can be read from its middle: no text stage rewrites it.
     var resumes: Bool { engine.resumes }
     var lineFeeds: Int { engine.lineFeeds }
+    var opensEveryElementMatch: Bool { engine.opensEveryElementMatch }
+    /// Values made so far: handed over, and waiting to be.
+    var valuesMade: Int { engine.valuesMade }
 
     var bytesFed: Int { engine.bytesFed }
     /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),

@@ -127,15 +127,58 @@ extension ModelDecoder {
         of type: T.Type, at path: String, lines: LineSource, jobs: Int, paths: Bool = false,
         spanRead: (Int) -> Void = { _ in }, _ body: (T, String?) throws -> Void
     ) throws {
-        func make() throws -> ElementDecoder<T> {
-            let decoder = try values(of: type, at: path)
-            if paths { decoder.recordPaths() }
-            return decoder
+        func make(_ diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?) throws -> ElementDecoder<T> {
+            var decoder = self
+            if let diagnostics { decoder.options.diagnostics = diagnostics }
+            let made = try decoder.values(of: type, at: path)
+            if paths { made.recordPaths() }
+            return made
         }
         // A bad path is told before anything is read, and rewritten text (JSON5) can't be cut into lines.
-        let resumes = try make().resumes
-        let parallel = ParallelLines<T>(jobs: resumes ? jobs : 1, recordsPaths: paths, makeDecoder: make)
+        let resumes = try make(nil).resumes
+        let parallel = ParallelLines<T>(
+            jobs: resumes ? jobs : 1, recordsPaths: paths, diagnostics: options.diagnostics, makeDecoder: make)
+        if resumes && jobs > 1, let (place, query) = try arrayPlace(path, in: lines) {
+            // One array's elements, each span of them read as an array of its own: `[*]` of a single document.
+            parallel.makeElementsDecoder = { diagnostics in
+                var decoder = self
+                if let diagnostics { decoder.options.diagnostics = diagnostics }
+                // Its elements are as deep as in the document.
+                decoder.options.maximumDepth = max(1, decoder.options.maximumDepth - place.keys.count)
+                return ElementDecoder(
+                    engine: try decoder.pipeline(
+                        type, at: query ? "$[*]" : "[*]", mode: .elements, singleDocument: true))
+            }
+            return try parallel.run(
+                array: place, in: lines, spanSize: lines.spanSize, longestSpan: Self.longestLine, spanRead: spanRead,
+                body)
+        }
         try parallel.run(lines, spanRead: spanRead, body)
+    }
+
+    /// Where the array whose elements `path` selects opens, when it is one array's elements (keys, then `[*]`), in
+    /// UTF-8 input that can be read at an offset, and the array is longer than a span (shorter, it may be one of
+    /// many JSON Lines). Also whether the path is a JSONPath query.
+    private func arrayPlace(_ path: String, in source: LineSource) throws -> (ArrayPlace, Bool)? {
+        guard !options.assumesTopLevelDictionary, let parsed = try? DesignatedPath(parsing: path),
+            parsed.tail.isEmpty, let last = parsed.segments.last
+        else { return nil }
+        switch last {
+        case .everyElement, .everyChild: break
+        default: return nil
+        }
+        var keys: [[UInt8]] = []
+        for segment in parsed.segments.dropLast() {
+            guard case .key(let key) = segment else { return nil }
+            keys.append(key)
+        }
+        // The keys within the first bytes; the array not closed within a span after them.
+        guard let first = try source.chunk(at: 0, count: max(2 * source.spanSize, 1 << 16)) else { return nil }
+        defer { source.recycle(first) }
+        guard InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: first.bytes.prefix(4))),
+            let start = ArrayStart.find(keys: keys, in: first.bytes, longerThan: source.spanSize)
+        else { return nil }
+        return (ArrayPlace(start: start, keys: keys), parsed.isQuery)
     }
 
     /// Calls `body` with each element at `path` in a file, read in chunks: memory stays flat whatever the file's size.

@@ -52,10 +52,13 @@ public struct ModelDecoder: Sendable {
 
     /// The pipeline for `type` at `path`: the codec is made first, so its problems are thrown before a bad path's.
     /// At the empty path, elements are each top-level value (`[*]` is a top-level array's elements).
-    func pipeline<T>(_ type: T.Type, at path: String, mode: DecodingPipeline<T>.Mode) throws -> DecodingPipeline<T> {
+    func pipeline<T>(_ type: T.Type, at path: String, mode: DecodingPipeline<T>.Mode, singleDocument: Bool = false)
+        throws -> DecodingPipeline<T>
+    {
         let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
         let parsed = try DesignatedPath(parsing: path)
         let mode = mode == .elements && parsed.isEmpty ? .valuePerDocument : mode
-        return DecodingPipeline(codec: codec, path: parsed, options: options, mode: mode)
+        return DecodingPipeline(
+            codec: codec, path: parsed, options: options, mode: mode, singleDocument: singleDocument)
     }
 }

@@ -27,12 +27,17 @@ protocol LineSource: AnyObject {
     func rereads(from offset: Int) -> Bool
     /// Takes back a span's memory once it is read.
     func recycle(_ span: LineSpan)
+    /// The bytes a span holds, but for a long line.
+    var spanSize: Int { get }
+    /// Up to `count` bytes at `offset` (fewer at the input's end), whatever was read in order; `nil` if the input
+    /// can't be read at an offset (a pipe).
+    func chunk(at offset: Int, count: Int) throws -> LineSpan?
 }
 
 /// The line feed at or after each cut of the caller's bytes; no copy. A line longer than a span is one span.
 final class MemoryLines: LineSource {
     private let input: UnsafeRawBufferPointer
-    private let spanSize: Int
+    let spanSize: Int
     private var position = 0
     private var gaveEmpty = false
     private var inOrder = false
@@ -76,6 +81,14 @@ final class MemoryLines: LineSource {
     }
 
     func recycle(_ span: LineSpan) {}
+
+    func chunk(at offset: Int, count: Int) -> LineSpan? {
+        let start = min(offset, input.count)
+        let end = min(input.count, start + count)
+        return LineSpan(
+            bytes: UnsafeRawBufferPointer(rebasing: input[start..<end]), offset: start, endsAtLineEnd: true,
+            storage: nil)
+    }
 }
 
 /// Reads a descriptor into buffers of `spanSize` bytes, each cut after its last line feed; the bytes after it begin
@@ -84,7 +97,7 @@ final class MemoryLines: LineSource {
 final class DescriptorLines: LineSource {
     private let descriptor: Int32
     private let name: String
-    private let spanSize: Int
+    let spanSize: Int
     private let longestLine: Int
     /// The bytes after the last span's last line feed.
     private var carried: [UInt8] = []
@@ -94,8 +107,13 @@ final class DescriptorLines: LineSource {
     private var spare: [UnsafeMutableRawBufferPointer] = []
     private var inOrder = false
 
+    /// Where the descriptor stood when given: offsets count from there. `nil`: it can't be read at an offset.
+    private let start: Int?
+
     init(descriptor: Int32, name: String, spanSize: Int, longestLine: Int) {
         self.descriptor = descriptor
+        let at = lseek(descriptor, 0, SEEK_CUR)
+        start = at >= 0 ? Int(at) : nil
         self.name = name
         self.spanSize = max(1, spanSize)
         self.longestLine = max(self.spanSize, longestLine)
@@ -175,6 +193,29 @@ final class DescriptorLines: LineSource {
         defer { offset += count }
         return LineSpan(
             bytes: UnsafeRawBufferPointer(rebasing: buffer[..<count]), offset: offset, endsAtLineEnd: endsAtLineEnd,
+            storage: buffer)
+    }
+
+    func chunk(at offset: Int, count: Int) throws -> LineSpan? {
+        guard let start, count > 0 else { return nil }
+        let buffer =
+            count == spanSize
+            ? spare.popLast() ?? .allocate(byteCount: spanSize, alignment: 16)
+            : .allocate(byteCount: count, alignment: 16)
+        var filled = 0
+        while filled < count {
+            let read = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(start + offset + filled))
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else {
+                let code = errno
+                buffer.deallocate()
+                throw JSONDecodingError.unreadable(name, code: code)
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        return LineSpan(
+            bytes: UnsafeRawBufferPointer(rebasing: buffer[..<filled]), offset: offset, endsAtLineEnd: true,
             storage: buffer)
     }
 

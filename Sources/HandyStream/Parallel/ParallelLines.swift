@@ -17,31 +17,57 @@ final class ParallelLines<T>: @unchecked Sendable {
         var lineFeeds = 0
         /// The worker that decoded them (0: the calling thread).
         var worker = 0
+        /// What the decoder told, each with the number of values made before it, to be told in order.
+        var diagnostics: [(made: Int, diagnostic: DecodingDiagnostic)] = []
+        /// A chunk's structure (``Work/scan(_:startsEscaped:base:)``).
+        var structure: ChunkStructure?
     }
 
-    private let makeDecoder: () throws -> ElementDecoder<T>
-    private let recordsPaths: Bool
-    private let jobs: Int
+    /// What a worker is given.
+    enum Work {
+        /// Whole lines, each a top-level value.
+        case lines(LineSpan)
+        /// An array's bytes, for where its elements part.
+        case scan(UnsafeRawBufferPointer, startsEscaped: Bool, base: Int)
+        /// Whole elements of an array, and the commas between them, in pieces: read as an array of their own.
+        case elements([UnsafeRawBufferPointer])
+    }
+
+    /// A new decoder, telling its diagnostics to the handler given, or as the options say if none is.
+    typealias DecoderMaker = (_ diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?) throws -> ElementDecoder<T>
+
+    let makeDecoder: DecoderMaker
+    let recordsPaths: Bool
+    /// The options' diagnostics handler: workers keep what their decoders tell, for this thread to tell in order.
+    let diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?
+    let jobs: Int
     /// Spans read ahead: enough that no worker waits for the caller.
-    private let window: Int
+    let window: Int
 
     // The workers' share, guarded by `condition`.
     private let condition = NSCondition()
-    private var waiting: [(number: Int, span: LineSpan)] = []
+    private var waiting: [(number: Int, work: Work)] = []
     private var finished: [Int: Result<Decoded, any Error>] = [:]
     private var stopping = false
     private var running = 0
     /// Values handed over, for the worker that made them to release: freeing memory another thread's allocator arena
     /// gave out takes that arena's lock, which the worker holds as it allocates (see Benchmarks/README.md).
-    private var handedOver: [[[T]]] = []
+    var handedOver: [[[T]]] = []
 
     /// `makeDecoder` is called on the workers' threads: it must make a new decoder each time.
-    init(jobs: Int, recordsPaths: Bool, makeDecoder: @escaping () throws -> ElementDecoder<T>) {
+    init(
+        jobs: Int, recordsPaths: Bool, diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?,
+        makeDecoder: @escaping DecoderMaker
+    ) {
         self.jobs = max(1, jobs)
         self.recordsPaths = recordsPaths
+        self.diagnostics = diagnostics
         self.makeDecoder = makeDecoder
         window = 2 * self.jobs + 1
     }
+
+    /// For a span of elements: a decoder of one array's elements (see ``ModelDecoder``'s `forEachValue`).
+    var makeElementsDecoder: DecoderMaker?
 
     /// Reads `source` to its end; `body` gets each value (and its normalized path, when recorded) in input order,
     /// `spanRead` each span's size once its values are handed over.
@@ -76,7 +102,7 @@ final class ParallelLines<T>: @unchecked Sendable {
                 // After a span cut inside a line, spans no longer begin between values.
                 parallel = parallel && span.endsAtLineEnd
                 pending.append((numbered, span, parallel))
-                if parallel { enqueue(numbered, span) }
+                if parallel { enqueue(numbered, .lines(span)) }
                 numbered += 1
             }
             guard let (number, span, enqueued) = pending.first else { return }
@@ -88,30 +114,50 @@ final class ParallelLines<T>: @unchecked Sendable {
                 return try readInOrder(rest, then: source, lineFeedsBefore: lineFeedsBefore, spanRead: spanRead, body)
             }
             pending.removeFirst()
-            // Without paths by index, each value lent to the body: iterating copies it, retaining what it holds.
-            if recordsPaths {
-                for (value, path) in zip(decoded.values, decoded.paths) { try body(value, path) }
-            } else {
-                for index in decoded.values.indices { try body(decoded.values[index], nil) }
-            }
+            try handOver(&decoded, body)
             lineFeedsBefore += decoded.lineFeeds
             source.recycle(span)
             spanRead(span.bytes.count)
-            if decoded.worker > 0 {
-                let values = decoded.values
-                decoded.values = []
-                condition.lock()
-                handedOver[decoded.worker].append(values)
-                condition.unlock()
-            }
         }
     }
 
-    private func enqueue(_ number: Int, _ span: LineSpan) {
+    /// A span's values to `body`, in order, each after the diagnostics told before it was made; then its values'
+    /// memory back to the worker that made it. `paths`: their paths, when not the span's own; `diagnosticPath`:
+    /// where a diagnostic is, when not where the worker saw it.
+    func handOver(
+        _ decoded: inout Decoded, paths: ((Int) -> String)? = nil, diagnosticPath: ((String) -> String)? = nil,
+        _ body: (T, String?) throws -> Void
+    ) throws {
+        var told = decoded.diagnostics[...]
+        func tell(upTo made: Int) {
+            while let first = told.first, first.made <= made {
+                told.removeFirst()
+                var diagnostic = first.diagnostic
+                if let diagnosticPath { diagnostic.path = diagnosticPath(diagnostic.path) }
+                diagnostics?(diagnostic)
+            }
+        }
+        // Without paths by index, each value lent to the body: iterating copies it, retaining what it holds.
+        for index in decoded.values.indices {
+            tell(upTo: index)
+            let path = recordsPaths ? paths?(index) ?? decoded.paths[index] : nil
+            try body(decoded.values[index], path)
+        }
+        tell(upTo: .max)
+        if decoded.worker > 0 {
+            let values = decoded.values
+            decoded.values = []
+            condition.lock()
+            handedOver[decoded.worker].append(values)
+            condition.unlock()
+        }
+    }
+
+    func enqueue(_ number: Int, _ work: Work) {
         // Workers start with the second span that can be read alone: input read in order needs none.
         if number == 1 { startWorkers() }
         condition.lock()
-        waiting.append((number, span))
+        waiting.append((number, work))
         condition.signal()
         condition.unlock()
     }
@@ -130,7 +176,7 @@ final class ParallelLines<T>: @unchecked Sendable {
     }
 
     /// Span `number`'s outcome: the calling thread decodes waiting spans, oldest first, until a worker or it has it.
-    private func result(of number: Int) -> Result<Decoded, any Error> {
+    func result(of number: Int) -> Result<Decoded, any Error> {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -139,9 +185,9 @@ final class ParallelLines<T>: @unchecked Sendable {
                 condition.wait()
                 continue
             }
-            let (taken, span) = waiting.removeFirst()
+            let (taken, work) = waiting.removeFirst()
             condition.unlock()
-            let outcome = decode(span, as: 0)
+            let outcome = decode(work, as: 0)
             condition.lock()
             if taken == number { return outcome }
             finished[taken] = outcome
@@ -155,10 +201,10 @@ final class ParallelLines<T>: @unchecked Sendable {
             while waiting.isEmpty && !stopping { condition.wait() }
             if stopping { break }
             swap(&released, &handedOver[worker])
-            let (number, span) = waiting.removeFirst()
+            let (number, work) = waiting.removeFirst()
             condition.unlock()
             released.removeAll()
-            let outcome = decode(span, as: worker)
+            let outcome = decode(work, as: worker)
             condition.lock()
             finished[number] = outcome
             condition.broadcast()
@@ -169,7 +215,7 @@ final class ParallelLines<T>: @unchecked Sendable {
     }
 
     /// Waits until no worker is left: none reads a span's memory after this.
-    private func stopWorkers() {
+    func stopWorkers() {
         condition.lock()
         stopping = true
         condition.broadcast()
@@ -179,34 +225,105 @@ final class ParallelLines<T>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// One span alone, from a fresh decoder resumed at its offset (a span at 0 is the input's start, and decides
-    /// its encoding as any reading does).
-    private func decode(_ span: LineSpan, as worker: Int) -> Result<Decoded, any Error> {
+    private func decode(_ work: Work, as worker: Int) -> Result<Decoded, any Error> {
         Result {
-            // Where one reading has seen a value already, blank lines are nothing; a fresh decoder would want one.
-            if span.offset > 0 && isBlank(span.bytes) { return Decoded(lineFeeds: lineFeeds(in: span.bytes)) }
-            let decoder = try makeDecoder()
-            if span.offset > 0 { decoder.resume(atOffset: span.offset, newlines: 0) }
-            var decoded = Decoded(worker: worker)
-            try decoder.feed(span.bytes) { decoded.values.append($0) }
-            try decoder.finish { decoded.values.append($0) }
-            if recordsPaths { decoded.paths = decoder.takePaths() }
-            // Counted by the pipeline for its errors' lines, as it read.
-            decoded.lineFeeds = decoder.lineFeeds
-            return decoded
+            switch work {
+            case .lines(let span): return try decode(span, as: worker)
+            case .scan(let bytes, let startsEscaped, let base):
+                let structure = ChunkStructure(bytes, 0..<bytes.count, base: base, startsEscaped: startsEscaped)
+                return Decoded(worker: worker, structure: structure)
+            case .elements(let pieces): return try decode(elements: pieces, as: worker)
+            }
         }
     }
 
-    /// One decoder, resumed where `pending`'s first span begins, reads the rest of the input in order.
-    private func readInOrder(
-        _ pending: [LineSpan], then source: LineSource, lineFeedsBefore: Int,
+    /// Keeps what a decoder tells, each with how many values it had made before; or, after `skipping` values,
+    /// tells it on.
+    private final class DiagnosticLog: @unchecked Sendable {
+        /// Used on the thread the decoder reads on, while it reads; weak, as the decoder holds the log.
+        weak var decoder: ElementDecoder<T>?
+        private(set) var kept: [(made: Int, diagnostic: DecodingDiagnostic)] = []
+        private let skipping: Int?
+        private let handler: (@Sendable (DecodingDiagnostic) -> Void)?
+
+        init(skipping: Int? = nil, handler: (@Sendable (DecodingDiagnostic) -> Void)? = nil) {
+            self.skipping = skipping
+            self.handler = handler
+        }
+
+        func tell(_ diagnostic: DecodingDiagnostic) {
+            let made = decoder?.valuesMade ?? 0
+            if let skipping {
+                if made >= skipping { handler?(diagnostic) }
+            } else {
+                kept.append((made, diagnostic))
+            }
+        }
+    }
+
+    /// A decoder from `make`, with `log` (when the options have a diagnostics handler) told what it tells.
+    private func decoder(_ make: DecoderMaker, log: DiagnosticLog?) throws -> ElementDecoder<T> {
+        guard diagnostics != nil, let log else { return try make(nil) }
+        let decoder = try make { log.tell($0) }
+        log.decoder = decoder
+        return decoder
+    }
+
+    /// One span alone, from a fresh decoder resumed at its offset (a span at 0 is the input's start, and decides
+    /// its encoding as any reading does).
+    private func decode(_ span: LineSpan, as worker: Int) throws -> Decoded {
+        // Where one reading has seen a value already, blank lines are nothing; a fresh decoder would want one.
+        if span.offset > 0 && isBlank(span.bytes) { return Decoded(lineFeeds: lineFeeds(in: span.bytes)) }
+        var decoded = Decoded(worker: worker)
+        let log = DiagnosticLog()
+        let decoder = try decoder(makeDecoder, log: log)
+        if span.offset > 0 { decoder.resume(atOffset: span.offset, newlines: 0) }
+        try decoder.feed(span.bytes) { decoded.values.append($0) }
+        try decoder.finish { decoded.values.append($0) }
+        if recordsPaths { decoded.paths = decoder.takePaths() }
+        // Counted by the pipeline for its errors' lines, as it read.
+        decoded.lineFeeds = decoder.lineFeeds
+        decoded.diagnostics = log.kept
+        return decoded
+    }
+
+    /// Elements and the commas between them, read as an array: `[` and `]` around them. Blank bytes are no element
+    /// (a comma before them ends the array too early, which only one reading tells).
+    private func decode(elements pieces: [UnsafeRawBufferPointer], as worker: Int) throws -> Decoded {
+        guard let makeElementsDecoder, pieces.contains(where: { !isBlank($0) }) else {
+            throw JSONDecodingError(
+                kind: .malformed, message: "no element between two commas", offset: 0, path: "$",
+                input: nil)
+        }
+        var decoded = Decoded(worker: worker)
+        let log = DiagnosticLog()
+        let decoder = try decoder(makeElementsDecoder, log: log)
+        decoder.resume(atOffset: 0, newlines: 0)
+        try Self.brackets.withUnsafeBytes { brackets in
+            try decoder.feed(UnsafeRawBufferPointer(rebasing: brackets[..<1])) { decoded.values.append($0) }
+            for piece in pieces { try decoder.feed(piece) { decoded.values.append($0) } }
+            try decoder.feed(UnsafeRawBufferPointer(rebasing: brackets[1...])) { decoded.values.append($0) }
+        }
+        try decoder.finish { decoded.values.append($0) }
+        decoded.diagnostics = log.kept
+        return decoded
+    }
+
+    private static var brackets: [UInt8] { [UInt8(ascii: "["), UInt8(ascii: "]")] }
+
+    /// One decoder, resumed where `pending`'s first span begins, reads the rest of the input in order; the first
+    /// `skipping` values it makes (and what it tells before them) were handed over already.
+    func readInOrder(
+        _ pending: [LineSpan], then source: LineSource, lineFeedsBefore: Int, skipping: Int = 0,
         spanRead: (Int) -> Void, _ body: (T, String?) throws -> Void
     ) throws {
         source.readInOrder()
-        let decoder = try makeDecoder()
+        let decoder = try decoder(
+            makeDecoder, log: skipping > 0 ? DiagnosticLog(skipping: skipping, handler: diagnostics) : nil)
         if let first = pending.first, first.offset > 0 {
             decoder.resume(atOffset: first.offset, newlines: lineFeedsBefore)
         }
+        var made = 0
         // Each chunk's values, then its paths (taken once the chunk is read), or its error.
         func read(_ bytes: UnsafeRawBufferPointer?) throws {
             var values: [T] = []
@@ -214,10 +331,14 @@ final class ParallelLines<T>: @unchecked Sendable {
             guard recordsPaths else {
                 // Straight to the body: a query that sends every match at the end (`$..a`) makes no array of them.
                 return try withoutActuallyEscaping(body) { body in
+                    let each = { (value: T) in
+                        made += 1
+                        if made > skipping { try body(value, nil) }
+                    }
                     if let bytes {
-                        try decoder.feed(bytes) { try body($0, nil) }
+                        try decoder.feed(bytes, each: each)
                     } else {
-                        try decoder.finish { try body($0, nil) }
+                        try decoder.finish(each: each)
                     }
                 }
             }
@@ -230,7 +351,9 @@ final class ParallelLines<T>: @unchecked Sendable {
             } catch {
                 failure = error
             }
-            for (value, path) in zip(values, decoder.takePaths()) { try body(value, path) }
+            let skipped = max(0, min(values.count, skipping - made))
+            made += values.count
+            for (value, path) in zip(values, decoder.takePaths()).dropFirst(skipped) { try body(value, path) }
             if let failure { throw failure }
         }
         func read(_ span: LineSpan) throws {

@@ -78,6 +78,15 @@ final class PathFilter: TokenSink {
 
     var isPassing: Bool { state == .passing }
 
+    /// Whether the container just opened is an array whose every element is a match (the path's keys led to it,
+    /// its last segment is `[*]` or `*`), no element read yet: where a parallel reading of the elements may start.
+    var opensEveryElementMatch: Bool {
+        guard state == .searching, !exhausted, levelCount == path.segments.count, depth == levelCount,
+            let level = innermost?.pointee, !level.isObject, level.index == 0
+        else { return false }
+        return level.segment == path.segments.count - 1 && level.wantedIndex < 0
+    }
+
     private let run: DecodingRun
 
     init(path: DesignatedPath, next: TokenSink, run: DecodingRun, mode: Mode = .single) {

@@ -55,7 +55,11 @@ final class DecodingPipeline<T>: StageOwner {
     private var encoding = InputEncoding()
     private let textStages: [any TextStage]
 
-    init(codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil) {
+    /// `singleDocument`: in a streaming mode, one top-level value only (a span of an array's elements, made whole).
+    init(
+        codec: ValueCodec, path: DesignatedPath, options: DecodingOptions, mode: Mode, seed: Any? = nil,
+        singleDocument: Bool = false
+    ) {
         self.mode = mode
         throwsDecodingErrors = codec.decodesCodableValues
         textStages = Self.textStages(for: options)
@@ -75,7 +79,7 @@ final class DecodingPipeline<T>: StageOwner {
         query?.filter = filter
         stopsWhenComplete = mode == .value && !path.isEmpty
         tokenizer = Tokenizer(
-            sink: filter ?? query ?? builder, multipleValues: mode != .value,
+            sink: filter ?? query ?? builder, multipleValues: mode != .value && !singleDocument,
             rejectsUnpairedSurrogates: options.strict, maximumTokenLength: options.maximumTokenLength ?? .max)
         run.attach(tokenizer)
         super.init()
@@ -295,7 +299,17 @@ final class DecodingPipeline<T>: StageOwner {
     // MARK: - Output
 
     /// The values completed so far (the streaming modes), handed over once.
-    func takeElements() -> [T] { completed?.takeAll(finishing) ?? [] }
+    func takeElements() -> [T] {
+        valuesTaken += completed?.count ?? 0
+        return completed?.takeAll(finishing) ?? []
+    }
+
+    private var valuesTaken = 0
+
+    /// See ``PathFilter/opensEveryElementMatch``; a query with a tail holds its matches, and never opens one.
+    var opensEveryElementMatch: Bool { query == nil && filter?.opensEveryElementMatch == true }
+    /// The values completed so far in a streaming mode: taken, and waiting to be.
+    var valuesMade: Int { valuesTaken + (completed?.count ?? 0) }
 
     /// Asks for each JSONPath match's normalized path (§2.7), before any input; ``takePaths()`` gives them.
     func recordPaths() { run.recordLocations() }
@@ -303,7 +317,10 @@ final class DecodingPipeline<T>: StageOwner {
     /// The normalized paths of the matches delivered since last taken, in their order.
     func takePaths() -> [String] { run.takeLocations().map(JSONPath.normalized) }
 
-    func takeEachElement(_ body: (T) throws -> Void) rethrows { try completed?.takeEach(body) }
+    func takeEachElement(_ body: (T) throws -> Void) rethrows {
+        valuesTaken += completed?.count ?? 0
+        try completed?.takeEach(body)
+    }
 
     /// One value, once complete; a misfit is an error located where the value is (in `input`, when it is whole).
     func takeValue(input: UnsafeRawBufferPointer? = nil) throws -> T {

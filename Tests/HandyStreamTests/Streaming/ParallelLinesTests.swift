@@ -261,6 +261,12 @@ import Testing
         func readInOrder() { source.readInOrder() }
         func rereads(from offset: Int) -> Bool { source.rereads(from: offset) }
         func recycle(_ span: LineSpan) { source.recycle(span) }
+        var spanSize: Int { source.spanSize }
+        func chunk(at offset: Int, count: Int) throws -> LineSpan? {
+            let chunk = try source.chunk(at: offset, count: count)
+            largest = max(largest, chunk?.bytes.count ?? 0)
+            return chunk
+        }
     }
 
     /// One document on one line (a minified export): read in spans of the span's size from the start, never held

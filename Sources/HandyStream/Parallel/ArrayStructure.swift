@@ -1,0 +1,245 @@
+import Foundation
+
+/// Where a large array's elements part, found chunk by chunk on any thread (the speculative pre-scan of Pison and
+/// simdjson): a chunk's quotes, brackets and commas are read once for both states it may start in (inside a string
+/// or not), then, in order, the state known at its start picks one reading (``ArrayCuts``).
+///
+/// Only where elements part is taken from here: each span between two cuts is then decoded as a whole JSON array of
+/// its own, so bytes the scan misread (invalid JSON) make a span fail to decode, never a value that isn't there.
+struct ChunkStructure {
+    /// Nesting levels below the chunk's start whose commas and closes are kept; deeper cuts are not looked for.
+    static let levels = 64
+
+    /// Whether the chunk holds an odd number of unescaped quotes: its end is then in the other state than its start.
+    var quotesAreOdd = false
+    /// Whether the chunk ends on a backslash that escapes the next chunk's first byte.
+    var endsEscaped = false
+    /// Per start state (0: outside a string, 1: inside): the level at the chunk's end, relative to its start.
+    var endLevel = (0, 0)
+    /// Per start state: the lowest level reached (0 or below).
+    var lowest = (0, 0)
+    /// Per start state, at `level * 2 + state`: the offset of the first comma at relative level `-level` with no
+    /// lower level before it (a comma of the container the chunk starts in, or of one it closes into); -1 if none.
+    var firstComma: [Int]
+    /// Per start state, at `level * 2 + state`: the offset of the bracket that first brought the level to
+    /// `-level` (the close of the container `level - 1` levels up); -1 if none.
+    var firstClose: [Int]
+
+    /// Reads `bytes[range]`, whose offsets are `base + index`; `startsEscaped`: its first byte is escaped.
+    init(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, base: Int, startsEscaped: Bool) {
+        firstComma = Array(repeating: -1, count: 2 * Self.levels)
+        firstClose = Array(repeating: -1, count: 2 * (Self.levels + 1))
+        var level = (0, 0)
+        var lowest = (0, 0)
+        var outside = 0
+        var index = range.lowerBound + (startsEscaped ? 1 : 0)
+        let end = range.upperBound
+        precondition(range.lowerBound >= 0 && end <= bytes.count, "ChunkStructure: range outside the bytes")
+        firstComma.withUnsafeMutableBufferPointer { commas in
+            firstClose.withUnsafeMutableBufferPointer { closes in
+                // The byte classes: 0 nothing, 1 quote, 2 backslash, 3 opens, 4 closes, 5 comma.
+                Self.classes.withUnsafeBufferPointer { classes in
+                    while index < end {
+                        let kind = classes[Int(bytes[index])]
+                        if kind == 0 {
+                            index += 1
+                            continue
+                        }
+                        switch kind {
+                        case 1: outside ^= 1
+                        case 2:
+                            // Whatever follows is escaped: in valid JSON a backslash is only ever inside a string.
+                            index += 2
+                            continue
+                        case 3:
+                            if outside == 0 { level.0 += 1 } else { level.1 += 1 }
+                        case 4:
+                            let now: Int
+                            if outside == 0 {
+                                level.0 -= 1
+                                now = level.0
+                                guard now < lowest.0 else { break }
+                                lowest.0 = now
+                            } else {
+                                level.1 -= 1
+                                now = level.1
+                                guard now < lowest.1 else { break }
+                                lowest.1 = now
+                            }
+                            if -now <= Self.levels { closes[-now * 2 + outside] = base + index }
+                        default:
+                            let now = outside == 0 ? level.0 : level.1
+                            let low = outside == 0 ? lowest.0 : lowest.1
+                            if now == low && -now < Self.levels && commas[-now * 2 + outside] < 0 {
+                                commas[-now * 2 + outside] = base + index
+                            }
+                        }
+                        index += 1
+                    }
+                }
+            }
+        }
+        // Under the "inside" reading, the chunk's quotes flip the other way: `outside` counts them either way.
+        quotesAreOdd = outside == 1
+        endsEscaped = index > end
+        endLevel = level
+        self.lowest = lowest
+    }
+
+    private static let classes: [UInt8] = {
+        var classes = [UInt8](repeating: 0, count: 256)
+        classes[Int(UInt8(ascii: "\""))] = 1
+        classes[Int(UInt8(ascii: "\\"))] = 2
+        classes[Int(UInt8(ascii: "["))] = 3
+        classes[Int(UInt8(ascii: "{"))] = 3
+        classes[Int(UInt8(ascii: "]"))] = 4
+        classes[Int(UInt8(ascii: "}"))] = 4
+        classes[Int(UInt8(ascii: ","))] = 5
+        return classes
+    }()
+
+    /// Whether the bytes after a chunk start escaped: `bytes` end in a run of backslashes of odd length, counting
+    /// the escape the chunk starts with when the run is the whole chunk.
+    static func endsEscaped(_ bytes: UnsafeRawBufferPointer, startsEscaped: Bool) -> Bool {
+        var run = 0
+        while run < bytes.count && bytes[bytes.count - 1 - run] == UInt8(ascii: "\\") { run += 1 }
+        if run == bytes.count && startsEscaped { run -= 1 }
+        return run % 2 == 1
+    }
+}
+
+/// The state between chunks, carried in order: where the array's elements part, and where it ends.
+struct ArrayCuts {
+    /// Inside a string at the next chunk's start (under the reading of valid JSON).
+    private(set) var inString = false
+    /// Levels below the array's own at the next chunk's start (0: between its elements or in a scalar).
+    private(set) var depth = 0
+
+    /// What a chunk holds of the array's structure.
+    struct Finding: Equatable {
+        /// The first comma between two of the array's elements, if any.
+        var comma: Int?
+        /// The array's closing bracket, if the array ends in the chunk.
+        var end: Int?
+        /// The chunk starts too deep for its cuts to be known: the array must be read in order.
+        var unknown = false
+    }
+
+    /// The chunk's first cut and the array's end, given the chunks before it; then the state moves past it.
+    mutating func next(_ chunk: ChunkStructure) -> Finding {
+        let state = inString ? 1 : 0
+        let level = depth
+        let lowest = state == 0 ? chunk.lowest.0 : chunk.lowest.1
+        depth += state == 0 ? chunk.endLevel.0 : chunk.endLevel.1
+        inString = inString != chunk.quotesAreOdd
+        var finding = Finding()
+        if level < ChunkStructure.levels, chunk.firstComma[level * 2 + state] >= 0 {
+            finding.comma = chunk.firstComma[level * 2 + state]
+        }
+        if lowest < -level {
+            // Recorded down to `levels` below the start; the array closes deeper only past that.
+            guard level + 1 <= ChunkStructure.levels else { return Finding(unknown: true) }
+            finding.end = chunk.firstClose[(level + 1) * 2 + state]
+        }
+        return finding
+    }
+}
+
+/// Where the array a path's keys lead to opens, read from the input's first bytes: the path is keys then `[*]`. A
+/// guess, which one reading of the bytes before it confirms (``PathFilter/opensEveryElementMatch``).
+enum ArrayStart {
+    /// The offset of the array's `[`, if the keys lead to one within `bytes` and it doesn't close within `length`
+    /// bytes (a short array is read as lines: it may be one of many JSON Lines). Any doubt (a value of another shape
+    /// on the way, bytes that end first) is `nil`: one reading decides then.
+    static func find(keys: [[UInt8]], in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> Int? {
+        var index = 0
+        func skipSpace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        }
+        func byte() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        /// The key at `index` (its quote), unescaped; `nil` when it runs past the bytes.
+        func readKey() -> [UInt8]? {
+            let start = index
+            guard skipValue() else { return nil }
+            let raw = bytes[(start + 1)..<(index - 1)]
+            guard raw.contains(UInt8(ascii: "\\")) else { return Array(raw) }
+            // Rare: Foundation reads the escapes. A key read otherwise than one reading does is caught after.
+            let text = try? JSONSerialization.jsonObject(with: Data(bytes[start..<index]), options: .fragmentsAllowed)
+            return (text as? String).map { Array($0.utf8) }
+        }
+        /// Moves past the value at `index`; `false` if it doesn't end within the bytes.
+        func skipValue() -> Bool {
+            guard let first = byte() else { return false }
+            switch first {
+            case UInt8(ascii: "\""):
+                // Escapes allowed: only the quote that ends the string matters.
+                var cursor = index + 1
+                while cursor < bytes.count {
+                    if bytes[cursor] == UInt8(ascii: "\\") {
+                        cursor += 2
+                    } else if bytes[cursor] == UInt8(ascii: "\"") {
+                        index = cursor + 1
+                        return true
+                    } else {
+                        cursor += 1
+                    }
+                }
+                return false
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                // Brackets outside strings, until the one that closes this value.
+                var depth = 0
+                var cursor = index
+                var inString = false
+                while cursor < bytes.count {
+                    let byte = bytes[cursor]
+                    if inString {
+                        if byte == UInt8(ascii: "\\") {
+                            cursor += 1
+                        } else if byte == UInt8(ascii: "\"") {
+                            inString = false
+                        }
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = true
+                    } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                        depth += 1
+                    } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                        depth -= 1
+                        if depth == 0 {
+                            index = cursor + 1
+                            return true
+                        }
+                    }
+                    cursor += 1
+                }
+                return false
+            default:
+                while let next = byte(), !",}] \n\r\t".utf8.contains(next) { index += 1 }
+                return index < bytes.count
+            }
+        }
+        for key in keys {
+            skipSpace()
+            guard byte() == UInt8(ascii: "{") else { return nil }
+            index += 1
+            while true {
+                skipSpace()
+                guard byte() == UInt8(ascii: "\""), let name = readKey() else { return nil }
+                skipSpace()
+                guard byte() == UInt8(ascii: ":") else { return nil }
+                index += 1
+                skipSpace()
+                if name == key { break }
+                guard skipValue() else { return nil }
+                skipSpace()
+                guard byte() == UInt8(ascii: ",") else { return nil }
+                index += 1
+            }
+        }
+        skipSpace()
+        guard byte() == UInt8(ascii: "[") else { return nil }
+        let start = index
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<min(bytes.count, start + 1 + length)])
+        let structure = ChunkStructure(rest, 0..<rest.count, base: 0, startsEscaped: false)
+        return structure.lowest.0 < 0 ? nil : start
+    }
+}

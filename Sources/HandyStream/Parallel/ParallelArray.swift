@@ -1,0 +1,183 @@
+/// Where the array is: its `[` at `start`, after `keys` from the top-level value.
+struct ArrayPlace {
+    var start: Int
+    var keys: [[UInt8]]
+
+    /// The path one reading gives an element's diagnostics: `$.data.items[3]`.
+    func path(of index: Int) -> String {
+        keys.reduce("$") { $0 + "." + String(decoding: $1, as: UTF8.self) } + "[\(index)]"
+    }
+
+    /// An element's normalized path: `$['data']['items'][3]`.
+    func normalizedPath(of index: Int) -> String {
+        JSONPath.normalized(keys.map { .key(String(decoding: $0, as: UTF8.self)) } + [.index(index)])
+    }
+}
+
+/// One large array's elements decoded on the workers, in order.
+///
+///     prefix ─▶ this thread's decoder (up to the array's `[`)
+///     chunks ─▶ workers: structure (ChunkStructure) ─▶ this thread: cuts, in order (ArrayCuts)
+///     spans between cuts ─▶ workers: each read as an array of its own ─▶ this thread: values, in order ─▶ body
+///     `]` and the rest ─▶ this thread's decoder, which has read an empty array where the elements were
+///
+/// Whatever fails (a span that isn't whole elements, bad input anywhere, a cut the structure can't give) hands the
+/// input to one decoder reading it all from the start, which skips the values already handed over: the values, their
+/// order and the first error are then one reading's by construction.
+extension ParallelLines {
+    /// Reads `source` (from its start; random access) with the array at `place` split across the workers.
+    /// `longestSpan`: the most bytes one span may hold before the array is read in order instead.
+    func run(
+        array place: ArrayPlace, in source: LineSource, spanSize: Int, longestSpan: Int,
+        spanRead: (Int) -> Void, _ body: (T, String?) throws -> Void
+    ) throws {
+        handedOver = Array(repeating: [], count: jobs)
+        var delivered = 0
+        var chunks: [LineSpan] = []
+        defer {
+            stopWorkers()
+            for chunk in chunks { source.recycle(chunk) }
+        }
+        func readInOrder() throws {
+            stopWorkers()
+            for chunk in chunks { source.recycle(chunk) }
+            chunks = []
+            try self.readInOrder(
+                [], then: source, lineFeedsBefore: 0, skipping: delivered, spanRead: spanRead
+            ) { value, path in
+                try body(value, path)
+            }
+        }
+        func deliver(_ values: [T], paths: [String]) throws {
+            for (index, value) in values.enumerated() {
+                delivered += 1
+                try body(value, recordsPaths ? paths[index] : nil)
+            }
+        }
+
+        // The values before the array, as one reading makes them; its bytes after the array come last.
+        let outer = try makeDecoder(diagnostics)
+        guard let prefix = try source.chunk(at: 0, count: place.start + 1), prefix.bytes.count == place.start + 1
+        else { return try readInOrder() }
+        var before: [T] = []
+        // UTF-8, as the first bytes showed: a short prefix isn't held back to decide it.
+        outer.resume(atOffset: 0, newlines: 0)
+        do {
+            try outer.feed(prefix.bytes) { before.append($0) }
+        } catch {
+            source.recycle(prefix)
+            return try readInOrder()
+        }
+        source.recycle(prefix)
+        // One reading is where the array's elements are the path's matches, or the array isn't the one.
+        guard outer.opensEveryElementMatch else { return try readInOrder() }
+        try deliver(before, paths: recordsPaths ? outer.takePaths() : [])
+
+        var cuts = ArrayCuts()
+        var numbered = 0
+        var readTo = place.start + 1
+        var escaped = false
+        var ended = false
+        /// Chunks read whose structure isn't known yet, by their work's number.
+        var scans: [Int] = []
+        /// Spans given to the workers, in order: their work's number and bytes.
+        var spans: [(number: Int, range: Range<Int>)] = []
+        var spanStart = place.start + 1
+        var arrayEnd: Int?
+        var element = 0
+
+        func cut(at end: Int) {
+            var pieces: [UnsafeRawBufferPointer] = []
+            for chunk in chunks {
+                let low = max(spanStart, chunk.offset)
+                let high = min(end, chunk.offset + chunk.bytes.count)
+                if low < high {
+                    pieces.append(
+                        UnsafeRawBufferPointer(rebasing: chunk.bytes[(low - chunk.offset)..<(high - chunk.offset)]))
+                }
+            }
+            enqueue(numbered, .elements(pieces))
+            spans.append((numbered, spanStart..<end))
+            numbered += 1
+            spanStart = end + 1
+        }
+
+        while true {
+            while arrayEnd == nil && !ended && (chunks.count < window || (spans.isEmpty && scans.isEmpty)) {
+                // One element longer than a span can hold is read in order, with all the rest.
+                if readTo - spanStart > longestSpan { return try readInOrder() }
+                guard let chunk = try source.chunk(at: readTo, count: spanSize), !chunk.bytes.isEmpty else {
+                    ended = true
+                    break
+                }
+                chunks.append(chunk)
+                enqueue(numbered, .scan(chunk.bytes, startsEscaped: escaped, base: readTo))
+                scans.append(numbered)
+                numbered += 1
+                escaped = ChunkStructure.endsEscaped(chunk.bytes, startsEscaped: escaped)
+                readTo += chunk.bytes.count
+            }
+            if let number = scans.first {
+                scans.removeFirst()
+                guard arrayEnd == nil else { continue }
+                guard case .success(let scanned) = result(of: number), let structure = scanned.structure else {
+                    return try readInOrder()
+                }
+                let finding = cuts.next(structure)
+                if finding.unknown { return try readInOrder() }
+                if let comma = finding.comma { cut(at: comma) }
+                if let end = finding.end {
+                    cut(at: end)
+                    arrayEnd = end
+                }
+                continue
+            }
+            guard let (number, range) = spans.first else { break }
+            spans.removeFirst()
+            guard case .success(var decoded) = result(of: number) else { return try readInOrder() }
+            let first = element
+            element += decoded.values.count
+            try handOver(
+                &decoded, paths: { place.normalizedPath(of: first + $0) },
+                diagnosticPath: { Self.rebase($0, at: place, first: first) }
+            ) { value, path in
+                delivered += 1
+                try body(value, path)
+            }
+            spanRead(range.count + 1)
+            // Chunks wholly before the next span are done with.
+            while let chunk = chunks.first, chunk.offset + chunk.bytes.count <= range.upperBound + 1 {
+                source.recycle(chunk)
+                chunks.removeFirst()
+            }
+        }
+        // The input ended inside the array.
+        guard let arrayEnd else { return try readInOrder() }
+        stopWorkers()
+        for chunk in chunks { source.recycle(chunk) }
+        chunks = []
+
+        // The outer decoder has read an empty array where the elements were: it reads on from its `]`.
+        var after: [T] = []
+        do {
+            var offset = arrayEnd
+            while let chunk = try source.chunk(at: offset, count: spanSize), !chunk.bytes.isEmpty {
+                defer { source.recycle(chunk) }
+                try outer.feed(chunk.bytes) { after.append($0) }
+                offset += chunk.bytes.count
+            }
+            try outer.finish { after.append($0) }
+        } catch {
+            return try readInOrder()
+        }
+        try deliver(after, paths: recordsPaths ? outer.takePaths() : [])
+    }
+
+    /// A diagnostic's path in a span read alone (`$[2].price`) as one reading gives it (`$.data.items[7].price`).
+    private static func rebase(_ path: String, at place: ArrayPlace, first: Int) -> String {
+        guard path.hasPrefix("$["), let close = path.firstIndex(of: "]"),
+            let index = Int(path[path.index(path.startIndex, offsetBy: 2)..<close])
+        else { return path }
+        return place.path(of: first + index) + path[path.index(after: close)...]
+    }
+}
