@@ -27,75 +27,70 @@ struct ChunkStructure {
 
     /// Reads `bytes[range]`, whose offsets are `base + index`; `startsEscaped`: its first byte is escaped.
     init(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, base: Int, startsEscaped: Bool) {
-        firstComma = Array(repeating: -1, count: 2 * Self.levels)
-        firstClose = Array(repeating: -1, count: 2 * (Self.levels + 1))
-        var level = (0, 0)
-        var lowest = (0, 0)
+        precondition(
+            range.lowerBound >= 0 && range.upperBound <= bytes.count, "ChunkStructure: range outside the bytes")
+        // Both readings at once, without a branch per byte: `outside` is the reading (0 or 1) for which the byte is
+        // outside a string, and a bracket moves that reading's level only.
+        var level0 = 0
+        var level1 = 0
+        var lowest0 = 0
+        var lowest1 = 0
         var outside = 0
-        var index = range.lowerBound + (startsEscaped ? 1 : 0)
+        var escaped = startsEscaped ? 1 : 0
+        var index = range.lowerBound
         let end = range.upperBound
-        precondition(range.lowerBound >= 0 && end <= bytes.count, "ChunkStructure: range outside the bytes")
-        firstComma.withUnsafeMutableBufferPointer { commas in
-            firstClose.withUnsafeMutableBufferPointer { closes in
-                // The byte classes: 0 nothing, 1 quote, 2 backslash, 3 opens, 4 closes, 5 comma.
-                Self.classes.withUnsafeBufferPointer { classes in
-                    while index < end {
-                        let kind = classes[Int(bytes[index])]
-                        if kind == 0 {
-                            index += 1
-                            continue
-                        }
-                        switch kind {
-                        case 1: outside ^= 1
-                        case 2:
-                            // Whatever follows is escaped: in valid JSON a backslash is only ever inside a string.
-                            index += 2
-                            continue
-                        case 3:
-                            if outside == 0 { level.0 += 1 } else { level.1 += 1 }
-                        case 4:
-                            let now: Int
-                            if outside == 0 {
-                                level.0 -= 1
-                                now = level.0
-                                guard now < lowest.0 else { break }
-                                lowest.0 = now
-                            } else {
-                                level.1 -= 1
-                                now = level.1
-                                guard now < lowest.1 else { break }
-                                lowest.1 = now
-                            }
-                            if -now <= Self.levels { closes[-now * 2 + outside] = base + index }
-                        default:
-                            let now = outside == 0 ? level.0 : level.1
-                            let low = outside == 0 ? lowest.0 : lowest.1
-                            if now == low && -now < Self.levels && commas[-now * 2 + outside] < 0 {
-                                commas[-now * 2 + outside] = base + index
-                            }
-                        }
-                        index += 1
-                    }
-                }
-            }
+        let commas = UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * Self.levels)
+        let closes = UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * (Self.levels + 1))
+        commas.initialize(repeating: -1)
+        closes.initialize(repeating: -1)
+        defer {
+            commas.deallocate()
+            closes.deallocate()
         }
+        let classes = Self.classes
+        // No branch and no load depends on the byte before: one byte after another, the loads run ahead.
+        while index < end {
+            // A byte's class (256 entries, any byte is in range); nothing after a backslash, which in valid JSON is
+            // only ever inside a string.
+            let kind = Int(classes[Int(bytes[index])]) & (escaped &- 1)
+            escaped = (kind >> 1) & 1
+            outside ^= kind & 1
+            let change = (kind >> 3) & 1 &- (kind >> 4) & 1
+            level0 &+= change & (outside &- 1)
+            level1 &+= change & (0 &- outside)
+            let now = outside == 0 ? level0 : level1
+            let low = outside == 0 ? lowest0 : lowest1
+            if now < low {
+                // A close that takes this reading lower than ever in the chunk.
+                if outside == 0 { lowest0 = now } else { lowest1 = now }
+                if -now <= Self.levels { closes[-now * 2 + outside] = base + index }
+            } else if kind & 4 & (now == low ? 4 : 0) != 0 && -now < Self.levels && commas[-now * 2 + outside] < 0 {
+                commas[-now * 2 + outside] = base + index
+            }
+            index &+= 1
+        }
+        firstComma = Array(commas)
+        firstClose = Array(closes)
         // Under the "inside" reading, the chunk's quotes flip the other way: `outside` counts them either way.
         quotesAreOdd = outside == 1
-        endsEscaped = index > end
-        endLevel = level
-        self.lowest = lowest
+        endsEscaped = escaped == 1
+        endLevel = (level0, level1)
+        lowest = (lowest0, lowest1)
     }
 
-    private static let classes: [UInt8] = {
-        var classes = [UInt8](repeating: 0, count: 256)
+    /// Per byte: bit 0 a quote, 1 a backslash, 2 a comma, 3 an opening bracket, 4 a closing one. Allocated once.
+    /// Written once, when first used; only read after.
+    nonisolated(unsafe) private static let classes: UnsafePointer<UInt8> = {
+        let classes = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        classes.initialize(repeating: 0, count: 256)
         classes[Int(UInt8(ascii: "\""))] = 1
         classes[Int(UInt8(ascii: "\\"))] = 2
-        classes[Int(UInt8(ascii: "["))] = 3
-        classes[Int(UInt8(ascii: "{"))] = 3
-        classes[Int(UInt8(ascii: "]"))] = 4
-        classes[Int(UInt8(ascii: "}"))] = 4
-        classes[Int(UInt8(ascii: ","))] = 5
-        return classes
+        classes[Int(UInt8(ascii: ","))] = 4
+        classes[Int(UInt8(ascii: "["))] = 8
+        classes[Int(UInt8(ascii: "{"))] = 8
+        classes[Int(UInt8(ascii: "]"))] = 16
+        classes[Int(UInt8(ascii: "}"))] = 16
+        return UnsafePointer(classes)
     }()
 
     /// Whether the bytes after a chunk start escaped: `bytes` end in a run of backslashes of odd length, counting

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where the array is: its `[` at `start`, after `keys` from the top-level value.
 struct ArrayPlace {
     var start: Int
@@ -85,6 +91,10 @@ extension ParallelLines {
         var spanStart = place.start + 1
         var arrayEnd: Int?
         var element = 0
+        /// Cuts guessed where the bytes around a comma of the array recur (see ``Separator``); `nil`: each chunk's
+        /// structure is read. Once a guess proves wrong, structure only.
+        var separator: Separator?
+        var guesses = true
 
         func cut(at end: Int) {
             var pieces: [UnsafeRawBufferPointer] = []
@@ -102,6 +112,16 @@ extension ParallelLines {
             spanStart = end + 1
         }
 
+        /// A guessed cut proved wrong, or the array's end wasn't found by guessing: its structure is read from
+        /// `offset`, where the spans handed over end (between two elements, outside any string).
+        func readStructure(from offset: Int) {
+            stopWorkers()
+            for chunk in chunks { source.recycle(chunk) }
+            (chunks, scans, spans) = ([], [], [])
+            (separator, guesses, cuts, escaped, ended) = (nil, false, ArrayCuts(), false, false)
+            (readTo, spanStart) = (offset, offset)
+        }
+
         while true {
             while arrayEnd == nil && !ended && (chunks.count < window || (spans.isEmpty && scans.isEmpty)) {
                 // One element longer than a span can hold is read in order, with all the rest.
@@ -111,10 +131,14 @@ extension ParallelLines {
                     break
                 }
                 chunks.append(chunk)
-                enqueue(numbered, .scan(chunk.bytes, startsEscaped: escaped, base: readTo))
-                scans.append(numbered)
-                numbered += 1
-                escaped = ChunkStructure.endsEscaped(chunk.bytes, startsEscaped: escaped)
+                if let separator {
+                    if let comma = separator.first(in: chunk, from: spanStart) { cut(at: comma) }
+                } else {
+                    enqueue(numbered, .scan(chunk.bytes, startsEscaped: escaped, base: readTo))
+                    scans.append(numbered)
+                    numbered += 1
+                    escaped = ChunkStructure.endsEscaped(chunk.bytes, startsEscaped: escaped)
+                }
                 readTo += chunk.bytes.count
             }
             if let number = scans.first {
@@ -125,16 +149,38 @@ extension ParallelLines {
                 }
                 let finding = cuts.next(structure)
                 if finding.unknown { return try readInOrder() }
-                if let comma = finding.comma { cut(at: comma) }
+                if let comma = finding.comma {
+                    cut(at: comma)
+                    // Guesses start after the last chunk whose structure was asked for.
+                    if guesses && scans.isEmpty && finding.end == nil,
+                        let chunk = chunks.last(where: { $0.offset <= comma })
+                    {
+                        separator = Separator(around: comma, in: chunk)
+                    }
+                }
                 if let end = finding.end {
                     cut(at: end)
                     arrayEnd = end
                 }
                 continue
             }
-            guard let (number, range) = spans.first else { break }
+            guard let (number, range) = spans.first else {
+                // Guessing finds no end: the rest is read by its structure.
+                if separator != nil && arrayEnd == nil {
+                    readStructure(from: spanStart)
+                    continue
+                }
+                break
+            }
             spans.removeFirst()
-            guard case .success(var decoded) = result(of: number) else { return try readInOrder() }
+            guard case .success(var decoded) = result(of: number) else {
+                // A span that fails after a guessed cut is read again by its structure; one cut by it, in order.
+                if separator != nil {
+                    readStructure(from: range.lowerBound)
+                    continue
+                }
+                return try readInOrder()
+            }
             let first = element
             element += decoded.values.count
             try handOver(
@@ -179,5 +225,64 @@ extension ParallelLines {
             let index = Int(path[path.index(path.startIndex, offsetBy: 2)..<close])
         else { return path }
         return place.path(of: first + index) + path[path.index(after: close)...]
+    }
+}
+
+/// The bytes around an array's first comma (`},{"id":`, `}, {` and the indent, `","`): where they recur, another
+/// comma between two elements is likely. A guess: the span it ends is decoded as whole elements, or the array's
+/// structure is read from there instead (``ParallelLines/run(array:in:spanSize:longestSpan:spanRead:_:)``).
+struct Separator {
+    let bytes: [UInt8]
+    /// Where the comma is in `bytes`.
+    let comma: Int
+
+    /// From the last byte of the element before `comma` through the next one's first byte (for an object, through
+    /// its first key's colon); `nil` when they aren't all in `chunk`.
+    init?(around comma: Int, in chunk: LineSpan) {
+        let bytes = chunk.bytes
+        let at = comma - chunk.offset
+        var start = at
+        while start > 0, isBlank(UnsafeRawBufferPointer(rebasing: bytes[(start - 1)..<start])) { start -= 1 }
+        guard start > 0 else { return nil }
+        start -= 1
+        var end = at + 1
+        while end < bytes.count, isBlank(UnsafeRawBufferPointer(rebasing: bytes[end..<(end + 1)])) { end += 1 }
+        guard end < bytes.count else { return nil }
+        if bytes[end] == UInt8(ascii: "{") {
+            // Through the first key's colon, at most 32 bytes on.
+            guard let colon = bytes[end..<min(bytes.count, end + 32)].firstIndex(of: UInt8(ascii: ":")) else {
+                return nil
+            }
+            end = colon
+        }
+        // A number or a literal starts with what varies: only the bytes before it.
+        let first = bytes[end]
+        if first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+            || [UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n")].contains(first)
+        {
+            end -= 1
+        }
+        let tail = bytes[start]
+        if tail == UInt8(ascii: "}") || tail == UInt8(ascii: "]") || tail == UInt8(ascii: "\"") {
+            self.bytes = Array(bytes[start...end])
+            self.comma = at - start
+        } else {
+            self.bytes = Array(bytes[at...end])
+            self.comma = 0
+        }
+    }
+
+    /// The comma of the first place in `chunk`, at or after `offset`, where the bytes recur whole.
+    func first(in chunk: LineSpan, from offset: Int) -> Int? {
+        let bytes = chunk.bytes
+        var index = max(0, offset - chunk.offset)
+        while index + self.bytes.count <= bytes.count, let base = bytes.baseAddress {
+            guard let found = memchr(base + index, Int32(self.bytes[0]), bytes.count - self.bytes.count + 1 - index)
+            else { return nil }
+            index = base.distance(to: UnsafeRawPointer(found))
+            if memcmp(base + index, self.bytes, self.bytes.count) == 0 { return chunk.offset + index + comma }
+            index += 1
+        }
+        return nil
     }
 }

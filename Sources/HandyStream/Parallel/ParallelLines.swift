@@ -50,6 +50,8 @@ final class ParallelLines<T>: @unchecked Sendable {
     private var finished: [Int: Result<Decoded, any Error>] = [:]
     private var stopping = false
     private var running = 0
+    /// Whether workers run: only the calling thread starts and stops them.
+    private var started = false
     /// Values handed over, for the worker that made them to release: freeing memory another thread's allocator arena
     /// gave out takes that arena's lock, which the worker holds as it allocates (see Benchmarks/README.md).
     var handedOver: [[[T]]] = []
@@ -155,7 +157,7 @@ final class ParallelLines<T>: @unchecked Sendable {
 
     func enqueue(_ number: Int, _ work: Work) {
         // Workers start with the second span that can be read alone: input read in order needs none.
-        if number == 1 { startWorkers() }
+        if number >= 1 && !started { startWorkers() }
         condition.lock()
         waiting.append((number, work))
         condition.signal()
@@ -164,6 +166,7 @@ final class ParallelLines<T>: @unchecked Sendable {
 
     /// The calling thread is one of the `jobs`: it decodes spans too while the oldest isn't ready.
     private func startWorkers() {
+        started = true
         for worker in 1..<jobs {
             condition.lock()
             running += 1
@@ -214,7 +217,7 @@ final class ParallelLines<T>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits until no worker is left: none reads a span's memory after this.
+    /// Waits until no worker is left: none reads a span's memory after this. The next work given starts them again.
     func stopWorkers() {
         condition.lock()
         stopping = true
@@ -222,6 +225,8 @@ final class ParallelLines<T>: @unchecked Sendable {
         while running > 0 { condition.wait() }
         waiting.removeAll()
         finished.removeAll()
+        stopping = false
+        started = false
         condition.unlock()
     }
 

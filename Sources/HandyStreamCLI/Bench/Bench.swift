@@ -42,7 +42,14 @@ struct Bench: ParsableCommand {
             """)
     var linesFile: String?
 
-    @Option(help: "With --lines-file: the threads to compare with one.")
+    @Option(
+        help: """
+            The same for the elements at data.items of this file (see `handystream generate`): one large array \
+            split across the threads.
+            """)
+    var arrayFile: String?
+
+    @Option(help: "With --lines-file or --array-file: the threads to compare with one.")
     var jobs = 2
 
     @Option(
@@ -68,7 +75,7 @@ struct Bench: ParsableCommand {
     func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1, not \(rounds).") }
         try checkJobs(jobs)
-        if let only, linesFile != nil {
+        if let only, linesFile != nil || arrayFile != nil {
             guard Self.linesRuns.contains(where: { $0.hasPrefix(only.lowercased()) }) else {
                 throw ValidationError("--only \(only) names no run; one of: \(Self.linesRuns.joined(separator: ", ")).")
             }
@@ -124,6 +131,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         if let linesFile { return try runLines(linesFile) }
+        if let arrayFile { return try runLines(arrayFile, at: "data.items[*]") }
         if let streamFile { return try runStream(streamFile) }
         if let longString { return try runLongString(megabytes: longString) }
         let selected = BenchDocument.all.filter { document.map($0.file.contains) ?? true }

@@ -7,9 +7,10 @@ extension Bench {
     /// thread and on `--jobs`.
     static let linesRuns = ["yajl bare", "models", "codable", "jsontext", "validation"]
 
-    /// JSON Lines decoded through `forEachValue` on one thread and on `jobs`, round by round interleaved, beside yajl's
-    /// bare tokenizer on one thread: medians, the speed-up, and the share of yajl's speed.
-    func runLines(_ file: String) throws {
+    /// JSON Lines (or the elements at `path` of one document) decoded through `forEachValue` on one thread and on
+    /// `jobs`, round by round interleaved, beside yajl's bare tokenizer on one thread: medians, the speed-up, and the
+    /// share of yajl's speed.
+    func runLines(_ file: String, at path: String = "") throws {
         do {
             try ChunkReader.read(file: file, chunkSize: 1) { _ in false }
         } catch {
@@ -19,14 +20,14 @@ extension Bench {
         func decoding<T>(_ type: T.Type, jobs: Int, _ found: @escaping (T) -> Bool) -> () throws -> Int {
             {
                 var count = 0
-                try ModelDecoder().forEachValue(of: type, at: "", inFileAt: file, jobs: jobs) {
+                try ModelDecoder().forEachValue(of: type, at: path, inFileAt: file, jobs: jobs) {
                     count += found($0) ? 1 : 0
                 }
                 return count
             }
         }
         var runs: [(name: String, jobs: Int, run: () throws -> Int)] = [
-            ("yajl bare", 1, { try BareTokenizer.parseFile(file, multipleValues: true) })
+            ("yajl bare", 1, { try BareTokenizer.parseFile(file, multipleValues: path.isEmpty) })
         ]
         for jobs in [1, jobs] {
             runs += [
@@ -49,7 +50,8 @@ extension Bench {
         }
         let rates = seconds.map { Double(size) / median($0) / 1e6 }
         let yajl = zip(runs, rates).first { $0.0.name == "yajl bare" }?.1
-        print("\(file): \(size.formatted()) bytes of JSON Lines, \(rounds) interleaved rounds (medians):")
+        let what = path.isEmpty ? "JSON Lines" : "one document, elements at \(path)"
+        print("\(file): \(size.formatted()) bytes of \(what), \(rounds) interleaved rounds (medians):")
         printTable(
             header: ["run", "threads", "throughput", "vs 1 thread", "vs yajl bare", "found"],
             rows: runs.indices.map { index in
