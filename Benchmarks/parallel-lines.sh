@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# JSON Lines on one thread and on two: `handystream generate --lines` writes MEGABYTES (500 by default); then
-#   1. `bench --lines-file`: typed models, Codable types, JSONText and validation through forEachValue on 1 and JOBS
-#      threads, beside yajl's bare tokenizer on one, ROUNDS interleaved rounds, medians;
+# JSON Lines and one large array on one thread and on two: `handystream generate --lines` and `generate` write
+# MEGABYTES each (500 by default), the same items; then
+#   1. `bench --lines-file` and `bench --array-file` (the elements at data.items): typed models, Codable types,
+#      JSONText and validation through forEachValue on 1 and JOBS threads, beside yajl's bare tokenizer on one, ROUNDS
+#      interleaved rounds, medians;
 #   2. the command-line tool, 1 and JOBS threads interleaved: seconds and peak resident memory of `validate --lines`
 #      and `extract`, medians, each pair checked to print the same.
 #
@@ -26,32 +28,37 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 lines="$work/items.jsonl"
 "$tool" generate --lines --megabytes "$megabytes" "$lines" > /dev/null
+array="$work/items.json"
+"$tool" generate --megabytes "$megabytes" "$array" > /dev/null
 bytes=$(stat -c %s "$lines")
 
 echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo
 "$tool" bench --lines-file "$lines" --rounds "$rounds" --jobs "$jobs"
 echo
+"$tool" bench --array-file "$array" --rounds "$rounds" --jobs "$jobs"
+echo
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# name | arguments after the tool
+# name | arguments after the tool | input
 commands=(
-    "validate --lines|validate --lines"
-    "extract id|extract id"
-    "extract whole lines|extract ''"
+    "validate --lines|validate --lines|$lines"
+    "extract id|extract id|$lines"
+    "extract whole lines|extract ''|$lines"
+    "extract 'data.items[*]' (one array)|extract 'data.items[*]'|$array"
 )
 printf 'the command-line tool, %s bytes, %s rounds, medians\n\n' "$bytes" "$rounds"
 printf '| command | 1 thread | peak | %s threads | peak | speed-up |\n|---|---:|---:|---:|---:|---:|\n' "$jobs"
 for entry in "${commands[@]}"; do
-    IFS='|' read -r name arguments <<< "$entry"
+    IFS='|' read -r name arguments input <<< "$entry"
     : > "$work/one.times"
     : > "$work/many.times"
     for _ in $(seq "$rounds"); do
         for side in one many; do
             threads=1
             [ "$side" = many ] && threads="$jobs"
-            eval "/usr/bin/time -f '%e %M' -o '$work/time' '$tool' $arguments --jobs $threads '$lines'" > "$work/out.$side"
+            eval "/usr/bin/time -f '%e %M' -o '$work/time' '$tool' $arguments --jobs $threads '$input'" > "$work/out.$side"
             cat "$work/time" >> "$work/$side.times"
         done
         cmp -s "$work/out.one" "$work/out.many" || { echo "$name: 1 and $jobs threads differ"; exit 1; }

@@ -39,8 +39,9 @@ struct Extract: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Threads that decode JSON Lines, in spans of whole lines; the output is one thread's.",
-            discussion: "All cores by default; a document that isn't one value per line is read on one thread."))
+            "Threads that decode JSON Lines, or the elements of one large array the path ends in (data.items[*]); "
+                + "the output is one thread's.",
+            discussion: "All cores by default; other input is read on one thread."))
     var jobs = defaultJobs
 
     /// A path that is not a path is a usage error (exit status 64), told before any input is read.
