@@ -314,8 +314,15 @@ final class DecodingPipeline<T>: StageOwner {
     /// Asks for each JSONPath match's normalized path (§2.7), before any input; ``takePaths()`` gives them.
     func recordPaths() { run.recordLocations() }
 
-    /// The normalized paths of the matches delivered since last taken, in their order.
-    func takePaths() -> [String] { run.takeLocations().map(JSONPath.normalized) }
+    /// The normalized paths of the matches delivered since last taken, in their order: not that of a match begun in
+    /// the last chunk and not yet complete.
+    func takePaths() -> [String] {
+        let taken = run.takeLocations(upTo: valuesTaken - pathsTaken)
+        pathsTaken += taken.count
+        return taken.map(JSONPath.normalized)
+    }
+
+    private var pathsTaken = 0
 
     func takeEachElement(_ body: (T) throws -> Void) rethrows {
         valuesTaken += completed?.count ?? 0

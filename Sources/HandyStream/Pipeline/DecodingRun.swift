@@ -35,9 +35,13 @@ final class DecodingRun {
 
     func record(_ location: [JSONPath.Step]) { locations?.append(location) }
 
-    func takeLocations() -> [[JSONPath.Step]] {
-        defer { locations = locations.map { _ in [] } }
-        return locations ?? []
+    /// The first `count` locations recorded and not yet taken (a match begun and not complete stays).
+    func takeLocations(upTo count: Int) -> [[JSONPath.Step]] {
+        guard var all = locations else { return [] }
+        let taken = Array(all.prefix(max(0, count)))
+        all.removeFirst(taken.count)
+        locations = all
+        return taken
     }
 
     init(options: DecodingOptions, seed: Any? = nil) {
