@@ -109,5 +109,16 @@ fails "validate --lines, bad line" "$work/bad.jsonl:2900:40: unexpected token at
     "$tool" validate --lines --jobs 2 "$work/bad.jsonl"
 fails "validate, not one document" "$work/big.jsonl:2:2: unexpected data after the JSON value at \$" \
     "$tool" validate "$work/big.jsonl"
+# One large array on several threads: one thread's output and first error.
+"$tool" generate --megabytes 3 "$work/array.json" > /dev/null
+one="$("$tool" extract --jobs 1 --paths 'data.items[*]' "$work/array.json" | cksum)"
+expect "--jobs 2, one array" "$one" "$("$tool" extract --jobs 2 --paths 'data.items[*]' "$work/array.json" | cksum)"
+expect "validate --jobs 2, one array" "$work/array.json: ok" "$("$tool" validate --jobs 2 "$work/array.json")"
+sed 's/"price":/"price":,/2900' "$work/array.json" > "$work/bad-array.json"
+fails "validate --jobs 2, one array, bad element" "$("$tool" validate --jobs 1 "$work/bad-array.json" 2>&1)" \
+    "$tool" validate --jobs 2 "$work/bad-array.json"
+fails "extract --jobs 2, one array, bad element" \
+    "$("$tool" extract --jobs 1 'data.items[*].id' "$work/bad-array.json" 2>&1 >/dev/null)" \
+    "$tool" extract --jobs 2 'data.items[*].id' "$work/bad-array.json"
 usage "--jobs 0" "--jobs must be 1 to 1024" "$tool" extract --jobs 0 a "$work/lines.jsonl"
 echo "cli-check: $passed passed, 0 failed"

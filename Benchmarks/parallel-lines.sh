@@ -4,8 +4,8 @@
 #   1. `bench --lines-file` and `bench --array-file` (the elements at data.items): typed models, Codable types,
 #      JSONText and validation through forEachValue on 1 and JOBS threads, beside yajl's bare tokenizer on one, ROUNDS
 #      interleaved rounds, medians;
-#   2. the command-line tool, 1 and JOBS threads interleaved: seconds and peak resident memory of `validate --lines`
-#      and `extract`, medians, each pair checked to print the same.
+#   2. the command-line tool, 1 and JOBS threads interleaved: seconds and peak resident memory of `validate` and
+#      `extract` on each, medians, each pair checked to print the same.
 #
 #   bash Benchmarks/parallel-lines.sh [MEGABYTES] [ROUNDS] [JOBS]
 #
@@ -46,6 +46,7 @@ commands=(
     "validate --lines|validate --lines|$lines"
     "extract id|extract id|$lines"
     "extract whole lines|extract ''|$lines"
+    "validate (one array)|validate|$array"
     "extract 'data.items[*]' (one array)|extract 'data.items[*]'|$array"
 )
 printf 'the command-line tool, %s bytes, %s rounds, medians\n\n' "$bytes" "$rounds"

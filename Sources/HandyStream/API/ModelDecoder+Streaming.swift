@@ -181,6 +181,48 @@ extension ModelDecoder {
         return (ArrayPlace(start: start, keys: keys), parsed.isQuery)
     }
 
+    /// For the command-line tool: checks a file as ``validate(fileAt:chunkSize:)`` does, the elements of its large
+    /// array (longer than a span, with the most elements in the first bytes) split across `jobs` threads; the answer
+    /// and the first error are one thread's.
+    package func validate(fileAt file: String, jobs: Int) throws {
+        guard jobs > 1 else { return try validate(fileAt: file) }
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else { throw JSONDecodingError.unreadable(file, code: errno) }
+        defer { close(descriptor) }
+        let source = DescriptorLines(
+            descriptor: descriptor, name: file, spanSize: Self.spanSize, longestLine: Self.longestLine)
+        try validate(source, jobs: jobs) { try validate(fileAt: file) }
+    }
+
+    /// `inOrder`: one thread's check of the same input, which answers for any doubt or error.
+    func validate(_ source: LineSource, jobs: Int, inOrder: () throws -> Void) throws {
+        func whole() throws -> ElementDecoder<Validation> {
+            ElementDecoder(engine: try pipeline(Validation.self, at: "", mode: .valuePerDocument, singleDocument: true))
+        }
+        guard jobs > 1, try whole().resumes,
+            let first = try source.chunk(at: 0, count: max(2 * source.spanSize, 1 << 16))
+        else { return try inOrder() }
+        let found =
+            InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: first.bytes.prefix(4)))
+            ? largeArray(in: first.bytes, longerThan: source.spanSize) : nil
+        source.recycle(first)
+        guard let (start, depth) = found else { return try inOrder() }
+        let parallel = ParallelLines<Validation>(jobs: jobs, recordsPaths: false, diagnostics: nil) { _ in try whole() }
+        parallel.makeElementsDecoder = { _ in
+            var decoder = self
+            // Its elements are as deep as in the document.
+            decoder.options.maximumDepth = max(1, decoder.options.maximumDepth - (depth - 1))
+            return ElementDecoder(
+                engine: try decoder.pipeline(Validation.self, at: "[*]", mode: .elements, singleDocument: true))
+        }
+        try withoutActuallyEscaping(inOrder) { inOrder in
+            try parallel.run(
+                array: ArrayPlace(start: start, keys: []), in: source, spanSize: source.spanSize,
+                longestSpan: Self.longestLine, confirmsPath: false, inOrder: inOrder, spanRead: { _ in }
+            ) { _, _ in }
+        }
+    }
+
     /// Calls `body` with each element at `path` in a file, read in chunks: memory stays flat whatever the file's size.
     public func forEachElement<T>(
         of type: T.Type, at path: String = "", inFileAt file: String, chunkSize: Int = 1 << 16,

@@ -140,6 +140,43 @@ struct ArrayCuts {
     }
 }
 
+/// The array of the document with the most elements seen in `bytes`, of those that don't close within `length` bytes
+/// of their start: where it opens, and how many containers hold its elements (it too). `nil` if there is none.
+func largeArray(in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> (start: Int, depth: Int)? {
+    /// The containers open: where, whether an array, its commas so far.
+    var open: [(offset: Int, isArray: Bool, commas: Int)] = []
+    var best: (start: Int, depth: Int, commas: Int)?
+    func consider(_ container: (offset: Int, isArray: Bool, commas: Int), depth: Int, end: Int) {
+        guard container.isArray, end - container.offset > length, container.commas > best?.commas ?? -1 else { return }
+        best = (container.offset, depth, container.commas)
+    }
+    var inString = false
+    var index = 0
+    while index < bytes.count {
+        let byte = bytes[index]
+        if inString {
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+        } else {
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"): open.append((index, byte == UInt8(ascii: "["), 0))
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                guard let container = open.popLast() else { return nil }
+                consider(container, depth: open.count + 1, end: index)
+            case UInt8(ascii: ","): if !open.isEmpty { open[open.count - 1].commas += 1 }
+            default: break
+            }
+        }
+        index += 1
+    }
+    for (level, container) in open.enumerated() { consider(container, depth: level + 1, end: bytes.count) }
+    return best.map { ($0.start, $0.depth) }
+}
+
 /// Where the array a path's keys lead to opens, read from the input's first bytes: the path is keys then `[*]`. A
 /// guess, which one reading of the bytes before it confirms (``PathFilter/opensEveryElementMatch``).
 enum ArrayStart {

@@ -32,10 +32,12 @@ struct ArrayPlace {
 /// order and the first error are then one reading's by construction.
 extension ParallelLines {
     /// Reads `source` (from its start; random access) with the array at `place` split across the workers.
-    /// `longestSpan`: the most bytes one span may hold before the array is read in order instead.
+    /// `longestSpan`: the most bytes one span may hold before the array is read in order instead. `inOrder`: what
+    /// reads the input instead, if not one decoder (``readInOrder(_:then:lineFeedsBefore:skipping:spanRead:_:)``);
+    /// without a path to confirm (`confirmsPath` false), any array of the document may be split.
     func run(
-        array place: ArrayPlace, in source: LineSource, spanSize: Int, longestSpan: Int,
-        spanRead: (Int) -> Void, _ body: (T, String?) throws -> Void
+        array place: ArrayPlace, in source: LineSource, spanSize: Int, longestSpan: Int, confirmsPath: Bool = true,
+        inOrder: (() throws -> Void)? = nil, spanRead: (Int) -> Void, _ body: (T, String?) throws -> Void
     ) throws {
         handedOver = Array(repeating: [], count: jobs)
         var delivered = 0
@@ -48,6 +50,7 @@ extension ParallelLines {
             stopWorkers()
             for chunk in chunks { source.recycle(chunk) }
             chunks = []
+            if let inOrder { return try inOrder() }
             try self.readInOrder(
                 [], then: source, lineFeedsBefore: 0, skipping: delivered, spanRead: spanRead
             ) { value, path in
@@ -76,7 +79,7 @@ extension ParallelLines {
         }
         source.recycle(prefix)
         // One reading is where the array's elements are the path's matches, or the array isn't the one.
-        guard outer.opensEveryElementMatch else { return try readInOrder() }
+        guard !confirmsPath || outer.opensEveryElementMatch else { return try readInOrder() }
         try deliver(before, paths: recordsPaths ? outer.takePaths() : [])
 
         var cuts = ArrayCuts()

@@ -120,7 +120,8 @@ struct Validate: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Threads that check JSON Lines (--lines), in spans of whole lines; the first error is one thread's.",
+            "Threads that check JSON Lines (--lines), in spans of whole lines, or the elements of a document's large "
+                + "array; the first error is one thread's.",
             discussion: "All cores by default."))
     var jobs = defaultJobs
 
@@ -137,7 +138,7 @@ struct Validate: ParsableCommand {
                     try ModelDecoder().forEachValue(
                         of: Validation.self, at: "", inFileAt: file ?? "/dev/stdin", jobs: jobs, { _, _ in })
                 } else {
-                    try ModelDecoder().validate(fileAt: file ?? "/dev/stdin")
+                    try ModelDecoder().validate(fileAt: file ?? "/dev/stdin", jobs: jobs)
                 }
                 print("\(name): ok")
             } catch {

@@ -249,4 +249,44 @@ import Testing
             #expect((source.inOrder == 0) == (expected.error == nil), "\(source.inOrder)")
         }
     }
+
+    /// `validate --jobs`: a document's large array checked on several threads, wherever it is; what one reading says
+    /// of the whole, and the same first error.
+    @Test func validationSplitsALargeArray() {
+        func outcome(_ check: () throws -> Void) -> String? {
+            do {
+                try check()
+                return nil
+            } catch {
+                return Lines.describe(error)
+            }
+        }
+        let deep = String(repeating: "[", count: 30) + String(repeating: "]", count: 30)
+        var inputs = (0..<24 as Range<UInt64>).map { Self.document(seed: $0, pretty: $0 % 2 == 0) }
+        inputs += inputs.indices.map { Lines.damaged(inputs[$0], seed: UInt64($0)) }
+        inputs += [
+            Array("[\((0..<50).map(String.init).joined(separator: ","))] ".utf8),
+            Array("[1, 2, [\(deep), 3, 4, 5, 6]]".utf8), Array("[1, 2, 3, 4, 5, 6, 7] [1]".utf8),
+        ]
+        var options = DecodingOptions()
+        options.maximumDepth = 30
+        for input in inputs {
+            for decoder in [ModelDecoder(), ModelDecoder(options: options)] {
+                let expected = outcome { try decoder.validate(input) }
+                for (spanSize, jobs) in [(1, 2), (7, 3), (64, 2)] {
+                    var inOrder = false
+                    let got = outcome {
+                        try input.withUnsafeBytes { bytes in
+                            try decoder.validate(MemoryLines(bytes, spanSize: spanSize), jobs: jobs) {
+                                inOrder = true
+                                try decoder.validate(input)
+                            }
+                        }
+                    }
+                    #expect(got == expected, "\(spanSize) \(jobs): \(String(decoding: input, as: UTF8.self))")
+                    if expected == nil && spanSize == 1 { #expect(!inOrder) }
+                }
+            }
+        }
+    }
 }
