@@ -72,6 +72,7 @@ public final class ElementDecoder<T> {
     var resumes: Bool { engine.resumes }
     var lineFeeds: Int { engine.lineFeeds }
     var opensEveryElementMatch: Bool { engine.opensEveryElementMatch }
+    var valuesHandedOver: Int { engine.valuesHandedOver }
     /// Values made so far: handed over, and waiting to be.
     var valuesMade: Int { engine.valuesMade }
 

@@ -185,11 +185,9 @@ extension ParallelLines {
                 return try readInOrder()
             }
             let first = element
-            element += decoded.values.count
-            try handOver(
-                &decoded, paths: { place.normalizedPath(of: first + $0) },
-                diagnosticPath: { Self.rebase($0, at: place, first: first) }
-            ) { value, path in
+            element += decoded.elements
+            try handOver(&decoded, rebase: { Self.rebase($0, normalized: $1, at: place, first: first) }) {
+                value, path in
                 delivered += 1
                 try body(value, path)
             }
@@ -222,12 +220,14 @@ extension ParallelLines {
         try deliver(after, paths: recordsPaths ? outer.takePaths() : [])
     }
 
-    /// A diagnostic's path in a span read alone (`$[2].price`) as one reading gives it (`$.data.items[7].price`).
-    private static func rebase(_ path: String, at place: ArrayPlace, first: Int) -> String {
+    /// A path in a span read alone (`$[2].price`, or normalized, `$[2]`) as one reading gives it
+    /// (`$.data.items[7].price`, `$['data']['items'][7]`).
+    private static func rebase(_ path: String, normalized: Bool, at place: ArrayPlace, first: Int) -> String {
         guard path.hasPrefix("$["), let close = path.firstIndex(of: "]"),
             let index = Int(path[path.index(path.startIndex, offsetBy: 2)..<close])
         else { return path }
-        return place.path(of: first + index) + path[path.index(after: close)...]
+        let rest = path[path.index(after: close)...]
+        return (normalized ? place.normalizedPath(of: first + index) : place.path(of: first + index)) + rest
     }
 }
 

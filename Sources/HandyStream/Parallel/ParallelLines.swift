@@ -21,6 +21,8 @@ final class ParallelLines<T>: @unchecked Sendable {
         var diagnostics: [(made: Int, diagnostic: DecodingDiagnostic)] = []
         /// A chunk's structure (``Work/scan(_:startsEscaped:base:)``).
         var structure: ChunkStructure?
+        /// Elements read (``Work/elements(_:)``), also those that gave no value.
+        var elements = 0
     }
 
     /// What a worker is given.
@@ -124,10 +126,10 @@ final class ParallelLines<T>: @unchecked Sendable {
     }
 
     /// A span's values to `body`, in order, each after the diagnostics told before it was made; then its values'
-    /// memory back to the worker that made it. `paths`: their paths, when not the span's own; `diagnosticPath`:
-    /// where a diagnostic is, when not where the worker saw it.
+    /// memory back to the worker that made it. `rebase`: a path as one reading gives it, from the one the worker
+    /// saw (normalized, for a value; the other, a diagnostic's).
     func handOver(
-        _ decoded: inout Decoded, paths: ((Int) -> String)? = nil, diagnosticPath: ((String) -> String)? = nil,
+        _ decoded: inout Decoded, rebase: ((String, _ normalized: Bool) -> String)? = nil,
         _ body: (T, String?) throws -> Void
     ) throws {
         var told = decoded.diagnostics[...]
@@ -135,14 +137,14 @@ final class ParallelLines<T>: @unchecked Sendable {
             while let first = told.first, first.made <= made {
                 told.removeFirst()
                 var diagnostic = first.diagnostic
-                if let diagnosticPath { diagnostic.path = diagnosticPath(diagnostic.path) }
+                if let rebase { diagnostic.path = rebase(diagnostic.path, false) }
                 diagnostics?(diagnostic)
             }
         }
         // Without paths by index, each value lent to the body: iterating copies it, retaining what it holds.
         for index in decoded.values.indices {
             tell(upTo: index)
-            let path = recordsPaths ? paths?(index) ?? decoded.paths[index] : nil
+            let path = recordsPaths ? rebase.map { $0(decoded.paths[index], true) } ?? decoded.paths[index] : nil
             try body(decoded.values[index], path)
         }
         tell(upTo: .max)
@@ -304,6 +306,7 @@ final class ParallelLines<T>: @unchecked Sendable {
         let log = DiagnosticLog()
         let decoder = try decoder(makeElementsDecoder, log: log)
         decoder.resume(atOffset: 0, newlines: 0)
+        if recordsPaths { decoder.recordPaths() }
         try Self.brackets.withUnsafeBytes { brackets in
             try decoder.feed(UnsafeRawBufferPointer(rebasing: brackets[..<1])) { decoded.values.append($0) }
             for piece in pieces { try decoder.feed(piece) { decoded.values.append($0) } }
@@ -311,6 +314,8 @@ final class ParallelLines<T>: @unchecked Sendable {
         }
         try decoder.finish { decoded.values.append($0) }
         decoded.diagnostics = log.kept
+        decoded.elements = decoder.valuesHandedOver
+        if recordsPaths { decoded.paths = decoder.takePaths() }
         return decoded
     }
 

@@ -105,7 +105,11 @@ final class DecodingPipeline<T>: StageOwner {
             isComplete = true
             return !stopsWhenComplete
         }
-        // The element is in `completed` already (the root frame collects into it).
+        // The element is in `completed` already (the root frame collects into it), unless it didn't fit.
+        if run.recordsLocations {
+            if valuesMade == valuesMadeAtLastRoot { run.forgetLastLocation() }
+            valuesMadeAtLastRoot = valuesMade
+        }
         root.reset()
         // A query stage replays several values per candidate, and resumes the filter after the last.
         if query == nil { filter?.resume() }
@@ -323,6 +327,9 @@ final class DecodingPipeline<T>: StageOwner {
     }
 
     private var pathsTaken = 0
+    private var valuesMadeAtLastRoot = 0
+    /// Values the path filter handed on (the elements of a `[*]` path), also those that didn't fit.
+    var valuesHandedOver: Int { run.valuesHandedOver }
 
     func takeEachElement(_ body: (T) throws -> Void) rethrows {
         valuesTaken += completed?.count ?? 0

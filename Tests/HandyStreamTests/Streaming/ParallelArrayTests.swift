@@ -203,6 +203,20 @@ import Testing
         Self.agree(Plain.self, at: "data.items[*]", input, split: false, spans: [16, 100], jobs: [2, 3])
         let (models, told) = Self.oneReading(Item.self, at: "data.items[*]", input)
         #expect(models.values.count == 200 && told.count == 6 && told[0].hasPrefix("$.data.items[5].id"), "\(told)")
+        // Elements that aren't objects: what each gives, its path and its diagnostic, as one reading.
+        let odd = (0..<120).map { index in
+            [#"{"id": \#(index), "name": "n"}"#, "5", #""x""#, "null", "[1, {}]"][index % 5]
+        }
+        let mixed = Array(#"{"data": {"items": [\#(odd.joined(separator: ",\n  "))]}}"#.utf8)
+        Self.agree(
+            Item.self, at: "data.items[*]", mixed, paths: true, split: false, spans: [16, 64], jobs: [2])
+        // A value passed over has no path: each model's path is its element's.
+        let (passedOver, _) = Self.oneReading(Item.self, at: "data.items[*]", mixed, paths: true)
+        let expectedPaths = stride(from: 0, to: 120, by: 5).map { "$['data']['items'][\($0)]" }
+        #expect(passedOver.paths == expectedPaths, "\(passedOver.paths)")
+        Self.agree(
+            JSONValue.self, at: "data.items[*]", mixed, paths: true, split: true, splitBelow: 64, spans: [16, 64],
+            jobs: [2])
     }
 
     /// JSON Lines: each value's diagnostics too are told in order, before it, on any number of threads.
