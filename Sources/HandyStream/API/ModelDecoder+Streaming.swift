@@ -72,8 +72,9 @@ extension ModelDecoder {
     /// Calls `body` with the value at `path` in each line of a JSON Lines file (each top-level value; every match,
     /// with wildcards), in input order, as ``values(of:at:)`` reads them. With `jobs` above 1, that many threads
     /// decode spans of whole lines while this thread hands the values over: the values, their order and the first
-    /// error (its line, column and path) are one thread's, and nothing after an error is handed over. Input that isn't
-    /// one value per line (a pretty-printed document) is read on this thread after its first span fails.
+    /// error (its line, column and path) are one thread's, and nothing after an error is handed over. A path that ends
+    /// in one large array's elements (`data.items[*]`) splits that array across the threads, at commas between its
+    /// elements; other input that isn't one value per line is read on this thread after its first span fails.
     public func forEachValue<T>(
         of type: T.Type, at path: String = "", inFileAt file: String, jobs: Int = 1, _ body: (T) throws -> Void
     ) throws {

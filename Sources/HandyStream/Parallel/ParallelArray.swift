@@ -23,17 +23,20 @@ struct ArrayPlace {
 /// One large array's elements decoded on the workers, in order.
 ///
 ///     prefix ─▶ this thread's decoder (up to the array's `[`)
-///     chunks ─▶ workers: structure (ChunkStructure) ─▶ this thread: cuts, in order (ArrayCuts)
+///     chunks ─▶ workers: structure (ChunkStructure) ─▶ this thread: cuts, in order (ArrayCuts); once a comma is
+///               known, this thread: cuts where the bytes around it recur (Separator)
 ///     spans between cuts ─▶ workers: each read as an array of its own ─▶ this thread: values, in order ─▶ body
 ///     `]` and the rest ─▶ this thread's decoder, which has read an empty array where the elements were
 ///
-/// Whatever fails (a span that isn't whole elements, bad input anywhere, a cut the structure can't give) hands the
-/// input to one decoder reading it all from the start, which skips the values already handed over: the values, their
-/// order and the first error are then one reading's by construction.
+/// A span that fails after a guessed cut has the structure read again from its start. Whatever else fails (a span
+/// that isn't whole elements, bad input anywhere, a cut the structure can't give) hands the input to one decoder
+/// reading it all from the start (or to `inOrder`), which skips the values and diagnostics already handed over: the
+/// values, their order and the first error are then one reading's by construction.
 extension ParallelLines {
     /// Reads `source` (from its start; random access) with the array at `place` split across the workers.
     /// `longestSpan`: the most bytes one span may hold before the array is read in order instead. `inOrder`: what
-    /// reads the input instead, if not one decoder (``readInOrder(_:then:lineFeedsBefore:skipping:spanRead:_:)``);
+    /// reads the input instead, if not one decoder
+    /// (``readInOrder(_:then:lineFeedsBefore:skipping:skippingDiagnostics:spanRead:_:)``);
     /// without a path to confirm (`confirmsPath` false), any array of the document may be split.
     func run(
         array place: ArrayPlace, in source: LineSource, spanSize: Int, longestSpan: Int, confirmsPath: Bool = true,
@@ -52,7 +55,8 @@ extension ParallelLines {
             chunks = []
             if let inOrder { return try inOrder() }
             try self.readInOrder(
-                [], then: source, lineFeedsBefore: 0, skipping: delivered, spanRead: spanRead
+                [], then: source, lineFeedsBefore: 0, skipping: delivered, skippingDiagnostics: diagnosticsTold,
+                spanRead: spanRead
             ) { value, path in
                 try body(value, path)
             }
@@ -65,9 +69,20 @@ extension ParallelLines {
         }
 
         // The values before the array, as one reading makes them; its bytes after the array come last.
-        let outer = try makeDecoder(diagnostics)
-        guard let prefix = try source.chunk(at: 0, count: place.start + 1), prefix.bytes.count == place.start + 1
-        else { return try readInOrder() }
+        // What it tells is counted, as the workers' is: one reading from the start tells it only once.
+        var counted: (@Sendable (DecodingDiagnostic) -> Void)?
+        if let tell = diagnostics {
+            counted = { [self] diagnostic in
+                diagnosticsTold += 1
+                tell(diagnostic)
+            }
+        }
+        let outer = try makeDecoder(counted)
+        guard let prefix = try source.chunk(at: 0, count: place.start + 1) else { return try readInOrder() }
+        guard prefix.bytes.count == place.start + 1 else {
+            source.recycle(prefix)
+            return try readInOrder()
+        }
         var before: [T] = []
         // UTF-8, as the first bytes showed: a short prefix isn't held back to decide it.
         outer.resume(atOffset: 0, newlines: 0)
@@ -127,9 +142,21 @@ extension ParallelLines {
 
         while true {
             while arrayEnd == nil && !ended && (chunks.count < window || (spans.isEmpty && scans.isEmpty)) {
-                // One element longer than a span can hold is read in order, with all the rest.
-                if readTo - spanStart > longestSpan { return try readInOrder() }
-                guard let chunk = try source.chunk(at: readTo, count: spanSize), !chunk.bytes.isEmpty else {
+                if readTo - spanStart > longestSpan {
+                    // Guesses that never recur are left for the structure; one element longer than a span can hold
+                    // is read in order, with all the rest.
+                    if separator != nil {
+                        readStructure(from: spanStart)
+                        continue
+                    }
+                    return try readInOrder()
+                }
+                guard let chunk = try source.chunk(at: readTo, count: spanSize) else {
+                    ended = true
+                    break
+                }
+                guard !chunk.bytes.isEmpty else {
+                    source.recycle(chunk)
                     ended = true
                     break
                 }
@@ -208,8 +235,9 @@ extension ParallelLines {
         var after: [T] = []
         do {
             var offset = arrayEnd
-            while let chunk = try source.chunk(at: offset, count: spanSize), !chunk.bytes.isEmpty {
+            while let chunk = try source.chunk(at: offset, count: spanSize) {
                 defer { source.recycle(chunk) }
+                if chunk.bytes.isEmpty { break }
                 try outer.feed(chunk.bytes) { after.append($0) }
                 offset += chunk.bytes.count
             }
@@ -233,7 +261,7 @@ extension ParallelLines {
 
 /// The bytes around an array's first comma (`},{"id":`, `}, {` and the indent, `","`): where they recur, another
 /// comma between two elements is likely. A guess: the span it ends is decoded as whole elements, or the array's
-/// structure is read from there instead (``ParallelLines/run(array:in:spanSize:longestSpan:spanRead:_:)``).
+/// structure is read from there instead (``ParallelLines/run(array:in:spanSize:longestSpan:confirmsPath:inOrder:spanRead:_:)``).
 struct Separator {
     let bytes: [UInt8]
     /// Where the comma is in `bytes`.

@@ -9,6 +9,7 @@ import Foundation
 /// span that fails (or that a line too long to hold cuts) is where one decoder takes over: it is resumed at that
 /// span's offset, after the line feeds before it, and reads the rest in order, so that every value and the first
 /// error are exactly one reading's. A pretty-printed document costs one span's extra work, then reads on one thread.
+/// The same workers read one large array's elements (ParallelArray.swift).
 final class ParallelLines<T>: @unchecked Sendable {
     /// One span's values, read by a worker.
     struct Decoded {
@@ -72,6 +73,8 @@ final class ParallelLines<T>: @unchecked Sendable {
 
     /// For a span of elements: a decoder of one array's elements (see ``ModelDecoder``'s `forEachValue`).
     var makeElementsDecoder: DecoderMaker?
+    /// Diagnostics told so far, on the calling thread: a reading from the start doesn't tell them again.
+    var diagnosticsTold = 0
 
     /// Reads `source` to its end; `body` gets each value (and its normalized path, when recorded) in input order,
     /// `spanRead` each span's size once its values are handed over.
@@ -138,6 +141,7 @@ final class ParallelLines<T>: @unchecked Sendable {
                 told.removeFirst()
                 var diagnostic = first.diagnostic
                 if let rebase { diagnostic.path = rebase(diagnostic.path, false) }
+                diagnosticsTold += 1
                 diagnostics?(diagnostic)
             }
         }
@@ -244,13 +248,14 @@ final class ParallelLines<T>: @unchecked Sendable {
         }
     }
 
-    /// Keeps what a decoder tells, each with how many values it had made before; or, after `skipping` values,
-    /// tells it on.
+    /// Keeps what a decoder tells, each with how many values it had made before; or, past the first `skipping`
+    /// (told already), tells it on.
     private final class DiagnosticLog: @unchecked Sendable {
         /// Used on the thread the decoder reads on, while it reads; weak, as the decoder holds the log.
         weak var decoder: ElementDecoder<T>?
         private(set) var kept: [(made: Int, diagnostic: DecodingDiagnostic)] = []
         private let skipping: Int?
+        private var seen = 0
         private let handler: (@Sendable (DecodingDiagnostic) -> Void)?
 
         init(skipping: Int? = nil, handler: (@Sendable (DecodingDiagnostic) -> Void)? = nil) {
@@ -259,11 +264,11 @@ final class ParallelLines<T>: @unchecked Sendable {
         }
 
         func tell(_ diagnostic: DecodingDiagnostic) {
-            let made = decoder?.valuesMade ?? 0
             if let skipping {
-                if made >= skipping { handler?(diagnostic) }
+                seen += 1
+                if seen > skipping { handler?(diagnostic) }
             } else {
-                kept.append((made, diagnostic))
+                kept.append((decoder?.valuesMade ?? 0, diagnostic))
             }
         }
     }
@@ -322,14 +327,15 @@ final class ParallelLines<T>: @unchecked Sendable {
     private static var brackets: [UInt8] { [UInt8(ascii: "["), UInt8(ascii: "]")] }
 
     /// One decoder, resumed where `pending`'s first span begins, reads the rest of the input in order; the first
-    /// `skipping` values it makes (and what it tells before them) were handed over already.
+    /// `skipping` values it makes, and the first `skippingDiagnostics` diagnostics it tells, were handed over already.
     func readInOrder(
         _ pending: [LineSpan], then source: LineSource, lineFeedsBefore: Int, skipping: Int = 0,
-        spanRead: (Int) -> Void, _ body: (T, String?) throws -> Void
+        skippingDiagnostics: Int = 0, spanRead: (Int) -> Void, _ body: (T, String?) throws -> Void
     ) throws {
         source.readInOrder()
         let decoder = try decoder(
-            makeDecoder, log: skipping > 0 ? DiagnosticLog(skipping: skipping, handler: diagnostics) : nil)
+            makeDecoder,
+            log: skippingDiagnostics > 0 ? DiagnosticLog(skipping: skippingDiagnostics, handler: diagnostics) : nil)
         if let first = pending.first, first.offset > 0 {
             decoder.resume(atOffset: first.offset, newlines: lineFeedsBefore)
         }

@@ -214,6 +214,14 @@ import Testing
         let (passedOver, _) = Self.oneReading(Item.self, at: "data.items[*]", mixed, paths: true)
         let expectedPaths = stride(from: 0, to: 120, by: 5).map { "$['data']['items'][\($0)]" }
         #expect(passedOver.paths == expectedPaths, "\(passedOver.paths)")
+        // An element passed over (a diagnostic) before an error: told once, when one reading starts again.
+        let objects = (0..<60).map { #"{"id": \#($0), "name": "n"}"# }.joined(separator: ", ")
+        for text in [
+            #"{"items": [\#(objects), 5]} x"#, #"{"items": [\#(objects), 5, \#(objects), 1,]}"#,
+            #"{"items": [5, \#(objects)]} {"items": [5, 6]}"#, #"{"items": [\#(objects), 5, 6, 7]}, "x": [8]}"#,
+        ] {
+            Self.agree(Item.self, at: "items[*]", Array(text.utf8), split: false, spans: [16, 64], jobs: [2, 3])
+        }
         Self.agree(
             JSONValue.self, at: "data.items[*]", mixed, paths: true, split: true, splitBelow: 64, spans: [16, 64],
             jobs: [2])
@@ -230,7 +238,7 @@ import Testing
         }
     }
 
-    /// From a file, as a user calls it; the chunks are read at their offsets, none held past the window.
+    /// From a file, as a user calls it; the chunks are read at their offsets.
     @Test func filesAsAUserReadsThem() throws {
         let items = (0..<3000).map { #"{"id": \#($0), "name": "\#(String(repeating: "q", count: $0 % 300))"}"# }
         let text = #"{"data": {"items": [\#(items.joined(separator: ",\n"))]}, "end": true}"#
