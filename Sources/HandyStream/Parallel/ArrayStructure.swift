@@ -140,6 +140,31 @@ struct ArrayCuts {
     }
 }
 
+/// The index of the first byte from `start` outside strings (their quotes and contents skipped, escapes counted) for
+/// which `stop` is true; `nil` if none is.
+private func firstOutsideStrings(
+    _ bytes: UnsafeRawBufferPointer, from start: Int, where stop: (Int, UInt8) -> Bool
+) -> Int? {
+    var inString = false
+    var index = start
+    while index < bytes.count {
+        let byte = bytes[index]
+        if inString {
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+        } else if byte == UInt8(ascii: "\"") {
+            inString = true
+        } else if stop(index, byte) {
+            return index
+        }
+        index += 1
+    }
+    return nil
+}
+
 /// The array of the document with the most elements seen in `bytes`, of those that don't close within `length` bytes
 /// of their start: where it opens, and how many containers hold its elements (it too). `nil` if there is none.
 func largeArray(in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> (start: Int, depth: Int)? {
@@ -150,29 +175,22 @@ func largeArray(in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> (st
         guard container.isArray, end - container.offset > length, container.commas > best?.commas ?? -1 else { return }
         best = (container.offset, depth, container.commas)
     }
-    var inString = false
-    var index = 0
-    while index < bytes.count {
-        let byte = bytes[index]
-        if inString {
-            if byte == UInt8(ascii: "\\") {
-                index += 1
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
+    var unbalanced = false
+    _ = firstOutsideStrings(bytes, from: 0) { index, byte in
+        switch byte {
+        case UInt8(ascii: "["), UInt8(ascii: "{"): open.append((index, byte == UInt8(ascii: "["), 0))
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            guard let container = open.popLast() else {
+                unbalanced = true
+                return true
             }
-        } else {
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"): open.append((index, byte == UInt8(ascii: "["), 0))
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                guard let container = open.popLast() else { return nil }
-                consider(container, depth: open.count + 1, end: index)
-            case UInt8(ascii: ","): if !open.isEmpty { open[open.count - 1].commas += 1 }
-            default: break
-            }
+            consider(container, depth: open.count + 1, end: index)
+        case UInt8(ascii: ","): if !open.isEmpty { open[open.count - 1].commas += 1 }
+        default: break
         }
-        index += 1
+        return false
     }
+    if unbalanced { return nil }
     for (level, container) in open.enumerated() { consider(container, depth: level + 1, end: bytes.count) }
     return best.map { ($0.start, $0.depth) }
 }
@@ -220,30 +238,14 @@ enum ArrayStart {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 // Brackets outside strings, until the one that closes this value.
                 var depth = 0
-                var cursor = index
-                var inString = false
-                while cursor < bytes.count {
-                    let byte = bytes[cursor]
-                    if inString {
-                        if byte == UInt8(ascii: "\\") {
-                            cursor += 1
-                        } else if byte == UInt8(ascii: "\"") {
-                            inString = false
-                        }
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = true
-                    } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                        depth += 1
-                    } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-                        depth -= 1
-                        if depth == 0 {
-                            index = cursor + 1
-                            return true
-                        }
-                    }
-                    cursor += 1
+                let close = firstOutsideStrings(bytes, from: index) { _, byte in
+                    if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+                    if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
+                    return depth == 0
                 }
-                return false
+                guard let close else { return false }
+                index = close + 1
+                return true
             default:
                 while let next = byte(), !",}] \n\r\t".utf8.contains(next) { index += 1 }
                 return index < bytes.count

@@ -79,20 +79,10 @@ import Testing
         _ type: T.Type, at path: String, _ input: [UInt8], paths: Bool = false,
         options: DecodingOptions = DecodingOptions()
     ) -> (Lines.Outcome<T>, [String]) {
-        var outcome = Lines.Outcome<T>()
         let told = Told()
         var options = options
         options.diagnostics = { told.add($0.description) }
-        guard let decoder = try? ModelDecoder(options: options).values(of: type, at: path) else { return (outcome, []) }
-        if paths { decoder.recordPaths() }
-        do {
-            try input.withUnsafeBytes { try decoder.feed($0) { outcome.values.append($0) } }
-            try decoder.finish { outcome.values.append($0) }
-        } catch {
-            outcome.error = Lines.describe(error)
-        }
-        if paths { outcome.paths = Array(decoder.takePaths().prefix(outcome.values.count)) }
-        return (outcome, told.all)
+        return (Lines.oneReading(type, at: path, input, paths: paths, options: options), told.all)
     }
 
     /// Checks every span size and number of jobs against one reading; `split`: the array must have been split (the

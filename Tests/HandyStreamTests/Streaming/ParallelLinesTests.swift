@@ -18,9 +18,12 @@ import Testing
         var description: String { "\(values.count) values, error: \(error ?? "none")" }
     }
 
-    static func oneReading<T>(_ type: T.Type, at path: String, _ input: [UInt8], paths: Bool = false) -> Outcome<T> {
+    static func oneReading<T>(
+        _ type: T.Type, at path: String, _ input: [UInt8], paths: Bool = false,
+        options: DecodingOptions = DecodingOptions()
+    ) -> Outcome<T> {
         var outcome = Outcome<T>()
-        guard let decoder = try? ModelDecoder().values(of: type, at: path) else { return outcome }
+        guard let decoder = try? ModelDecoder(options: options).values(of: type, at: path) else { return outcome }
         if paths { decoder.recordPaths() }
         do {
             try input.withUnsafeBytes { try decoder.feed($0) { outcome.values.append($0) } }
