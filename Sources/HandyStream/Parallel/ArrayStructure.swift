@@ -2,7 +2,8 @@ import Foundation
 
 /// Where a large array's elements part, found chunk by chunk on any thread (the speculative pre-scan of Pison and
 /// simdjson): a chunk's quotes, brackets and commas are read once for both states it may start in (inside a string
-/// or not), then, in order, the state known at its start picks one reading (``ArrayCuts``).
+/// or not), then, in order, the state known at its start picks one reading (``ArrayCuts``). Until the array's first
+/// comma is known, and where a guess (``Separator``) proves wrong.
 ///
 /// Only where elements part is taken from here: each span between two cuts is then decoded as a whole JSON array of
 /// its own, so bytes the scan misread (invalid JSON) make a span fail to decode, never a value that isn't there.
@@ -12,8 +13,6 @@ struct ChunkStructure {
 
     /// Whether the chunk holds an odd number of unescaped quotes: its end is then in the other state than its start.
     var quotesAreOdd = false
-    /// Whether the chunk ends on a backslash that escapes the next chunk's first byte.
-    var endsEscaped = false
     /// Per start state (0: outside a string, 1: inside): the level at the chunk's end, relative to its start.
     var endLevel = (0, 0)
     /// Per start state: the lowest level reached (0 or below).
@@ -25,10 +24,8 @@ struct ChunkStructure {
     /// `-level` (the close of the container `level - 1` levels up); -1 if none.
     var firstClose: [Int]
 
-    /// Reads `bytes[range]`, whose offsets are `base + index`; `startsEscaped`: its first byte is escaped.
-    init(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, base: Int, startsEscaped: Bool) {
-        precondition(
-            range.lowerBound >= 0 && range.upperBound <= bytes.count, "ChunkStructure: range outside the bytes")
+    /// Reads `bytes`, whose offsets are `base + index`; `startsEscaped`: the first byte is escaped.
+    init(_ bytes: UnsafeRawBufferPointer, base: Int, startsEscaped: Bool) {
         // Both readings at once, without a branch per byte: `outside` is the reading (0 or 1) for which the byte is
         // outside a string, and a bracket moves that reading's level only.
         var level0 = 0
@@ -37,8 +34,8 @@ struct ChunkStructure {
         var lowest1 = 0
         var outside = 0
         var escaped = startsEscaped ? 1 : 0
-        var index = range.lowerBound
-        let end = range.upperBound
+        var index = 0
+        let end = bytes.count
         let commas = UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * Self.levels)
         let closes = UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * (Self.levels + 1))
         commas.initialize(repeating: -1)
@@ -73,7 +70,6 @@ struct ChunkStructure {
         firstClose = Array(closes)
         // Under the "inside" reading, the chunk's quotes flip the other way: `outside` counts them either way.
         quotesAreOdd = outside == 1
-        endsEscaped = escaped == 1
         endLevel = (level0, level1)
         lowest = (lowest0, lowest1)
     }
@@ -204,7 +200,7 @@ enum ArrayStart {
     static func find(keys: [[UInt8]], in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> Int? {
         var index = 0
         func skipSpace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            while index < bytes.count, ASCII.isJSONSpace(bytes[index]) { index += 1 }
         }
         func byte() -> UInt8? { index < bytes.count ? bytes[index] : nil }
         /// The key at `index` (its quote), unescaped; `nil` when it runs past the bytes.
@@ -273,7 +269,7 @@ enum ArrayStart {
         guard byte() == UInt8(ascii: "[") else { return nil }
         let start = index
         let rest = UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<min(bytes.count, start + 1 + length)])
-        let structure = ChunkStructure(rest, 0..<rest.count, base: 0, startsEscaped: false)
+        let structure = ChunkStructure(rest, base: 0, startsEscaped: false)
         return structure.lowest.0 < 0 ? nil : start
     }
 }

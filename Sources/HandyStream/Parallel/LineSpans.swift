@@ -238,7 +238,7 @@ func lastLineFeed(_ start: UnsafeRawPointer, count: Int) -> Int? {
 
 /// Whether `bytes` are only JSON's whitespace.
 func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    bytes.allSatisfy(ASCII.isJSONSpace)
 }
 
 /// The line feeds in `bytes`.

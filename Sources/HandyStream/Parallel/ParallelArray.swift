@@ -273,11 +273,11 @@ struct Separator {
         let bytes = chunk.bytes
         let at = comma - chunk.offset
         var start = at
-        while start > 0, isBlank(UnsafeRawBufferPointer(rebasing: bytes[(start - 1)..<start])) { start -= 1 }
+        while start > 0, ASCII.isJSONSpace(bytes[start - 1]) { start -= 1 }
         guard start > 0 else { return nil }
         start -= 1
         var end = at + 1
-        while end < bytes.count, isBlank(UnsafeRawBufferPointer(rebasing: bytes[end..<(end + 1)])) { end += 1 }
+        while end < bytes.count, ASCII.isJSONSpace(bytes[end]) { end += 1 }
         guard end < bytes.count else { return nil }
         if bytes[end] == UInt8(ascii: "{") {
             // Through the first key's colon, at most 32 bytes on.

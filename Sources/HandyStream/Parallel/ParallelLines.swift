@@ -241,7 +241,7 @@ final class ParallelLines<T>: @unchecked Sendable {
             switch work {
             case .lines(let span): return try decode(span, as: worker)
             case .scan(let bytes, let startsEscaped, let base):
-                let structure = ChunkStructure(bytes, 0..<bytes.count, base: base, startsEscaped: startsEscaped)
+                let structure = ChunkStructure(bytes, base: base, startsEscaped: startsEscaped)
                 return Decoded(worker: worker, structure: structure)
             case .elements(let pieces): return try decode(elements: pieces, as: worker)
             }
