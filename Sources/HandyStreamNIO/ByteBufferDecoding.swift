@@ -9,7 +9,7 @@ import Foundation
 import NIOCore
 
 extension ModelDecoder {
-    /// This decoder, with ``DecodingOptions/serverMaximumTokenLength`` as its token limit unless its options set one,
+    /// This decoder, with 8 MiB (`DecodingOptions.serverMaximumTokenLength`) as its token limit unless its options set one,
     /// so that a client can't make a server hold or scan one endless string; `Int.max` in the options lifts the limit.
     package var forNetworkInput: ModelDecoder {
         guard options.maximumTokenLength == nil else { return self }
@@ -19,7 +19,7 @@ extension ModelDecoder {
     }
 
     /// Decodes the value at `path` from the buffer's readable bytes, read in place. Unless the options set a token
-    /// limit, a string, key or number longer than ``DecodingOptions/serverMaximumTokenLength`` is refused.
+    /// limit, a string, key or number longer than 8 MiB is refused.
     ///
     ///     let item = try ModelDecoder().decode(Item.self, from: buffer)
     public func decode<T>(_ type: T.Type, from buffer: ByteBuffer, at path: String = "") throws -> T {

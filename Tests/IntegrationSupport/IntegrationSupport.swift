@@ -29,7 +29,7 @@ public struct MappedUser: Codable, HandyJSON, Equatable, Sendable {
 /// Bodies that are not JSON (malformed, cut short): each must be answered 400 with its location.
 public let malformedBodies = ["{\"id\": 1,,", "{\n  \"id\": 1,\n  \"name\": \"lamp\"", "[tru"]
 
-/// A streamed body of items whose second name is one byte past ``DecodingOptions/serverMaximumTokenLength``: a decoder
+/// A streamed body of items whose second name is one byte past `DecodingOptions.serverMaximumTokenLength`: a decoder
 /// whose options set no limit refuses it, with 400, at the name's line and column.
 public let overlongNameBody =
     #"{"items": [{"id": 1, "name": "a"}, {"id": 2, "name": ""#

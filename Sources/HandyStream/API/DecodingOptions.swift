@@ -32,11 +32,11 @@ public struct DecodingOptions: Sendable {
 
     /// The longest string, key or number accepted, in bytes (a string's decoded text, a number's as written); a longer
     /// one is an error (kind `tokenTooLong`) where it starts. `nil` (the default): no limit. The Vapor and Hummingbird
-    /// coders start with ``serverMaximumTokenLength``.
+    /// coders start with 8 MiB.
     public var maximumTokenLength: Int? = nil
 
     /// The token length the Vapor and Hummingbird coders accept unless told otherwise: 8 MiB.
-    public static let serverMaximumTokenLength = 8 << 20
+    package static let serverMaximumTokenLength = 8 << 20
 
     /// Options for a decoder; every one has the default a HandyJSON user expects (lenient, a cap of 512 levels, keys
     /// as declared, no diagnostics) and the strategies Foundation's `JSONDecoder` starts with.

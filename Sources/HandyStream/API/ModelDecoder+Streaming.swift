@@ -58,17 +58,6 @@ extension ModelDecoder {
         return try decoder.finish()
     }
 
-    /// Decodes a value from an open file handle, in chunks.
-    public func decode<T>(_ type: T.Type, from handle: FileHandle, at path: String = "", chunkSize: Int = 1 << 16)
-        throws -> T
-    {
-        let decoder = try incremental(type, at: path)
-        try ChunkReader.read(descriptor: handle.fileDescriptor, chunkSize: chunkSize) { chunk in
-            try !decoder.feed(chunk)
-        }
-        return try decoder.finish()
-    }
-
     /// Calls `body` with the value at `path` in each line of a JSON Lines file (each top-level value; every match,
     /// with wildcards), in input order, as ``values(of:at:)`` reads them. With `jobs` above 1, that many threads
     /// decode spans of whole lines while this thread hands the values over: the values, their order and the first

@@ -364,9 +364,7 @@ struct StreamingTests {
             streamed.append($0.id)
         }
         #expect(streamed == [1, -12345678901234, 3])
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        #expect(try ModelDecoder().decode(Double.self, from: handle, at: "data.key", chunkSize: 4) == 0.0015)
+        #expect(try ModelDecoder().decode(Double.self, fromFileAt: url.path, at: "data.key", chunkSize: 4) == 0.0015)
         #expect(throws: (any Error).self) { try ModelDecoder().decode(Item.self, fromFileAt: "/nonexistent/x.json") }
     }
 }
