@@ -14,6 +14,8 @@ struct CandidateAssembly {
         var isObject: Bool
         var start: Int
         var keyStart: Int
+        /// A member read only by `length`: its children are held as `null`, its members' keys as "".
+        var counts = false
     }
     /// The open containers, outermost first.
     private var open: [Open] = []
@@ -24,6 +26,8 @@ struct CandidateAssembly {
     private var keys: [String] = []
     /// The only members kept of the objects `projectionDepth` deep (1: the candidate's own); the rest are skipped.
     private let readMembers: [[UInt8]]?
+    /// Of those, the members read only by `length`.
+    private let countedMembers: [[UInt8]]
     private let projectionDepth: Int
     /// An array candidate is held as its last elements, at most twice this many (or 16) at once.
     private let keepsLast: Int?
@@ -31,13 +35,16 @@ struct CandidateAssembly {
     private var skipping = 0
     /// A skipped member's value is next.
     private var skipsNext = false
+    /// A counted member's value is next.
+    private var countsNext = false
     /// The most children the candidate held at once.
     private(set) var peak = 0
     /// The elements dropped from the front of an array candidate held by its end.
     private(set) var dropped = 0
 
-    init(readMembers: [[UInt8]]?, projectionDepth: Int, keepsLast: Int?) {
+    init(readMembers: [[UInt8]]?, countedMembers: [[UInt8]], projectionDepth: Int, keepsLast: Int?) {
         self.readMembers = readMembers
+        self.countedMembers = countedMembers
         self.projectionDepth = projectionDepth
         self.keepsLast = keepsLast
     }
@@ -50,35 +57,42 @@ struct CandidateAssembly {
             skipsNext = false
             return .more
         }
+        countsNext = false
+        if open.last?.counts == true { return add(.null) }
         return add(make())
     }
 
     mutating func key(_ bytes: UnsafeRawBufferPointer) {
         guard skipping == 0 else { return }
-        if open.count == projectionDepth, let readMembers, !readMembers.contains(where: { $0.elementsEqual(bytes) }) {
-            skipsNext = true
-            return
+        if open.count == projectionDepth, let readMembers {
+            guard readMembers.contains(where: { $0.elementsEqual(bytes) }) else {
+                skipsNext = true
+                return
+            }
+            countsNext = countedMembers.contains { $0.elementsEqual(bytes) }
         }
-        keys.append(String(decoding: bytes, as: UTF8.self))
+        keys.append(open.last?.counts == true ? "" : String(decoding: bytes, as: UTF8.self))
     }
 
     /// A container starts, `allowance` the most that may be open.
     mutating func start(isObject: Bool, allowance: Int) -> Step {
         guard open.count + skipping < allowance else { return .tooDeep }
-        if skipping > 0 || skipsNext {
+        // A counted member's child is skipped, then held as `null`.
+        if skipping > 0 || skipsNext || open.last?.counts == true {
             skipsNext = false
             skipping += 1
             return .more
         }
         if open.isEmpty { dropped = 0 }
-        open.append(Open(isObject: isObject, start: values.count, keyStart: keys.count))
+        open.append(Open(isObject: isObject, start: values.count, keyStart: keys.count, counts: countsNext))
+        countsNext = false
         return .more
     }
 
     mutating func end() -> Step {
         if skipping > 0 {
             skipping -= 1
-            return .more
+            return skipping == 0 && open.last?.counts == true ? add(.null) : .more
         }
         guard let container = open.popLast() else { return .more }
         let value: JSONValue

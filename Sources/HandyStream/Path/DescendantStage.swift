@@ -165,18 +165,12 @@ final class DescendantStage: QueryStage {
             case nil: nil
             }
         var out: [Match] = []
-        if !frame.flowing {
-            out = frame.own.compactMap { $0 } + frame.below
-            frame.own = []
-            frame.below = []
-        }
+        if !frame.flowing { out = Self.takeHeld(&frame) }
         guard !frames.isEmpty else {
             // The candidate ended: all that is left goes out.
-            held -= out.count
-            for match in out { guard emit(match.value, at: match.location, rest: rest) else { return false } }
-            return candidateDone()
+            return send(consume out) && candidateDone()
         }
-        guard let value else { return pass(out) }
+        guard let value else { return pass(consume out) }
         return childEnded(value, below: out)
     }
 
@@ -217,27 +211,42 @@ final class DescendantStage: QueryStage {
     }
 
     /// Matches from a child that ended, into the innermost container: sent, if it flows, or kept in order.
-    private func pass(_ matches: [Match]) -> Bool {
+    private func pass(_ matches: consuming [Match]) -> Bool {
         guard !matches.isEmpty else { return true }
         let last = frames.count - 1
         guard frames[last].flowing else {
-            frames[last].below += matches
+            // Moved, not copied, when nothing is kept yet: `$..email` passes every item's up a level at a time.
+            if frames[last].below.isEmpty { frames[last].below = matches } else { frames[last].below += matches }
             return true
         }
+        return send(matches)
+    }
+
+    /// Matches out, in order, each value released once sent: all of `$..email`'s go at the document's end.
+    private func send(_ matches: consuming [Match]) -> Bool {
+        var matches = matches
         held -= matches.count
-        for match in matches { guard emit(match.value, at: match.location, rest: rest) else { return false } }
+        for index in matches.indices {
+            let match = matches[index]
+            matches[index].value = .null
+            guard emit(match.value, at: match.location, rest: rest) else { return false }
+        }
         return true
+    }
+
+    /// A container's own matches, then those found below it, taken from it.
+    private static func takeHeld(_ frame: inout Frame) -> [Match] {
+        var out: [Match] = []
+        swap(&out, &frame.below)
+        if frame.own.contains(where: { $0 != nil }) { out = frame.own.compactMap { $0 } + out }
+        frame.own = []
+        return out
     }
 
     /// The innermost container, `level`, is settled and every one around it flows: what it kept goes out, and from
     /// now on its matches go out as they complete. (No container inside it is open: it settles only as a child ends.)
     private func startFlowing(_ level: Int) -> Bool {
         frames[level].flowing = true
-        let out = frames[level].own.compactMap { $0 } + frames[level].below
-        frames[level].own = []
-        frames[level].below = []
-        held -= out.count
-        for match in out { guard emit(match.value, at: match.location, rest: rest) else { return false } }
-        return true
+        return send(Self.takeHeld(&frames[level]))
     }
 }

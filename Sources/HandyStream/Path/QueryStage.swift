@@ -165,13 +165,19 @@ final class HeldQueryStage: QueryStage {
         keepsLast = test != nil ? nil : Self.lastElementsNeeded(by: path.tail)
         // Only the members the tail reads of a filter's candidate, or of an element counted from the end, are built.
         if let test, tail.count > 1, let tested = Self.membersRead(by: test), let taken = Self.names(of: tail[1]) {
+            // A member read only by `length` is built as its count of elements, each `null`.
+            let lengths = Self.lengthArguments(in: test)
+            let counted = Set(lengths).filter { name in
+                !taken.contains(name) && tested.filter { $0 == name }.count == lengths.filter { $0 == name }.count
+            }
             assembly = CandidateAssembly(
-                readMembers: (tested + taken).map { Array($0.utf8) }, projectionDepth: 1, keepsLast: nil)
+                readMembers: (tested + taken).map { Array($0.utf8) }, countedMembers: counted.map { Array($0.utf8) },
+                projectionDepth: 1, keepsLast: nil)
         } else if let keepsLast, tail.count > 1, let taken = Self.names(of: tail[1]) {
             assembly = CandidateAssembly(
-                readMembers: taken.map { Array($0.utf8) }, projectionDepth: 2, keepsLast: keepsLast)
+                readMembers: taken.map { Array($0.utf8) }, countedMembers: [], projectionDepth: 2, keepsLast: keepsLast)
         } else {
-            assembly = CandidateAssembly(readMembers: nil, projectionDepth: 0, keepsLast: keepsLast)
+            assembly = CandidateAssembly(readMembers: nil, countedMembers: [], projectionDepth: 0, keepsLast: keepsLast)
         }
         super.init(path: path, next: next, run: run, single: single)
     }
@@ -213,6 +219,23 @@ final class HeldQueryStage: QueryStage {
             return names(of: first)
         case .call(_, let arguments):
             return membersRead(by: .or(arguments))
+        }
+    }
+
+    /// The members of `@` passed to `length` (`length(@.tags)`), once for each time.
+    private static func lengthArguments(in expression: JSONPath.Expression) -> [String] {
+        switch expression {
+        case .or(let terms), .and(let terms): return terms.flatMap(lengthArguments(in:))
+        case .not(let inner): return lengthArguments(in: inner)
+        case .compare(let left, _, let right):
+            return lengthArguments(in: .operand(left)) + lengthArguments(in: .operand(right))
+        case .operand(.call(.length, let arguments)):
+            guard case .operand(.query(let query)) = arguments[0], query.isRelative, query.segments.count == 1,
+                let names = names(of: query.segments[0]), names.count == 1
+            else { return arguments.flatMap(lengthArguments(in:)) }
+            return names
+        case .operand(.call(_, let arguments)): return arguments.flatMap(lengthArguments(in:))
+        case .operand: return []
         }
     }
 

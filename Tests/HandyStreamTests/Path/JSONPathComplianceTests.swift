@@ -255,6 +255,9 @@ struct JSONPathComplianceTests {
             "$..a", "$..[0]", "$..['a','b']", "$..a..b", "$.a..[1,'b']", "$..[0].a", "$.*..a", "$..b[-1:]",
             "$..[2, 0]", "$[0]..c", "$..a[?@.b]", "$..['c', 'a', 'c']", "$[*][?@.a == 1].b", "$.a[?@.b]['c','a']",
             "$.*[?length(@.c) > 1 || @.d]['a','b']", "$[-2:].a", "$.*[-1:]['b','a']", "$[?match(@.a, 'a|b')].b",
+            // Members read only by `length` are held as counts; one read another way too is held whole.
+            "$[*][?length(@.a) == 2].b", "$.*[?length(@.a) > 1 && @.a[0]].a", "$.*[?length(@.c) == length(@.d)].b",
+            "$[*][?length(@.a) >= 1 && match(@.b, 'ab*')].d",
         ]
         var generator = SplitMix64(seed: 43)
         func value(_ depth: Int) -> JSONValue {
@@ -335,6 +338,21 @@ struct JSONPathComplianceTests {
         #expect(try JSONPath(parsing: "$[?match(@, 'a{1000,}')]").nodes(in: document).count == 1)
         #expect(try JSONPath(parsing: "$[?match(@, 'a{1001}')]").nodes(in: document).isEmpty)
         #expect(try JSONPath(parsing: "$[?search(@, 'a{2,1001}')]").nodes(in: document).isEmpty)
+    }
+
+    @Test("A pattern's literal start is checked before the regex runs; a quantified last character isn't required")
+    func regexLiteralStart() throws {
+        let document: JSONValue = ["a", "ab", "abb", "b", "ba", "y", "xy", "xxy", "item 7", "item 70", "item 8", "é"]
+        func matched(_ pattern: String) throws -> [JSONValue] {
+            try JSONPath(parsing: "$[?match(@, '\(pattern)')]").nodes(in: document).map(\.value)
+        }
+        #expect(try matched("ab*") == ["a", "ab", "abb"])
+        #expect(try matched("ab+") == ["ab", "abb"])
+        #expect(try matched("x?y") == ["y", "xy"])
+        #expect(try matched("ab{0,1}") == ["a", "ab"])
+        #expect(try matched("item 7.*") == ["item 7", "item 70"])
+        #expect(try matched("b|ab") == ["ab", "b"])
+        #expect(try matched("é") == ["é"])
     }
 
     @Test("An invalid query names the column and the reason")
