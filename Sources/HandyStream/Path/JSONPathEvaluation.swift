@@ -55,7 +55,6 @@ struct JSONPathContext {
     var root: JSONValue
     /// Regular expressions compiled so far, by their I-Regexp text (`nil`: not a valid I-Regexp).
     private var regexes: [String: IRegexp?] = [:]
-    private var lastRegex: (pattern: String, regex: IRegexp?)?
     /// Whether nodes know where they are; a stream, which sends only values, spares the arrays.
     var tracksLocations = true
 
@@ -234,12 +233,10 @@ struct JSONPathContext {
     }
 
     private mutating func regex(_ pattern: String) -> IRegexp? {
-        // A filter's pattern is most often a literal: the same one each time, found without hashing.
-        if let last = lastRegex, last.pattern == pattern { return last.regex }
-        let compiled = regexes[pattern] ?? IRegexp(pattern)
+        if let known = regexes[pattern] { return known }
+        let compiled = IRegexp(pattern)
         // Patterns may come from the document: only so many are kept.
         if regexes.count < 64 { regexes[pattern] = compiled }
-        lastRegex = (pattern, compiled)
         return compiled
     }
 
