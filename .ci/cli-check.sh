@@ -114,6 +114,9 @@ fails "validate, not one document" "$work/big.jsonl:2:2: unexpected data after t
 one="$("$tool" extract --jobs 1 --paths 'data.items[*]' "$work/array.json" | cksum)"
 expect "--jobs 2, one array" "$one" "$("$tool" extract --jobs 2 --paths 'data.items[*]' "$work/array.json" | cksum)"
 expect "validate --jobs 2, one array" "$work/array.json: ok" "$("$tool" validate --jobs 2 "$work/array.json")"
+query='$.data.items[?@.price < 2 && length(@.tags) > 2].owner.email'
+one="$("$tool" extract --jobs 1 --paths "$query" "$work/array.json" | cksum)"
+expect "--jobs 2, a filter into one array" "$one" "$("$tool" extract --jobs 2 --paths "$query" "$work/array.json" | cksum)"
 sed 's/"price":/"price":,/2900' "$work/array.json" > "$work/bad-array.json"
 fails "validate --jobs 2, one array, bad element" "$("$tool" validate --jobs 1 "$work/bad-array.json" 2>&1)" \
     "$tool" validate --jobs 2 "$work/bad-array.json"

@@ -259,7 +259,7 @@ enum Fuzz {
             _ = try? lines.finish()
         }
         // Top-level values; a large array's elements, split by their structure.
-        for path in ["", "[*]", "data[*]"] { checkParallelLines(bytes, at: path, spanSize: step) }
+        for path in ["", "[*]", "data[*]", "$.data[*]..a"] { checkParallelLines(bytes, at: path, spanSize: step) }
     }
 }
 

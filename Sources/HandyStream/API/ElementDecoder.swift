@@ -71,8 +71,8 @@ public final class ElementDecoder<T> {
     /// Whether the input can be read from its middle: no text stage rewrites it.
     var resumes: Bool { engine.resumes }
     var lineFeeds: Int { engine.lineFeeds }
-    var opensEveryElementMatch: Bool { engine.opensEveryElementMatch }
-    var valuesHandedOver: Int { engine.valuesHandedOver }
+    func opensEveryElement(afterKeys keys: Int) -> Bool { engine.opensEveryElement(afterKeys: keys) }
+    var topLevelElements: Int { engine.topLevelElements }
     /// Values made so far: handed over, and waiting to be.
     var valuesMade: Int { engine.valuesMade }
 

@@ -61,9 +61,10 @@ extension ModelDecoder {
     /// Calls `body` with the value at `path` in each line of a JSON Lines file (each top-level value; every match,
     /// with wildcards), in input order, as ``values(of:at:)`` reads them. With `jobs` above 1, that many threads
     /// decode spans of whole lines while this thread hands the values over: the values, their order and the first
-    /// error (its line, column and path) are one thread's, and nothing after an error is handed over. A path that ends
-    /// in one large array's elements (`data.items[*]`) splits that array across the threads, at commas between its
-    /// elements; other input that isn't one value per line is read on this thread after its first span fails.
+    /// error (its line, column and path) are one thread's, and nothing after an error is handed over. A path that goes
+    /// through one large array's elements (`data.items[*]`, `data.items[*].id`, `$.data.items[?@.price < 2]`) splits
+    /// that array across the threads, at commas between its elements; other input that isn't one value per line is
+    /// read on this thread after its first span fails.
     public func forEachValue<T>(
         of type: T.Type, at path: String = "", inFileAt file: String, jobs: Int = 1, _ body: (T) throws -> Void
     ) throws {
@@ -128,8 +129,9 @@ extension ModelDecoder {
         let resumes = try make(nil).resumes
         let parallel = ParallelLines<T>(
             jobs: resumes ? jobs : 1, recordsPaths: paths, diagnostics: options.diagnostics, makeDecoder: make)
-        if resumes && jobs > 1, let (place, query) = try arrayPlace(path, in: lines) {
-            // One array's elements, each span of them read as an array of its own: `[*]` of a single document.
+        if resumes && jobs > 1, let (place, spanPath) = try arrayPlace(path, in: lines) {
+            // One array's elements, each span of them read as an array of its own: `[*]` and the rest of the path,
+            // of a single document.
             parallel.makeElementsDecoder = { diagnostics in
                 var decoder = self
                 if let diagnostics { decoder.options.diagnostics = diagnostics }
@@ -137,7 +139,7 @@ extension ModelDecoder {
                 decoder.options.maximumDepth = max(1, decoder.options.maximumDepth - place.keys.count)
                 return ElementDecoder(
                     engine: try decoder.pipeline(
-                        type, at: query ? "$[*]" : "[*]", mode: .elements, singleDocument: true))
+                        type, at: spanPath, mode: .elements, singleDocument: true))
             }
             return try parallel.run(
                 array: place, in: lines, spanSize: lines.spanSize, longestSpan: Self.longestLine, spanRead: spanRead,
@@ -146,21 +148,22 @@ extension ModelDecoder {
         try parallel.run(lines, spanRead: spanRead, body)
     }
 
-    /// Where the array whose elements `path` selects opens, when it is one array's elements (keys, then `[*]`), in
-    /// UTF-8 input that can be read at an offset, and the array is longer than a span (shorter, it may be one of
-    /// many JSON Lines). Also whether the path is a JSONPath query.
-    private func arrayPlace(_ path: String, in source: LineSource) throws -> (ArrayPlace, Bool)? {
-        guard !options.assumesTopLevelDictionary, let parsed = try? DesignatedPath(parsing: path),
-            parsed.tail.isEmpty, let last = parsed.segments.last
-        else { return nil }
-        switch last {
+    /// Where the array whose elements `path` goes through opens (keys, then `[*]` or `*`, then what applies to each
+    /// element alone: `data.items[*].id`, `$.data.items[?@.price < 2]`), in UTF-8 input that can be read at an
+    /// offset, when the array is longer than a span (shorter, it may be one of many JSON Lines); and the path each
+    /// span of elements is read at, as an array of its own.
+    private func arrayPlace(_ path: String, in source: LineSource) throws -> (ArrayPlace, DesignatedPath)? {
+        guard !options.assumesTopLevelDictionary, let parsed = try? DesignatedPath(parsing: path) else { return nil }
+        var keys: [[UInt8]] = []
+        for segment in parsed.segments {
+            guard case .key(let key) = segment else { break }
+            keys.append(key)
+        }
+        // A query's tail that reads `$` leaves no segments; one that holds the array (`[-3:]`) starts at the keys.
+        guard keys.count < parsed.segments.count else { return nil }
+        switch parsed.segments[keys.count] {
         case .everyElement, .everyChild: break
         default: return nil
-        }
-        var keys: [[UInt8]] = []
-        for segment in parsed.segments.dropLast() {
-            guard case .key(let key) = segment else { return nil }
-            keys.append(key)
         }
         // The keys within the first bytes; the array not closed within a span after them.
         guard let first = try source.chunk(at: 0, count: max(2 * source.spanSize, 1 << 16)) else { return nil }
@@ -168,7 +171,7 @@ extension ModelDecoder {
         guard InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: first.bytes.prefix(4))),
             let start = ArrayStart.find(keys: keys, in: first.bytes, longerThan: source.spanSize)
         else { return nil }
-        return (ArrayPlace(start: start, keys: keys), parsed.isQuery)
+        return (ArrayPlace(start: start, keys: keys), parsed.fromSegment(keys.count))
     }
 
     /// For the command-line tool: checks a file as ``validate(fileAt:chunkSize:)`` does, the elements of its large

@@ -55,8 +55,13 @@ public struct ModelDecoder: Sendable {
     func pipeline<T>(_ type: T.Type, at path: String, mode: DecodingPipeline<T>.Mode, singleDocument: Bool = false)
         throws -> DecodingPipeline<T>
     {
+        try pipeline(type, at: DesignatedPath(parsing: path), mode: mode, singleDocument: singleDocument)
+    }
+
+    func pipeline<T>(
+        _ type: T.Type, at parsed: DesignatedPath, mode: DecodingPipeline<T>.Mode, singleDocument: Bool = false
+    ) throws -> DecodingPipeline<T> {
         let codec = try Decoding.rootCodec(for: type, strategy: options.keyDecodingStrategy)
-        let parsed = try DesignatedPath(parsing: path)
         let mode = mode == .elements && parsed.isEmpty ? .valuePerDocument : mode
         return DecodingPipeline(
             codec: codec, path: parsed, options: options, mode: mode, singleDocument: singleDocument)

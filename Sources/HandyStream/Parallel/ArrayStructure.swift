@@ -191,8 +191,9 @@ func largeArray(in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> (st
     return best.map { ($0.start, $0.depth) }
 }
 
-/// Where the array a path's keys lead to opens, read from the input's first bytes: the path is keys then `[*]`. A
-/// guess, which one reading of the bytes before it confirms (``PathFilter/opensEveryElementMatch``).
+/// Where the array a path's keys lead to opens, read from the input's first bytes: the path is keys, then `[*]` and
+/// anything after. A guess, which one reading of the bytes before it confirms
+/// (``PathFilter/opensEveryElement(afterKeys:)``).
 enum ArrayStart {
     /// The offset of the array's `[`, if the keys lead to one within `bytes` and it doesn't close within `length`
     /// bytes (a short array is read as lines: it may be one of many JSON Lines). Any doubt (a value of another shape

@@ -94,7 +94,7 @@ extension ParallelLines {
         }
         source.recycle(prefix)
         // One reading is where the array's elements are the path's matches, or the array isn't the one.
-        guard !confirmsPath || outer.opensEveryElementMatch else { return try readInOrder() }
+        guard !confirmsPath || outer.opensEveryElement(afterKeys: place.keys.count) else { return try readInOrder() }
         try deliver(before, paths: recordsPaths ? outer.takePaths() : [])
 
         var cuts = ArrayCuts()

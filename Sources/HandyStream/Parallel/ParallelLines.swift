@@ -319,7 +319,7 @@ final class ParallelLines<T>: @unchecked Sendable {
         }
         try decoder.finish { decoded.values.append($0) }
         decoded.diagnostics = log.kept
-        decoded.elements = decoder.valuesHandedOver
+        decoded.elements = decoder.topLevelElements
         if recordsPaths { decoded.paths = decoder.takePaths() }
         return decoded
     }

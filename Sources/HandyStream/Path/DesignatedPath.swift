@@ -191,6 +191,15 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
 
     var isEmpty: Bool { segments.isEmpty }
 
+    /// The path from segment `start` on, which applies to each element of the array the segments before it reach,
+    /// read as an array of its own (one span of a large array, split across threads).
+    func fromSegment(_ start: Int) -> DesignatedPath {
+        var path = self
+        path.segments.removeFirst(start)
+        path.isSingular = false
+        return path
+    }
+
     var description: String { text }
 
     /// The JSON path of the first `count` segments: `$.data.items[3]`.

@@ -78,14 +78,18 @@ final class PathFilter: TokenSink {
 
     var isPassing: Bool { state == .passing }
 
-    /// Whether the container just opened is an array whose every element is a match (the path's keys led to it,
-    /// its last segment is `[*]` or `*`), no element read yet: where a parallel reading of the elements may start.
-    var opensEveryElementMatch: Bool {
-        guard state == .searching, !exhausted, levelCount == path.segments.count, depth == levelCount,
+    /// Whether the container just opened is an array that the path's first `keys` segments, all keys, led to, and
+    /// whose every element the path matches or goes on into (segment `keys` is `[*]` or `*`), no element read yet:
+    /// where a parallel reading of the elements may start.
+    func opensEveryElement(afterKeys keys: Int) -> Bool {
+        guard state == .searching, !exhausted, levelCount == keys + 1, depth == levelCount,
             let level = innermost?.pointee, !level.isObject, level.index == 0
         else { return false }
-        return level.segment == path.segments.count - 1 && level.wantedIndex < 0
+        return level.segment == keys && level.wantedIndex < 0
     }
+
+    /// The elements of the last top-level array read: those of a span of a large array, read as an array of its own.
+    private(set) var topLevelElements = 0
 
     private let run: DecodingRun
 
@@ -339,6 +343,7 @@ final class PathFilter: TokenSink {
         guard let level = pop() else {
             fatalError("PathFilter: a container closed that never opened")
         }
+        if levelCount == 0 && !level.isObject { topLevelElements = level.index }
         if !level.found && !withinWildcard(level.segment) {
             switch path.segments[level.segment] {
             case .key(let key):

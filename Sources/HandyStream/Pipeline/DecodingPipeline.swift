@@ -310,8 +310,12 @@ final class DecodingPipeline<T>: StageOwner {
 
     private var valuesTaken = 0
 
-    /// See ``PathFilter/opensEveryElementMatch``; a query with a tail holds its matches, and never opens one.
-    var opensEveryElementMatch: Bool { query == nil && filter?.opensEveryElementMatch == true }
+    /// See ``PathFilter/opensEveryElement(afterKeys:)``; a query's tail holds no candidate there.
+    func opensEveryElement(afterKeys keys: Int) -> Bool {
+        query?.betweenCandidates != false && filter?.opensEveryElement(afterKeys: keys) == true
+    }
+    /// See ``PathFilter/topLevelElements``.
+    var topLevelElements: Int { filter?.topLevelElements ?? 0 }
     /// The values completed so far in a streaming mode: taken, and waiting to be.
     var valuesMade: Int { valuesTaken + (completed?.count ?? 0) }
 
@@ -328,8 +332,6 @@ final class DecodingPipeline<T>: StageOwner {
 
     private var pathsTaken = 0
     private var valuesMadeAtLastRoot = 0
-    /// Values the path filter handed on (the elements of a `[*]` path), also those that didn't fit.
-    var valuesHandedOver: Int { run.valuesHandedOver }
 
     func takeEachElement(_ body: (T) throws -> Void) rethrows {
         valuesTaken += completed?.count ?? 0

@@ -38,9 +38,6 @@ final class DecodingRun {
     /// The value last recorded didn't fit and was passed over: it has no location.
     func forgetLastLocation() { if locations?.isEmpty == false { locations?.removeLast() } }
 
-    /// Values the path filter has handed on so far, whether they then fit or not.
-    private(set) var valuesHandedOver = 0
-
     /// The first `count` locations recorded and not yet taken (a match begun and not complete stays).
     func takeLocations(upTo count: Int) -> [[JSONPath.Step]] {
         guard var all = locations else { return [] }
@@ -65,7 +62,6 @@ final class DecodingRun {
 
     /// A value the path filter hands on starts: at `path` (element `index` there), inside `outerDepth` containers.
     func handOver(at path: String, index: Int?, outerDepth: Int) {
-        valuesHandedOver += 1
         valuePathBase = path
         valueIndex = index ?? -1
         depthAllowance = maximumDepth - outerDepth
@@ -74,7 +70,6 @@ final class DecodingRun {
     /// The next element of the array the last value handed on sat in starts: only its index is new.
     func handOverElement(_ index: Int) {
         assert(valueIndex >= 0, "DecodingRun: an element handed on without its array's path")
-        valuesHandedOver += 1
         valueIndex = index
     }
 

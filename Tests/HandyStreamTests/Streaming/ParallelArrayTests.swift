@@ -132,6 +132,25 @@ import Testing
         }
     }
 
+    /// Paths that go on into each element (a member, a filter, descendants, several values or none from one element)
+    /// split the array too; one that needs the array whole (`[-2:]`) reads it in order.
+    @Test func pathsIntoElements() {
+        for seed in 0..<16 as Range<UInt64> {
+            let input = Self.document(seed: seed, pretty: seed % 4 == 0)
+            for path in [
+                "data.items[*].id", "data.items[*].tags[*]", "$.data.items[*].a", "$.data.items.*.*",
+                "$.data.items[*]..id", "$.data.items[?@.id].a", "$.data.items[?length(@.tags) > 1]",
+                "$.data.items[*][-1]",
+            ] {
+                Self.agree(JSONValue.self, at: path, input, paths: true, split: true, spans: [3, 64], jobs: [1, 2, 3])
+            }
+            Self.agree(JSONValue.self, at: "$.data.items[-2:]", input, paths: true, split: false, spans: [5])
+            let damaged = Lines.damaged(input, seed: seed)
+            Self.agree(JSONValue.self, at: "data.items[*].id", damaged, split: false, spans: [1, 7, 64], jobs: [2])
+            Self.agree(JSONValue.self, at: "$.data.items[*]..a", damaged, split: false, spans: [7, 64], jobs: [2, 3])
+        }
+    }
+
     @Test func topLevelArrays() {
         for seed in 0..<10 as Range<UInt64> {
             var random = SplitMix64(seed: seed)
@@ -191,6 +210,10 @@ import Testing
         Self.agree(
             Item.self, at: "data.items[*]", input, split: true, splitBelow: 100, spans: [16, 100], jobs: [2, 3])
         Self.agree(Plain.self, at: "data.items[*]", input, split: false, spans: [16, 100], jobs: [2, 3])
+        Self.agree(
+            Plain.self, at: "$.data.items[?@.id > 150 || @.id < 20]", input, paths: true, split: true, splitBelow: 100,
+            spans: [16, 100], jobs: [2, 3])
+        Self.agree(String.self, at: "data.items[*].name", input, split: true, splitBelow: 100, spans: [16], jobs: [2])
         let (models, told) = Self.oneReading(Item.self, at: "data.items[*]", input)
         #expect(models.values.count == 200 && told.count == 6 && told[0].hasPrefix("$.data.items[5].id"), "\(told)")
         // Elements that aren't objects: what each gives, its path and its diagnostic, as one reading.
