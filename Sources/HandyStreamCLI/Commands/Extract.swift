@@ -39,8 +39,8 @@ struct Extract: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Threads that decode JSON Lines, or the elements of one large array the path ends in (data.items[*]); "
-                + "the output is one thread's.",
+            "Threads that decode JSON Lines, or the elements of one large array the path goes through "
+                + "(data.items[*], data.items[*].id); the output is one thread's.",
             discussion: "All cores by default; other input is read on one thread."))
     var jobs = defaultJobs
 
