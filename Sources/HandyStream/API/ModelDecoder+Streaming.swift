@@ -159,11 +159,17 @@ extension ModelDecoder {
             guard case .key(let key) = segment else { break }
             keys.append(key)
         }
-        // A query's tail that reads `$` leaves no segments; one that holds the array (`[-3:]`) starts at the keys.
-        guard keys.count < parsed.segments.count else { return nil }
-        switch parsed.segments[keys.count] {
-        case .everyElement, .everyChild: break
-        default: return nil
+        // A query's tail that reads `$` leaves no segments; one that holds the array (`[-3:]`) starts at the keys,
+        // as a `..` of names does (`$.data.items..email`), which gives from an array what it gives from each element.
+        let namesBelow =
+            keys.count == parsed.segments.count && parsed.tailStart == .descendants
+            && parsed.tail[0].selectors.allSatisfy { if case .name = $0 { true } else { false } }
+        if !namesBelow {
+            guard keys.count < parsed.segments.count else { return nil }
+            switch parsed.segments[keys.count] {
+            case .everyElement, .everyChild: break
+            default: return nil
+            }
         }
         // The keys within the first bytes; the array not closed within a span after them.
         guard let first = try source.chunk(at: 0, count: max(2 * source.spanSize, 1 << 16)) else { return nil }
@@ -171,7 +177,7 @@ extension ModelDecoder {
         guard InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: first.bytes.prefix(4))),
             let start = ArrayStart.find(keys: keys, in: first.bytes, longerThan: source.spanSize)
         else { return nil }
-        return (ArrayPlace(start: start, keys: keys), parsed.fromSegment(keys.count))
+        return (ArrayPlace(start: start, keys: keys), parsed.fromSegment(keys.count, eachElement: namesBelow))
     }
 
     /// For the command-line tool: checks a file as ``validate(fileAt:chunkSize:)`` does, the elements of its large

@@ -74,6 +74,12 @@ final class DescendantStage: QueryStage {
 
     override var betweenCandidates: Bool { frames.isEmpty }
 
+    /// The candidate is an array, just opened: names find nothing in it but in its elements, one after another.
+    var opensArrayOfNames: Bool {
+        frames.count == 1 && !frames[0].isObject && frames[0].index == -1 && held == 0
+            && wanted.allSatisfy { if case .name = $0 { true } else { false } }
+    }
+
     // MARK: - Events
 
     override func tokenNull() -> Bool { scalar { .null } }

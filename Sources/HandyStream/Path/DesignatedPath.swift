@@ -192,10 +192,12 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     var isEmpty: Bool { segments.isEmpty }
 
     /// The path from segment `start` on, which applies to each element of the array the segments before it reach,
-    /// read as an array of its own (one span of a large array, split across threads).
-    func fromSegment(_ start: Int) -> DesignatedPath {
+    /// read as an array of its own (one span of a large array, split across threads). `eachElement`: the segments
+    /// end there and a `..` of names follows, which gives what it gives from each element in turn.
+    func fromSegment(_ start: Int, eachElement: Bool = false) -> DesignatedPath {
         var path = self
         path.segments.removeFirst(start)
+        if eachElement { path.segments.insert(.everyChild, at: 0) }
         path.isSingular = false
         return path
     }

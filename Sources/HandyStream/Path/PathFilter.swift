@@ -88,6 +88,12 @@ final class PathFilter: TokenSink {
         return level.segment == keys && level.wantedIndex < 0
     }
 
+    /// Whether the value after the path's `keys` segments, all of the path, is being handed on, and none of them was
+    /// skipped on the way.
+    func passesMatch(afterKeys keys: Int) -> Bool {
+        state == .passing && path.segments.count == keys && levelCount == keys && depth == levelCount
+    }
+
     /// The elements of the last top-level array read: those of a span of a large array, read as an array of its own.
     private(set) var topLevelElements = 0
 

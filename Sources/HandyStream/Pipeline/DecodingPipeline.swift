@@ -311,8 +311,13 @@ final class DecodingPipeline<T>: StageOwner {
     private var valuesTaken = 0
 
     /// See ``PathFilter/opensEveryElement(afterKeys:)``; a query's tail holds no candidate there.
+    /// Or, for a `..` of names after the keys (``DesignatedPath/fromSegment(_:eachElement:)``), the array it starts
+    /// from just opened.
     func opensEveryElement(afterKeys keys: Int) -> Bool {
-        query?.betweenCandidates != false && filter?.opensEveryElement(afterKeys: keys) == true
+        if let descendants = query as? DescendantStage, filter?.passesMatch(afterKeys: keys) == true {
+            return descendants.opensArrayOfNames
+        }
+        return query?.betweenCandidates != false && filter?.opensEveryElement(afterKeys: keys) == true
     }
     /// See ``PathFilter/topLevelElements``.
     var topLevelElements: Int { filter?.topLevelElements ?? 0 }

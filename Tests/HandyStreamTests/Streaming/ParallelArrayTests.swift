@@ -133,18 +133,21 @@ import Testing
     }
 
     /// Paths that go on into each element (a member, a filter, descendants, several values or none from one element)
-    /// split the array too; one that needs the array whole (`[-2:]`) reads it in order.
+    /// split the array too, as a `..` of names right after the keys does; one that needs the array whole (`[-2:]`), a
+    /// `..` with an index or one above the array read it in order.
     @Test func pathsIntoElements() {
         for seed in 0..<16 as Range<UInt64> {
             let input = Self.document(seed: seed, pretty: seed % 4 == 0)
             for path in [
                 "data.items[*].id", "data.items[*].tags[*]", "$.data.items[*].a", "$.data.items.*.*",
                 "$.data.items[*]..id", "$.data.items[?@.id].a", "$.data.items[?length(@.tags) > 1]",
-                "$.data.items[*][-1]",
+                "$.data.items[*][-1]", "$.data.items..id", "$.data.items..['a','tags']",
             ] {
                 Self.agree(JSONValue.self, at: path, input, paths: true, split: true, spans: [3, 64], jobs: [1, 2, 3])
             }
             Self.agree(JSONValue.self, at: "$.data.items[-2:]", input, paths: true, split: false, spans: [5])
+            Self.agree(JSONValue.self, at: "$.data.items..[0]", input, paths: true, split: false, spans: [5])
+            Self.agree(JSONValue.self, at: "$..id", input, paths: true, split: false, spans: [5])
             let damaged = Lines.damaged(input, seed: seed)
             Self.agree(JSONValue.self, at: "data.items[*].id", damaged, split: false, spans: [1, 7, 64], jobs: [2])
             Self.agree(JSONValue.self, at: "$.data.items[*]..a", damaged, split: false, spans: [7, 64], jobs: [2, 3])
