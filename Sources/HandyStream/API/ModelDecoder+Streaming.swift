@@ -177,7 +177,10 @@ extension ModelDecoder {
         guard InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: first.bytes.prefix(4))),
             let start = ArrayStart.find(keys: keys, in: first.bytes, longerThan: source.spanSize)
         else { return nil }
-        return (ArrayPlace(start: start, keys: keys), parsed.fromSegment(keys.count, eachElement: namesBelow))
+        return (
+            ArrayPlace(start: start, keys: keys, descendants: namesBelow),
+            parsed.fromSegment(keys.count, eachElement: namesBelow)
+        )
     }
 
     /// For the command-line tool: checks a file as ``validate(fileAt:chunkSize:)`` does, the elements of its large

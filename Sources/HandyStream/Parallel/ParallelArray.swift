@@ -8,10 +8,13 @@ import Darwin
 struct ArrayPlace {
     var start: Int
     var keys: [[UInt8]]
+    /// The path is a `..` from the array (``DesignatedPath/fromSegment(_:eachElement:)``): one reading hands the
+    /// array on as one value, and tells its diagnostics there, not at an element.
+    var descendants = false
 
     /// The path one reading gives an element's diagnostics: `$.data.items[3]`.
     func path(of index: Int) -> String {
-        keys.reduce("$") { $0 + "." + String(decoding: $1, as: UTF8.self) } + "[\(index)]"
+        keys.reduce("$") { $0 + "." + String(decoding: $1, as: UTF8.self) } + (descendants ? "" : "[\(index)]")
     }
 
     /// An element's normalized path: `$['data']['items'][3]`.

@@ -217,6 +217,8 @@ import Testing
             Plain.self, at: "$.data.items[?@.id > 150 || @.id < 20]", input, paths: true, split: true, splitBelow: 100,
             spans: [16, 100], jobs: [2, 3])
         Self.agree(String.self, at: "data.items[*].name", input, split: true, splitBelow: 100, spans: [16], jobs: [2])
+        // One reading tells a `..`'s diagnostics at the array it starts from, not at an element.
+        Self.agree(Int.self, at: "$.data.items..id", input, split: true, splitBelow: 100, spans: [16, 100], jobs: [2])
         let (models, told) = Self.oneReading(Item.self, at: "data.items[*]", input)
         #expect(models.values.count == 200 && told.count == 6 && told[0].hasPrefix("$.data.items[5].id"), "\(told)")
         // Elements that aren't objects: what each gives, its path and its diagnostic, as one reading.
