@@ -124,9 +124,15 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
                 kind: kind, message: message, offset: offset, path: path, chunk: $0, chunkStart: offset,
                 lines: lines)
         }
-        if !before.contains(UInt8(ascii: "\n")) {
+        let characters = { (bytes: ArraySlice<UInt8>) in bytes.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
+        let feeds = before.indices.filter { before[$0] == UInt8(ascii: "\n") }
+        if feeds.isEmpty {
             // `lines` counted up to the chunk: step back over `before`'s characters.
-            column -= before.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
+            column -= characters(before[...])
+        } else if feeds.count == 1, offset + feeds[0] == lines.lastLineFeed {
+            // The line the last line feed counted ended: step back from its end.
+            line = lines.newlines
+            column = lines.lastLineColumns - characters(before[..<feeds[0]]) + 1
         }
     }
 
@@ -164,6 +170,11 @@ struct LineTracker {
 
     init(newlines: Int = 0) { self.newlines = newlines }
 
+    /// The stream offset of the last line feed counted, and the characters of the line it ends: an error that a token
+    /// held across chunks puts before it is located there.
+    private(set) var lastLineFeed = -1
+    private(set) var lastLineColumns = 0
+
     /// Counts `chunk`'s lines and characters; one whose ``ByteKinds`` lack line feeds and non-ASCII adds its length.
     mutating func advance(over chunk: UnsafeRawBufferPointer, startingAt start: Int, kinds: ByteKinds) {
         guard let base = chunk.baseAddress else { return }
@@ -174,40 +185,53 @@ struct LineTracker {
         var cursor = base
         let end = base + chunk.count
         var lineStart = base
+        var endedLine: UnsafeRawPointer?
         while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
             newlines += 1
+            endedLine = lineStart
             cursor = UnsafeRawPointer(found) + 1
             lineStart = cursor
+        }
+        if let endedLine {
+            let feed = lineStart - 1
+            lastLineFeed = start + base.distance(to: feed)
+            lastLineColumns =
+                (endedLine == base ? columnsBefore : 0)
+                + Self.characters(endedLine, count: endedLine.distance(to: feed))
             columnsBefore = 0
         }
-        // A byte that does not continue a UTF-8 sequence (10xxxxxx) starts a character; 32 bytes at a time while ASCII.
-        let length = lineStart.distance(to: end)
+        columnsBefore += Self.characters(lineStart, count: lineStart.distance(to: end))
+    }
+
+    /// The characters in `length` bytes of UTF-8: every byte that does not continue a sequence (10xxxxxx) starts one;
+    /// 32 bytes at a time while ASCII.
+    private static func characters(_ bytes: UnsafeRawPointer, count length: Int) -> Int {
         var continuations = 0
         var offset = 0
         while offset &+ 32 <= length {
             let any =
-                lineStart.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                | lineStart.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
-                | lineStart.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self)
-                | lineStart.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self)
+                bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                | bytes.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+                | bytes.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self)
+                | bytes.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self)
             if any & 0x8080_8080_8080_8080 != 0 {
                 for word in 0..<4 {
-                    let word = lineStart.loadUnaligned(fromByteOffset: offset &+ word &* 8, as: UInt64.self)
+                    let word = bytes.loadUnaligned(fromByteOffset: offset &+ word &* 8, as: UInt64.self)
                     continuations &+= (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
                 }
             }
             offset &+= 32
         }
         while offset &+ 8 <= length {
-            let word = lineStart.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             continuations &+= (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
             offset &+= 8
         }
         while offset < length {
-            if lineStart.load(fromByteOffset: offset, as: UInt8.self) & 0xC0 == 0x80 { continuations &+= 1 }
+            if bytes.load(fromByteOffset: offset, as: UInt8.self) & 0xC0 == 0x80 { continuations &+= 1 }
             offset &+= 1
         }
-        columnsBefore += length - continuations
+        return length - continuations
     }
 }
 

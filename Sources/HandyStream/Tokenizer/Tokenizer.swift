@@ -63,6 +63,8 @@ final class Tokenizer {
     let maximumTokenLength: Int
     /// The token held last, once handed to yajl, until the next chunk: an error inside it is located in its bytes.
     private var lastToken: (start: Int, bytes: [UInt8]) = (0, [])
+    /// Held escape bytes joined with the next chunk's first (``parseEscapes(_:_:)``), once handed to yajl: the same.
+    private var lastJoined: (start: Int, bytes: [UInt8]) = (0, [])
     /// Calls of yajl's parser: a token cut by chunks is handed over once, whole, however many chunks it spans.
     private(set) var parserCalls = 0
     private let rejectsUnpairedSurrogates: Bool
@@ -123,6 +125,7 @@ final class Tokenizer {
         lastChunkKinds = .all
         if let failure = ownFailure { return .malformed(failure) }
         lastToken = (0, [])
+        lastJoined = (0, [])
         guard !chunk.isEmpty else { return .needsMore }
         if bytesFed == 0 && chunk.count >= 3 && chunk[0] == 0xEF && chunk[1] == 0xBB && chunk[2] == 0xBF {
             ownFailure = SyntaxFailure(message: Self.byteOrderMarkMessage, isLexical: true, offset: 0)
@@ -163,7 +166,7 @@ final class Tokenizer {
 
     /// The stream's bytes `offset..<end`, when a held (or just handed over) token has them: to locate its errors.
     func bytes(from offset: Int, upTo end: Int) -> [UInt8]? {
-        for (start, bytes) in [(partial.start, partial.bytes), lastToken]
+        for (start, bytes) in [(partial.start, partial.bytes), lastToken, lastJoined]
         where start <= offset && offset <= end && end <= start + bytes.count {
             return Array(bytes[(offset - start)..<(end - start)])
         }
@@ -188,6 +191,8 @@ final class Tokenizer {
             var joined = held + UnsafeRawBufferPointer(rebasing: rest[..<taken])
             held = []
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+            // Held bytes come right after all those parsed.
+            lastJoined = (bytesParsed, joined)
             let outcome = joined.withUnsafeMutableBytes {
                 let joined = UnsafeRawBufferPointer($0)
                 return parseDecided(joined, kinds == .all ? .all : ByteKinds(joined, avx2: scansWithAVX2))
@@ -323,6 +328,7 @@ final class Tokenizer {
             // An escape cut off by the end of the input: yajl says what is wrong with it.
             let rest = held
             held = []
+            lastJoined = (bytesParsed, rest)
             let outcome = rest.withUnsafeBytes { parseChecked($0, .all) }
             guard outcome == .needsMore else { return outcome }
         }

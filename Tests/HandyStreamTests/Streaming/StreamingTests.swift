@@ -248,6 +248,24 @@ struct StreamingTests {
         #expect(throws: JSONDecodingError.self) { try truncated.finish() }
     }
 
+    /// A `\u` escape cut by a chunk is held back with the bytes after it: when a line feed among them is where the
+    /// escape fails, the error is on the line that feed ends, at the column one whole reading gives.
+    @Test("A bad escape held across chunks before a line feed: the whole reading's line and column")
+    func heldEscapeBeforeALineFeed() throws {
+        for text in ["[\"ab\\u00\n1\"]", "{\"k\": [1,\n \"é\\u0\n\"]}", "[\"x\\u\n\"]", "[\"a\\u0041\n\"]"] {
+            let bytes = Array(text.utf8)
+            let whole = try #require(decodingError(JSONText.self, text))
+            for size in 1..<bytes.count {
+                let decoder = try ModelDecoder().incremental(JSONText.self)
+                let error = #expect(throws: JSONDecodingError.self) {
+                    for chunk in chunks(bytes, size: size) { _ = try decoder.feed(chunk) }
+                    _ = try decoder.finish()
+                }
+                #expect(error?.description == whole.description, "\(text.debugDescription) in chunks of \(size)")
+            }
+        }
+    }
+
     @Test("Async chunks: elements as they complete, no faster than they are taken")
     func asyncElements() async throws {
         let items = (0..<50).map { #"{"id": \#($0), "name": "item \#($0)"}"# }.joined(separator: ",")
