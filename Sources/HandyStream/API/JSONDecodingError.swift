@@ -124,7 +124,9 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
                 kind: kind, message: message, offset: offset, path: path, chunk: $0, chunkStart: offset,
                 lines: lines)
         }
-        let characters = { (bytes: ArraySlice<UInt8>) in bytes.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
+        let characters = { (bytes: ArraySlice<UInt8>) in
+            bytes.withUnsafeBytes { $0.baseAddress.map { LineTracker.characters($0, count: bytes.count) } ?? 0 }
+        }
         let feeds = before.indices.filter { before[$0] == UInt8(ascii: "\n") }
         if feeds.isEmpty {
             // `lines` counted up to the chunk: step back over `before`'s characters.
@@ -205,7 +207,7 @@ struct LineTracker {
 
     /// The characters in `length` bytes of UTF-8: every byte that does not continue a sequence (10xxxxxx) starts one;
     /// 32 bytes at a time while ASCII.
-    private static func characters(_ bytes: UnsafeRawPointer, count length: Int) -> Int {
+    static func characters(_ bytes: UnsafeRawPointer, count length: Int) -> Int {
         var continuations = 0
         var offset = 0
         while offset &+ 32 <= length {
