@@ -55,6 +55,16 @@ public final class ElementDecoder<T> {
         if let failure { throw failure }
     }
 
+    /// Feeds a chunk and keeps the elements it completes for ``takeElements()``: a span read whole (ParallelLines.swift)
+    /// takes them in one move, not one call each; those before an error are of no use there.
+    func feedKeeping(_ chunk: UnsafeRawBufferPointer) throws { try engine.feed(chunk) }
+
+    /// The same for ``finish()``.
+    func finishKeeping() throws { try engine.finish() }
+
+    /// The elements completed and not yet taken, in order.
+    func takeElements() -> [T] { engine.takeElements() }
+
     /// Ends the input: the last elements, and the error that ended it if any (those completed before it come first).
     func finishDeliveringFirst() -> (elements: [T], error: (any Error)?) {
         do {

@@ -145,11 +145,21 @@ final class ParallelLines<T>: @unchecked Sendable {
                 diagnostics?(diagnostic)
             }
         }
-        // Without paths by index, each value lent to the body: iterating copies it, retaining what it holds.
-        for index in decoded.values.indices {
-            tell(upTo: index)
-            let path = recordsPaths ? rebase.map { $0(decoded.paths[index], true) } ?? decoded.paths[index] : nil
-            try body(decoded.values[index], path)
+        // Each value lent to the body, then put back for its worker to free: a copy (an array's subscript, even an
+        // unsafe buffer's) would retain what it holds on this thread, and both copies be released.
+        let paths = decoded.paths
+        try decoded.values.withUnsafeMutableBufferPointer { values in
+            guard let first = values.baseAddress else { return }
+            for index in values.indices {
+                tell(upTo: index)
+                let path = recordsPaths ? rebase.map { $0(paths[index], true) } ?? paths[index] : nil
+                // Moved out and back (bitwise), never copied; put back if the body throws too.
+                let value = (first + index).move()
+                var thrown: (any Error)?
+                do { try body(value, path) } catch { thrown = error }
+                (first + index).initialize(to: consume value)
+                if let thrown { throw thrown }
+            }
         }
         tell(upTo: .max)
         if decoded.worker > 0 {
@@ -290,8 +300,9 @@ final class ParallelLines<T>: @unchecked Sendable {
         let log = DiagnosticLog()
         let decoder = try decoder(makeDecoder, log: log)
         if span.offset > 0 { decoder.resume(atOffset: span.offset, newlines: 0) }
-        try decoder.feed(span.bytes) { decoded.values.append($0) }
-        try decoder.finish { decoded.values.append($0) }
+        try decoder.feedKeeping(span.bytes)
+        try decoder.finishKeeping()
+        decoded.values = decoder.takeElements()
         if recordsPaths { decoded.paths = decoder.takePaths() }
         // Counted by the pipeline for its errors' lines, as it read.
         decoded.lineFeeds = decoder.lineFeeds
@@ -313,11 +324,12 @@ final class ParallelLines<T>: @unchecked Sendable {
         decoder.resume(atOffset: 0, newlines: 0)
         if recordsPaths { decoder.recordPaths() }
         try Self.brackets.withUnsafeBytes { brackets in
-            try decoder.feed(UnsafeRawBufferPointer(rebasing: brackets[..<1])) { decoded.values.append($0) }
-            for piece in pieces { try decoder.feed(piece) { decoded.values.append($0) } }
-            try decoder.feed(UnsafeRawBufferPointer(rebasing: brackets[1...])) { decoded.values.append($0) }
+            try decoder.feedKeeping(UnsafeRawBufferPointer(rebasing: brackets[..<1]))
+            for piece in pieces { try decoder.feedKeeping(piece) }
+            try decoder.feedKeeping(UnsafeRawBufferPointer(rebasing: brackets[1...]))
         }
-        try decoder.finish { decoded.values.append($0) }
+        try decoder.finishKeeping()
+        decoded.values = decoder.takeElements()
         decoded.diagnostics = log.kept
         decoded.elements = decoder.topLevelElements
         if recordsPaths { decoded.paths = decoder.takePaths() }

@@ -313,5 +313,21 @@ import Testing
             }
             #expect(seen == 1234)
         }
+        // Values that own memory: each is lent to the body and put back for its worker to free, also the one the
+        // body throws on.
+        let strings = Array((0..<5000).map { "\"a string long enough to be allocated \($0)\"\n" }.joined().utf8)
+        var seen = 0
+        #expect(throws: Enough.self) {
+            try strings.withUnsafeBytes { bytes in
+                try ModelDecoder().forEachValue(
+                    of: String.self, at: "", lines: MemoryLines(bytes, spanSize: 256), jobs: 2
+                ) { value, _ in
+                    #expect(value == "a string long enough to be allocated \(seen)")
+                    seen += 1
+                    if seen == 3210 { throw Enough() }
+                }
+            }
+        }
+        #expect(seen == 3210)
     }
 }
