@@ -136,6 +136,8 @@ final class ParallelLines<T>: @unchecked Sendable {
         _ body: (T, String?) throws -> Void
     ) throws {
         var told = decoded.diagnostics[...]
+        /// When the next diagnostic is due: checked per value, without a call.
+        var nextTold = told.first?.made ?? .max
         func tell(upTo made: Int) {
             while let first = told.first, first.made <= made {
                 told.removeFirst()
@@ -144,6 +146,7 @@ final class ParallelLines<T>: @unchecked Sendable {
                 diagnosticsTold += 1
                 diagnostics?(diagnostic)
             }
+            nextTold = told.first?.made ?? .max
         }
         // Each value lent to the body, then put back for its worker to free: a copy (an array's subscript, even an
         // unsafe buffer's) would retain what it holds on this thread, and both copies be released.
@@ -151,7 +154,7 @@ final class ParallelLines<T>: @unchecked Sendable {
         try decoded.values.withUnsafeMutableBufferPointer { values in
             guard let first = values.baseAddress else { return }
             for index in values.indices {
-                tell(upTo: index)
+                if nextTold <= index { tell(upTo: index) }
                 let path = recordsPaths ? rebase.map { $0(paths[index], true) } ?? paths[index] : nil
                 // Moved out and back (bitwise), never copied; put back if the body throws too.
                 let value = (first + index).move()
