@@ -256,7 +256,7 @@ import Testing
         }
     }
 
-    /// From a file, as a user calls it; the chunks are read at their offsets.
+    /// From a file, as a user calls it; the chunks are read at their offsets. Then the file mapped into memory.
     @Test func filesAsAUserReadsThem() throws {
         let items = (0..<3000).map { #"{"id": \#($0), "name": "\#(String(repeating: "q", count: $0 % 300))"}"# }
         let text = #"{"data": {"items": [\#(items.joined(separator: ",\n"))]}, "end": true}"#
@@ -276,6 +276,21 @@ import Testing
                     got.error = Lines.describe(error)
                 }
                 #expect(got.values == expected.values && got.error == expected.error, "\(jobs): \(got)")
+            }
+            // Mapped, as a 50 GB export would be given: the pages are read where the threads touch them.
+            let mapped = try Data(contentsOf: url, options: .alwaysMapped)
+            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+            #expect(maps.contains(url.lastPathComponent), "the file isn't mapped")
+            for jobs in [1, 2, 3] {
+                var got = Lines.Outcome<Plain>()
+                do {
+                    try ModelDecoder().forEachValue(
+                        of: Plain.self, at: "data.items[*]", in: mapped, jobs: jobs, spanSize: 4096
+                    ) { got.values.append($0) }
+                } catch {
+                    got.error = Lines.describe(error)
+                }
+                #expect(got.values == expected.values && got.error == expected.error, "mapped, \(jobs): \(got)")
             }
             let descriptor = open(url.path, O_RDONLY)
             defer { close(descriptor) }
