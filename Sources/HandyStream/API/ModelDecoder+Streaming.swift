@@ -116,7 +116,7 @@ extension ModelDecoder {
 
     func forEachValue<T>(
         of type: T.Type, at path: String, lines: LineSource, jobs: Int, paths: Bool = false,
-        spanRead: (Int) -> Void = { _ in }, _ body: (T, String?) throws -> Void
+        longestSpan: Int = longestLine, spanRead: (Int) -> Void = { _ in }, _ body: (T, String?) throws -> Void
     ) throws {
         func make(_ diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?) throws -> ElementDecoder<T> {
             var decoder = self
@@ -142,8 +142,7 @@ extension ModelDecoder {
                         type, at: spanPath, mode: .elements, singleDocument: true))
             }
             return try parallel.run(
-                array: place, in: lines, spanSize: lines.spanSize, longestSpan: Self.longestLine, spanRead: spanRead,
-                body)
+                array: place, in: lines, spanSize: lines.spanSize, longestSpan: longestSpan, spanRead: spanRead, body)
         }
         try parallel.run(lines, spanRead: spanRead, body)
     }

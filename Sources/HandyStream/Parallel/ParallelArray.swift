@@ -146,6 +146,9 @@ extension ParallelLines {
         while true {
             while arrayEnd == nil && !ended && (chunks.count < window || (spans.isEmpty && scans.isEmpty)) {
                 if readTo - spanStart > longestSpan {
+                    // The structure of the chunks read may cut the span yet, and the spans already cut are handed
+                    // over before any are dropped.
+                    if !scans.isEmpty || !spans.isEmpty { break }
                     // Guesses that never recur are left for the structure; one element longer than a span can hold
                     // is read in order, with all the rest.
                     if separator != nil {

@@ -17,18 +17,27 @@ import Testing
         let source: LineSource
         var chunks = 0
         var inOrder = 0
+        /// Spans given out and not recycled: a file's buffers, which would leak.
+        var held = 0
         init(_ source: LineSource) { self.source = source }
         func next() throws -> LineSpan? {
             inOrder += 1
-            return try source.next()
+            return counted(try source.next())
         }
         func readInOrder() { source.readInOrder() }
         func rereads(from offset: Int) -> Bool { source.rereads(from: offset) }
-        func recycle(_ span: LineSpan) { source.recycle(span) }
+        func recycle(_ span: LineSpan) {
+            held -= 1
+            source.recycle(span)
+        }
         var spanSize: Int { source.spanSize }
         func chunk(at offset: Int, count: Int) throws -> LineSpan? {
             chunks += 1
-            return try source.chunk(at: offset, count: count)
+            return counted(try source.chunk(at: offset, count: count))
+        }
+        private func counted(_ span: LineSpan?) -> LineSpan? {
+            if span != nil { held += 1 }
+            return span
         }
     }
 
@@ -37,11 +46,13 @@ import Testing
         var diagnostics: [String] = []
         /// Whether one decoder read the input in order (after a failure, or when it isn't one large array).
         var readInOrder = false
+        /// Spans the run didn't give back to the source.
+        var held = 0
     }
 
     static func parallel<T>(
         _ type: T.Type, at path: String, _ input: [UInt8], jobs: Int, spanSize: Int, paths: Bool = false,
-        options: DecodingOptions = DecodingOptions()
+        longestSpan: Int = ModelDecoder.longestLine, options: DecodingOptions = DecodingOptions()
     ) -> Run<T> {
         var run = Run<T>()
         let told = Told()
@@ -50,9 +61,12 @@ import Testing
         do {
             try input.withUnsafeBytes { bytes in
                 let source = Counted(MemoryLines(bytes, spanSize: spanSize))
-                defer { run.readInOrder = source.inOrder > 0 }
+                defer {
+                    run.readInOrder = source.inOrder > 0
+                    run.held = source.held
+                }
                 try ModelDecoder(options: options).forEachValue(
-                    of: type, at: path, lines: source, jobs: jobs, paths: paths
+                    of: type, at: path, lines: source, jobs: jobs, paths: paths, longestSpan: longestSpan
                 ) { value, path in
                     run.outcome.values.append(value)
                     if let path { run.outcome.paths.append(path) }
@@ -102,6 +116,7 @@ import Testing
                         && got.outcome.paths == expected.paths,
                     "jobs \(jobs), spans of \(spanSize): \(got.outcome), expected \(expected), in \(text)")
                 #expect(got.diagnostics == told, "jobs \(jobs), spans of \(spanSize), in \(text)")
+                #expect(got.held == 0, "jobs \(jobs), spans of \(spanSize), in \(text)")
                 if split && jobs > 1 && spanSize <= splitBelow {
                     #expect(!got.readInOrder, "not split: jobs \(jobs), spans of \(spanSize), in \(text)")
                 }
@@ -243,6 +258,22 @@ import Testing
         Self.agree(
             JSONValue.self, at: "data.items[*]", mixed, paths: true, split: true, splitBelow: 64, spans: [16, 64],
             jobs: [2])
+    }
+
+    /// More threads than a span's cap holds chunks of (a 64-core server's window of 129 MiB against a 64 MiB cap):
+    /// the array is still split, and no span already cut is lost when guessed cuts stop recurring.
+    @Test func windowsLongerThanASpan() {
+        let short = (0..<120).map { #"{"id":\#($0)}"# }
+        let long = (120..<420).map { #"{"x":\#($0),"pad":"\#(String(repeating: "p", count: $0 % 9))"}"# }
+        let input = Array(#"{"items": [\#((short + long).joined(separator: ","))]}"#.utf8)
+        let (expected, _) = Self.oneReading(JSONValue.self, at: "items[*]", input, paths: true)
+        #expect(expected.values.count == 420)
+        for jobs in [8, 20, 40] {
+            let got = Self.parallel(
+                JSONValue.self, at: "items[*]", input, jobs: jobs, spanSize: 64, paths: true, longestSpan: 256)
+            #expect(got.outcome.values == expected.values && got.outcome.paths == expected.paths, "jobs \(jobs)")
+            #expect(!got.readInOrder, "not split: jobs \(jobs)")
+        }
     }
 
     /// JSON Lines: each value's diagnostics too are told in order, before it, on any number of threads.
