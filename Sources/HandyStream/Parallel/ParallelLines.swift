@@ -121,9 +121,10 @@ final class ParallelLines<T>: @unchecked Sendable {
                 return try readInOrder(rest, then: source, lineFeedsBefore: lineFeedsBefore, spanRead: spanRead, body)
             }
             pending.removeFirst()
+            // Given back also when the body throws: a file's span is a buffer of its own.
+            defer { source.recycle(span) }
             try handOver(&decoded, body)
             lineFeedsBefore += decoded.lineFeeds
-            source.recycle(span)
             spanRead(span.bytes.count)
         }
     }
