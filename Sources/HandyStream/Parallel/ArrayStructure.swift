@@ -2,8 +2,8 @@ import Foundation
 
 /// Where a large array's elements part, found chunk by chunk on any thread (the speculative pre-scan of Pison and
 /// simdjson): a chunk's quotes, brackets and commas are read once for both states it may start in (inside a string
-/// or not), then, in order, the state known at its start picks one reading (``ArrayCuts``). Until the array's first
-/// comma is known, and where a guess (``Separator``) proves wrong.
+/// or not), then, in order, the state known at its start picks one reading (``ArrayCuts``). For the first window of
+/// chunks, and from where a guess (``Separator``) proves wrong.
 ///
 /// Only where elements part is taken from here: each span between two cuts is then decoded as a whole JSON array of
 /// its own, so bytes the scan misread (invalid JSON) make a span fail to decode, never a value that isn't there.
@@ -26,8 +26,8 @@ struct ChunkStructure {
 
     /// Reads `bytes`, whose offsets are `base + index`; `startsEscaped`: the first byte is escaped.
     init(_ bytes: UnsafeRawBufferPointer, base: Int, startsEscaped: Bool) {
-        // Both readings at once, without a branch per byte: `outside` is the reading (0 or 1) for which the byte is
-        // outside a string, and a bracket moves that reading's level only.
+        // Both readings at once: `outside` is the reading (0 or 1) for which the byte is outside a string, and a
+        // bracket moves that reading's level only.
         var level0 = 0
         var level1 = 0
         var lowest0 = 0
@@ -45,7 +45,8 @@ struct ChunkStructure {
             closes.deallocate()
         }
         let classes = Self.classes
-        // No branch and no load depends on the byte before: one byte after another, the loads run ahead.
+        // No load depends on the byte before, so the loads run ahead; only a new lowest level or a comma on it
+        // branches.
         while index < end {
             // A byte's class (256 entries, any byte is in range); nothing after a backslash, which in valid JSON is
             // only ever inside a string.
@@ -196,8 +197,8 @@ func largeArray(in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> (st
 /// (``PathFilter/opensEveryElement(afterKeys:)``).
 enum ArrayStart {
     /// The offset of the array's `[`, if the keys lead to one within `bytes` and it doesn't close within `length`
-    /// bytes (a short array is read as lines: it may be one of many JSON Lines). Any doubt (a value of another shape
-    /// on the way, bytes that end first) is `nil`: one reading decides then.
+    /// bytes or before `bytes` end (a short array is read as lines: it may be one of many JSON Lines). Any doubt on
+    /// the way (a value of another shape, bytes that end before the `[`) is `nil`: one reading decides then.
     static func find(keys: [[UInt8]], in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> Int? {
         var index = 0
         func skipSpace() {

@@ -4,13 +4,14 @@ import Glibc
 import Darwin
 #endif
 
-/// A run of the input's bytes for one worker: whole lines, unless a line was too long to hold.
+/// A run of the input's bytes for one worker: whole lines, unless a line was too long to hold; or, from
+/// ``LineSource/chunk(at:count:)``, bytes cut anywhere.
 struct LineSpan {
     var bytes: UnsafeRawBufferPointer
     /// Where `bytes` begin in the input.
     var offset: Int
     /// `false`: no line feed came within the longest line held, and the span ends inside a line. It can only be read
-    /// in order, after the span before it.
+    /// in order, after the span before it. Always `true` for a chunk at an offset, which says nothing of lines.
     var endsAtLineEnd: Bool
     /// Memory of the source's to give back (``LineSource/recycle(_:)``); `nil` for a slice of the caller's bytes.
     var storage: UnsafeMutableRawBufferPointer?
@@ -23,7 +24,8 @@ protocol LineSource: AnyObject {
     func next() throws -> LineSpan?
     /// Spans from now on are read in order by one decoder: they need not end at a line's end.
     func readInOrder()
-    /// Whether the source can give its bytes again from `offset` (then the spans read after it are not needed).
+    /// Whether the source can give its bytes again from `offset`: then the next span begins there, and the spans read
+    /// after it are not needed.
     func rereads(from offset: Int) -> Bool
     /// Takes back a span's memory once it is read.
     func recycle(_ span: LineSpan)
@@ -34,7 +36,8 @@ protocol LineSource: AnyObject {
     func chunk(at offset: Int, count: Int) throws -> LineSpan?
 }
 
-/// The line feed at or after each cut of the caller's bytes; no copy. A line longer than a span is one span.
+/// Spans of the caller's bytes, each cut after the last line feed within `spanSize` bytes, or after the first line feed
+/// past them when there is none (a line longer than a span is one span); no copy.
 final class MemoryLines: LineSource {
     private let input: UnsafeRawBufferPointer
     let spanSize: Int
@@ -99,7 +102,7 @@ final class DescriptorLines: LineSource {
     private let name: String
     let spanSize: Int
     private let longestLine: Int
-    /// The bytes after the last span's last line feed.
+    /// Bytes read past the last span's end (its last line feed): the next span begins with them.
     private var carried: [UInt8] = []
     private var offset = 0
     private var ended = false

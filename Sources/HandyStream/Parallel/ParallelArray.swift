@@ -26,12 +26,12 @@ struct ArrayPlace {
 /// One large array's elements decoded on the workers, in order.
 ///
 ///     prefix ─▶ this thread's decoder (up to the array's `[`)
-///     chunks ─▶ workers: structure (ChunkStructure) ─▶ this thread: cuts, in order (ArrayCuts); once a comma is
-///               known, this thread: cuts where the bytes around it recur (Separator)
+///     chunks ─▶ workers: structure (ChunkStructure) ─▶ this thread: cuts, in order (ArrayCuts); after the first
+///               window of chunks, this thread: cuts where the bytes around its last cut recur (Separator)
 ///     spans between cuts ─▶ workers: each read as an array of its own ─▶ this thread: values, in order ─▶ body
 ///     `]` and the rest ─▶ this thread's decoder, which has read an empty array where the elements were
 ///
-/// A span that fails after a guessed cut has the structure read again from its start. Whatever else fails (a span
+/// A span that fails while cuts are guessed has the structure read again from its start. Whatever else fails (a span
 /// that isn't whole elements, bad input anywhere, a cut the structure can't give) hands the input to one decoder
 /// reading it all from the start (or to `inOrder`), which skips the values and diagnostics already handed over: the
 /// values, their order and the first error are then one reading's by construction.
@@ -134,7 +134,8 @@ extension ParallelLines {
         }
 
         /// A guessed cut proved wrong, or the array's end wasn't found by guessing: its structure is read from
-        /// `offset`, where the spans handed over end (between two elements, outside any string).
+        /// `offset`, where the spans handed over end (after a comma between two elements). The spans waiting are
+        /// dropped: each must start at or after `offset`, to be cut again.
         func readStructure(from offset: Int) {
             stopWorkers()
             for chunk in chunks { source.recycle(chunk) }
@@ -210,7 +211,7 @@ extension ParallelLines {
             }
             spans.removeFirst()
             guard case .success(var decoded) = result(of: number) else {
-                // A span that fails after a guessed cut is read again by its structure; one cut by it, in order.
+                // A span that fails while cuts are guessed is read again by its structure; one after that, in order.
                 if separator != nil {
                     readStructure(from: range.lowerBound)
                     continue
@@ -265,7 +266,7 @@ extension ParallelLines {
     }
 }
 
-/// The bytes around an array's first comma (`},{"id":`, `}, {` and the indent, `","`): where they recur, another
+/// The bytes around a comma of an array (`},{"id":`, `}, {` and the indent, `","`): where they recur, another
 /// comma between two elements is likely. A guess: the span it ends is decoded as whole elements, or the array's
 /// structure is read from there instead (``ParallelLines/run(array:in:spanSize:longestSpan:confirmsPath:inOrder:spanRead:_:)``).
 struct Separator {

@@ -26,7 +26,8 @@ final class ParallelLines<T>: @unchecked Sendable {
         var elements = 0
     }
 
-    /// What a worker is given.
+    /// What a worker is given: bytes of spans the calling thread holds until the work's outcome is taken or the
+    /// workers stop.
     enum Work {
         /// Whole lines, each a top-level value.
         case lines(LineSpan)
@@ -56,10 +57,11 @@ final class ParallelLines<T>: @unchecked Sendable {
     /// Whether workers run: only the calling thread starts and stops them.
     private var started = false
     /// Values handed over, for the worker that made them to release: freeing memory another thread's allocator arena
-    /// gave out takes that arena's lock, which the worker holds as it allocates (see Benchmarks/README.md).
+    /// gave out takes that arena's lock, which the worker holds as it allocates (see Benchmarks/README.md). Guarded by
+    /// `condition` while workers run; what they leave is freed on the calling thread, with the next run or `self`.
     var handedOver: [[[T]]] = []
 
-    /// `makeDecoder` is called on the workers' threads: it must make a new decoder each time.
+    /// `makeDecoder` is called on the workers' threads and on the calling one: it must make a new decoder each time.
     init(
         jobs: Int, recordsPaths: Bool, diagnostics: (@Sendable (DecodingDiagnostic) -> Void)?,
         makeDecoder: @escaping DecoderMaker
