@@ -3,7 +3,7 @@ import Foundation
 /// Where a large array's elements part, found chunk by chunk on any thread (the speculative pre-scan of Pison and
 /// simdjson): a chunk's quotes, brackets and commas are read once for both states it may start in (inside a string
 /// or not), then, in order, the state known at its start picks one reading (``ArrayCuts``). For the first window of
-/// chunks, and from where a guess (``Separator``) proves wrong.
+/// chunks, and once guessing (``Separator``) stops.
 ///
 /// Only where elements part is taken from here: each span between two cuts is then decoded as a whole JSON array of
 /// its own, so bytes the scan misread (invalid JSON) make a span fail to decode, never a value that isn't there.

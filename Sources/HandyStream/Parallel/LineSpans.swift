@@ -37,7 +37,8 @@ protocol LineSource: AnyObject {
 }
 
 /// Spans of the caller's bytes, each cut after the last line feed within `spanSize` bytes, or after the first line feed
-/// past them when there is none (a line longer than a span is one span); no copy.
+/// past them when there is none (a line longer than a span is one span; without one, the rest is); once read in
+/// order, the rest is one span. No copy.
 final class MemoryLines: LineSource {
     private let input: UnsafeRawBufferPointer
     let spanSize: Int

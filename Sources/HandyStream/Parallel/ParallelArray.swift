@@ -37,7 +37,8 @@ struct ArrayPlace {
 /// values, their order and the first error are then one reading's by construction.
 extension ParallelLines {
     /// Reads `source` (from its start; random access) with the array at `place` split across the workers.
-    /// `longestSpan`: the most bytes one span may hold before the array is read in order instead. `inOrder`: what
+    /// `longestSpan`: the most bytes one span may hold (checked before each chunk is read) before the array is read
+    /// in order instead. `inOrder`: what
     /// reads the input instead, if not one decoder
     /// (``readInOrder(_:then:lineFeedsBefore:skipping:skippingDiagnostics:spanRead:_:)``);
     /// without a path to confirm (`confirmsPath` false), any array of the document may be split.
@@ -113,7 +114,7 @@ extension ParallelLines {
         var arrayEnd: Int?
         var element = 0
         /// Cuts guessed where the bytes around a comma of the array recur (see ``Separator``); `nil`: each chunk's
-        /// structure is read. Once a guess proves wrong, structure only.
+        /// structure is read. Once guessing stops (a wrong guess, or none within a span's cap), structure only.
         var separator: Separator?
         var guesses = true
 
@@ -133,9 +134,10 @@ extension ParallelLines {
             spanStart = end + 1
         }
 
-        /// A guessed cut proved wrong, or the array's end wasn't found by guessing: its structure is read from
-        /// `offset`, where the spans handed over end (after a comma between two elements). The spans waiting are
-        /// dropped: each must start at or after `offset`, to be cut again.
+        /// A guessed cut proved wrong, guesses stopped recurring within a span's cap, or the array's end wasn't
+        /// found by guessing: its structure is read from `offset`, where the spans handed over end (after a comma
+        /// between two elements, or the array's `[`). The spans waiting are dropped: each must start at or after
+        /// `offset`, to be cut again.
         func readStructure(from offset: Int) {
             stopWorkers()
             for chunk in chunks { source.recycle(chunk) }
