@@ -865,7 +865,7 @@ extension TapeDecoder {
             if key.isEmpty { return true }
             let from = Int(token.start)
             precondition(from >= 0 && from + key.count <= bytes.count, "Tape: key bytes out of bounds")
-            return Self.equalIgnoringASCIICase(bytes.baseAddress! + from, key)
+            return ASCII.equalIgnoringCase(UnsafeRawBufferPointer(rebasing: bytes[from..<from + key.count]), key)
         }
         func next(_ position: Int) -> Int { tape.pointee.next(after: position + 1) }
         var found: (value: Int, after: Int)?
@@ -913,15 +913,6 @@ extension TapeDecoder {
             if wanted == nil { wanted = String(decoding: key, as: UTF8.self) }
             return string(at: position) == wanted
         }
-    }
-
-    private static func equalIgnoringASCIICase(_ stored: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Bool {
-        for index in 0..<key.count {
-            if ASCII.lowercased(stored.load(fromByteOffset: index, as: UInt8.self)) != ASCII.lowercased(key[index]) {
-                return false
-            }
-        }
-        return true
     }
 
     /// The first member whose document key, converted by the key strategy, is `name`, as in `JSONDecoder`.

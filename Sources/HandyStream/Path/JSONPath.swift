@@ -360,9 +360,7 @@ struct JSONPathParser {
     }
 
     /// §2.4.3: where an expression may stand. A comparison's sides are checked here too.
-    private func check(_ expression: JSONPath.Expression, as kind: Kind, at start: Int? = nil) throws(JSONDecodingError)
-    {
-        let at = start ?? position
+    private func check(_ expression: JSONPath.Expression, as kind: Kind, at: Int) throws(JSONDecodingError) {
         switch expression {
         case .or(let terms), .and(let terms):
             guard kind == .logical else { throw failure("a logical expression is not a value", at: at) }
@@ -453,22 +451,13 @@ struct JSONPathParser {
     private mutating func hex4() throws(JSONDecodingError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let c = peek, let digit = Self.hexDigit(c) ?? Self.hexLetter(c) else {
+            guard let c = peek, c.isASCII, let digit = ASCII.hexValue(UInt8(c.value)) else {
                 throw failure("'\\u' takes four hexadecimal digits")
             }
-            value = value << 4 | digit
+            value = value << 4 | UInt32(digit)
             position += 1
         }
         return value
-    }
-
-    private static func hexDigit(_ c: Unicode.Scalar) -> UInt32? { ("0"..."9").contains(c) ? c.value - 48 : nil }
-    private static func hexLetter(_ c: Unicode.Scalar) -> UInt32? {
-        switch c {
-        case "a"..."f": c.value - 87
-        case "A"..."F": c.value - 55
-        default: nil
-        }
     }
 
     /// A number in JSON's grammar, `-0` allowed (§2.3.5.1); kept as its text.

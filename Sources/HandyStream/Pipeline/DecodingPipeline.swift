@@ -410,7 +410,6 @@ final class DecodingPipeline<T>: StageOwner {
     var lineFeeds: Int { lines.newlines }
 
     var bytesFed: Int { tokenizer.bytesFed }
-    var parserCalls: Int { tokenizer.parserCalls }
     /// Bytes the tokenizer read: less than was fed when a designated value ended early.
     var bytesRead: Int {
         // A token held back for the next chunk was read: only a stop leaves input unread.
