@@ -38,8 +38,7 @@ struct ArrayPlace {
 extension ParallelLines {
     /// Reads `source` (from its start; random access) with the array at `place` split across the workers.
     /// `longestSpan`: the most bytes one span may hold (checked before each chunk is read) before the array is read
-    /// in order instead. `inOrder`: what
-    /// reads the input instead, if not one decoder
+    /// in order instead. `inOrder`: what reads the input instead, if not one decoder
     /// (``readInOrder(_:then:lineFeedsBefore:skipping:skippingDiagnostics:spanRead:_:)``);
     /// without a path to confirm (`confirmsPath` false), any array of the document may be split.
     func run(

@@ -281,6 +281,31 @@ import Testing
         }
     }
 
+    /// A body that throws partway through a split array stops the run there, and every chunk is given back.
+    @Test func bodyErrorsInAnArray() {
+        struct Enough: Error {}
+        let items = (0..<400).map { #"{"id": \#($0), "name": "a string long enough to be allocated \#($0)"}"# }
+        let input = Array(#"{"data": {"items": [\#(items.joined(separator: ", "))]}}"#.utf8)
+        for jobs in [2, 8] {
+            var seen = 0
+            var source: Counted?
+            #expect(throws: Enough.self) {
+                try input.withUnsafeBytes { bytes in
+                    let counted = Counted(MemoryLines(bytes, spanSize: 256))
+                    source = counted
+                    try ModelDecoder().forEachValue(of: Plain.self, at: "data.items[*]", lines: counted, jobs: jobs) {
+                        value, _ in
+                        #expect(value.id == seen && value.name.hasSuffix(" \(seen)"))
+                        seen += 1
+                        if seen == 321 { throw Enough() }
+                    }
+                }
+            }
+            #expect(seen == 321)
+            #expect(source?.held == 0 && source?.inOrder == 0, "jobs \(jobs)")
+        }
+    }
+
     /// JSON Lines: each value's diagnostics too are told in order, before it, on any number of threads.
     @Test func diagnosticsOfLinesInOrder() {
         let lines = (0..<300).map { #"{"id": \#($0 % 11 == 3 ? "\"x\"" : "\($0)"), "name": "a"}"# }
