@@ -217,15 +217,9 @@ open class HexColorTransform: TransformType {
         guard let value else { return nil }
         func hex(_ component: Double) -> String {
             let byte = Int((min(max(component, 0), 1) * 255).rounded())
-            return String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            return (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
         }
         let text = hex(value.red) + hex(value.green) + hex(value.blue) + (alphaToJSON ? hex(value.alpha) : "")
         return prefixToJSON ? "#" + text : text
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

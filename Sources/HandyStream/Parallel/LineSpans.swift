@@ -67,11 +67,9 @@ final class MemoryLines: LineSource {
         }
         guard position < input.count, let base = input.baseAddress else { return nil }
         let start = position
+        // Read in order, the rest is one chunk, as one reading of bytes in memory takes them.
         var end = input.count
-        if inOrder {
-            // The rest, as one reading of bytes in memory takes them: one chunk.
-            end = input.count
-        } else if input.count - start > spanSize {
+        if !inOrder && input.count - start > spanSize {
             if let feed = lastLineFeed(base + start, count: spanSize) {
                 end = start + feed + 1
             } else if let feed = memchr(base + start + spanSize, 0x0A, input.count - start - spanSize) {
@@ -134,11 +132,10 @@ final class DescriptorLines: LineSource {
     func next() throws -> LineSpan? {
         if ended && carried.isEmpty { return nil }
         var buffer = spare.popLast() ?? .allocate(byteCount: spanSize, alignment: 16)
-        var filled = 0
         // A carried line longer than a span (after a span cut inside a line) needs the room.
         if carried.count > buffer.count { buffer = grown(buffer, filled: 0, to: carried.count * 2) }
         carried.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        filled = carried.count
+        var filled = carried.count
         carried.removeAll(keepingCapacity: true)
         var searched = 0
         while true {
@@ -238,21 +235,4 @@ func lastLineFeed(_ start: UnsafeRawPointer, count: Int) -> Int? {
         index -= 1
     }
     return nil
-}
-
-/// Whether `bytes` are only JSON's whitespace.
-func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    bytes.allSatisfy(ASCII.isJSONSpace)
-}
-
-/// The line feeds in `bytes`.
-func lineFeeds(in bytes: UnsafeRawBufferPointer) -> Int {
-    guard var cursor = bytes.baseAddress else { return 0 }
-    let end = cursor + bytes.count
-    var count = 0
-    while cursor < end, let feed = memchr(cursor, 0x0A, cursor.distance(to: end)) {
-        count += 1
-        cursor = UnsafeRawPointer(feed) + 1
-    }
-    return count
 }

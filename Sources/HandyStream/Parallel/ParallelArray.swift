@@ -11,16 +11,6 @@ struct ArrayPlace {
     /// The path is a `..` from the array (``DesignatedPath/fromSegment(_:eachElement:)``): one reading hands the
     /// array on as one value, and tells its diagnostics there, not at an element.
     var descendants = false
-
-    /// The path one reading gives an element's diagnostics: `$.data.items[3]`.
-    func path(of index: Int) -> String {
-        keys.reduce("$") { $0 + "." + String(decoding: $1, as: UTF8.self) } + (descendants ? "" : "[\(index)]")
-    }
-
-    /// An element's normalized path: `$['data']['items'][3]`.
-    func normalizedPath(of index: Int) -> String {
-        JSONPath.normalized(keys.map { .key(String(decoding: $0, as: UTF8.self)) } + [.index(index)])
-    }
 }
 
 /// One large array's elements decoded on the workers, in order.
@@ -59,10 +49,7 @@ extension ParallelLines {
             if let inOrder { return try inOrder() }
             try self.readInOrder(
                 [], then: source, lineFeedsBefore: 0, skipping: delivered, skippingDiagnostics: diagnosticsTold,
-                spanRead: spanRead
-            ) { value, path in
-                try body(value, path)
-            }
+                spanRead: spanRead, body)
         }
         func deliver(_ values: [T], paths: [String]) throws {
             for (index, value) in values.enumerated() {
@@ -257,13 +244,18 @@ extension ParallelLines {
     }
 
     /// A path in a span read alone (`$[2].price`, or normalized, `$[2]`) as one reading gives it
-    /// (`$.data.items[7].price`, `$['data']['items'][7]`).
+    /// (`$.data.items[7].price`, `$['data']['items'][7]`; a `..` from the array gives diagnostics no index).
     private static func rebase(_ path: String, normalized: Bool, at place: ArrayPlace, first: Int) -> String {
         guard path.hasPrefix("$["), let close = path.firstIndex(of: "]"),
             let index = Int(path[path.index(path.startIndex, offsetBy: 2)..<close])
         else { return path }
-        let rest = path[path.index(after: close)...]
-        return (normalized ? place.normalizedPath(of: first + index) : place.path(of: first + index)) + rest
+        let keys = place.keys.map { String(decoding: $0, as: UTF8.self) }
+        let element = first + index
+        let start =
+            normalized
+            ? JSONPath.normalized(keys.map { .key($0) } + [.index(element)])
+            : keys.reduce("$") { $0 + "." + $1 } + (place.descendants ? "" : "[\(element)]")
+        return start + path[path.index(after: close)...]
     }
 }
 

@@ -301,44 +301,49 @@ final class ParallelLines<T>: @unchecked Sendable {
     /// its encoding as any reading does).
     private func decode(_ span: LineSpan, as worker: Int) throws -> Decoded {
         // Where one reading has seen a value already, blank lines are nothing; a fresh decoder would want one.
-        if span.offset > 0 && isBlank(span.bytes) { return Decoded(lineFeeds: lineFeeds(in: span.bytes)) }
-        var decoded = Decoded(worker: worker)
-        let log = DiagnosticLog()
-        let decoder = try decoder(makeDecoder, log: log)
-        if span.offset > 0 { decoder.resume(atOffset: span.offset, newlines: 0) }
-        try decoder.feedKeeping(span.bytes)
-        try decoder.finishKeeping()
-        decoded.values = decoder.takeElements()
-        if recordsPaths { decoded.paths = decoder.takePaths() }
-        // Counted by the pipeline for its errors' lines, as it read.
-        decoded.lineFeeds = decoder.lineFeeds
-        decoded.diagnostics = log.kept
-        return decoded
+        if span.offset > 0 && span.bytes.allSatisfy(ASCII.isJSONSpace) {
+            return Decoded(lineFeeds: span.bytes.count { $0 == 0x0A })
+        }
+        return try decode(by: makeDecoder, as: worker) { decoder in
+            if span.offset > 0 { decoder.resume(atOffset: span.offset, newlines: 0) }
+            try decoder.feedKeeping(span.bytes)
+        }
     }
 
     /// Elements and the commas between them, read as an array: `[` and `]` around them. Blank bytes are no element
     /// (a comma before them ends the array too early, which only one reading tells).
     private func decode(elements pieces: [UnsafeRawBufferPointer], as worker: Int) throws -> Decoded {
-        guard let makeElementsDecoder, pieces.contains(where: { !isBlank($0) }) else {
+        guard let makeElementsDecoder, pieces.contains(where: { !$0.allSatisfy(ASCII.isJSONSpace) }) else {
             throw JSONDecodingError(
                 kind: .malformed, message: "no element between two commas", offset: 0, path: "$",
                 input: nil)
         }
+        return try decode(by: makeElementsDecoder, as: worker) { decoder in
+            decoder.resume(atOffset: 0, newlines: 0)
+            if recordsPaths { decoder.recordPaths() }
+            try Self.brackets.withUnsafeBytes { brackets in
+                try decoder.feedKeeping(UnsafeRawBufferPointer(rebasing: brackets[..<1]))
+                for piece in pieces { try decoder.feedKeeping(piece) }
+                try decoder.feedKeeping(UnsafeRawBufferPointer(rebasing: brackets[1...]))
+            }
+        }
+    }
+
+    /// A fresh decoder from `make` reads what `read` feeds it: its values, paths and diagnostics, and its counts of
+    /// line feeds (for a span's errors' lines) and of elements (for an array's paths).
+    private func decode(by make: DecoderMaker, as worker: Int, _ read: (ElementDecoder<T>) throws -> Void) throws
+        -> Decoded
+    {
         var decoded = Decoded(worker: worker)
         let log = DiagnosticLog()
-        let decoder = try decoder(makeElementsDecoder, log: log)
-        decoder.resume(atOffset: 0, newlines: 0)
-        if recordsPaths { decoder.recordPaths() }
-        try Self.brackets.withUnsafeBytes { brackets in
-            try decoder.feedKeeping(UnsafeRawBufferPointer(rebasing: brackets[..<1]))
-            for piece in pieces { try decoder.feedKeeping(piece) }
-            try decoder.feedKeeping(UnsafeRawBufferPointer(rebasing: brackets[1...]))
-        }
+        let decoder = try decoder(make, log: log)
+        try read(decoder)
         try decoder.finishKeeping()
         decoded.values = decoder.takeElements()
-        decoded.diagnostics = log.kept
-        decoded.elements = decoder.topLevelElements
         if recordsPaths { decoded.paths = decoder.takePaths() }
+        decoded.lineFeeds = decoder.lineFeeds
+        decoded.elements = decoder.topLevelElements
+        decoded.diagnostics = log.kept
         return decoded
     }
 

@@ -8,21 +8,8 @@
 /// names, an object for indices: `$.items..id` sends each item's `id` as soon as it ends, while `$..id` holds them
 /// until the document shows its own `id` or ends.
 final class DescendantStage: QueryStage {
-    private enum Wanted {
-        case name([UInt8])
-        case index(Int)
-    }
-
-    private enum Contents {
-        case array([JSONValue])
-        case object([JSONValue.Member])
-    }
-
     /// A selected node, and where it is when locations are recorded.
-    private struct Match {
-        var value: JSONValue
-        var location: [JSONPath.Step]
-    }
+    private typealias Match = JSONPath.Node
 
     private struct Frame {
         var isObject: Bool
@@ -42,7 +29,7 @@ final class DescendantStage: QueryStage {
         /// Every container around it, and its own selectors, are settled: its matches go out as they complete.
         var flowing = false
         /// The container's value so far, when it is itself a match or inside one.
-        var contents: Contents?
+        var contents: JSONValue?
         /// The selectors the child being read fills.
         var childFills: [Int] = []
 
@@ -51,7 +38,8 @@ final class DescendantStage: QueryStage {
         func awaits(_ selector: Int) -> Bool { !flowing && (own.isEmpty || own[selector] == nil) }
     }
 
-    private let wanted: [Wanted]
+    /// Names (`.key`) and indices from the start only.
+    private let wanted: [DesignatedPath.Segment]
     /// The segments after the `..` one, applied to each match as it goes out.
     private let rest: [JSONPath.Segment]
     private var frames: [Frame] = []
@@ -61,13 +49,7 @@ final class DescendantStage: QueryStage {
     private var held = 0
 
     override init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {
-        wanted = path.tail[0].selectors.map { selector in
-            switch selector {
-            case .name(let name): .name(Array(name.utf8))
-            case .index(let index): .index(index)
-            default: preconditionFailure("DescendantStage: a selector that is neither a name nor an index")
-            }
-        }
+        wanted = path.tail[0].selectors.compactMap(DesignatedPath.step)
         rest = Array(path.tail.dropFirst())
         super.init(path: path, next: next, run: run, single: single)
     }
@@ -77,7 +59,7 @@ final class DescendantStage: QueryStage {
     /// The candidate is an array, just opened: names find nothing in it but in its elements, one after another.
     var opensArrayOfNames: Bool {
         frames.count == 1 && !frames[0].isObject && frames[0].index == -1 && held == 0
-            && wanted.allSatisfy { if case .name = $0 { true } else { false } }
+            && wanted.allSatisfy { if case .key = $0 { true } else { false } }
     }
 
     // MARK: - Events
@@ -96,7 +78,7 @@ final class DescendantStage: QueryStage {
         guard last >= 0, frames[last].isObject else { preconditionFailure("DescendantStage: a key outside an object") }
         frames[last].childFills.removeAll(keepingCapacity: true)
         for (selector, want) in wanted.enumerated() where frames[last].awaits(selector) {
-            if case .name(let name) = want, name.elementsEqual(bytes) { frames[last].childFills.append(selector) }
+            if case .key(let name) = want, name.elementsEqual(bytes) { frames[last].childFills.append(selector) }
         }
         if frames[last].contents != nil || run.recordsLocations {
             frames[last].key = String(decoding: bytes, as: UTF8.self)
@@ -144,8 +126,9 @@ final class DescendantStage: QueryStage {
         // A name can't be met in an array, nor an index in an object: those are settled from the start.
         for want in wanted {
             switch want {
-            case .name: if isObject { frame.unsettled += 1 }
+            case .key: if isObject { frame.unsettled += 1 }
             case .index: if !isObject { frame.unsettled += 1 }
+            default: break
             }
         }
         if keepsValue { frame.contents = isObject ? .object([]) : .array([]) }
@@ -164,12 +147,7 @@ final class DescendantStage: QueryStage {
     private func close() -> Bool {
         guard var frame = frames.popLast() else { return false }
         // What is not met by now is absent: the container's own matches are known.
-        let value: JSONValue? =
-            switch frame.contents {
-            case .array(let elements)?: .array(elements)
-            case .object(let members)?: .object(members)
-            case nil: nil
-            }
+        let value = frame.contents
         var out: [Match] = []
         if !frame.flowing { out = Self.takeHeld(&frame) }
         guard !frames.isEmpty else {
@@ -193,7 +171,7 @@ final class DescendantStage: QueryStage {
             frames[last].contents = nil
             members.append(JSONValue.Member(key: frames[last].key, value: value))
             frames[last].contents = .object(members)
-        case nil:
+        default:
             break
         }
         var location: [JSONPath.Step] = []
@@ -203,7 +181,7 @@ final class DescendantStage: QueryStage {
         }
         for selector in frames[last].childFills {
             if frames[last].own.isEmpty { frames[last].own = Array(repeating: nil, count: wanted.count) }
-            frames[last].own[selector] = Match(value: value, location: location)
+            frames[last].own[selector] = Match(location: location, value: value)
             frames[last].unsettled -= 1
             held += 1
         }

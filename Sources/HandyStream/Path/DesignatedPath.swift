@@ -51,7 +51,7 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
             }
             var tail = Array(query[position...])
             var start = TailStart.node
-            if tail.contains(where: Self.readsRoot) {
+            if tail.contains(where: \.readsRoot) {
                 // A filter that reads `$` needs the whole document: it is held, and the whole query applied to it.
                 segments = []
                 tail = query
@@ -59,22 +59,13 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
                 // The filter's candidates are streamed as `*` matches, one held at a time.
                 segments.append(.everyChild)
                 start = .children
-            } else if segment.isDescendant, segment.selectors.allSatisfy(Self.picksOneChild) {
+            } else if segment.isDescendant, segment.selectors.allSatisfy({ $0 != .wildcard && Self.step($0) != nil }) {
                 start = .descendants
             }
             self.init(query: text, query, segments, tail: tail, start: start)
             return
         }
         self.init(query: text, query, segments, tail: [], start: nil)
-    }
-
-    /// A name, or an index from the start: a child known as soon as it starts.
-    private static func picksOneChild(_ selector: JSONPath.Selector) -> Bool {
-        switch selector {
-        case .name: true
-        case .index(let index): index >= 0
-        default: false
-        }
     }
 
     private init(
@@ -92,16 +83,17 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
     /// What the path filter follows alone: one name, index from the start or `*` in a child segment.
     private static func streamedStep(_ segment: JSONPath.Segment) -> Segment? {
         guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
-        switch segment.selectors[0] {
-        case .name(let name): return .key(Array(name.utf8))
-        case .index(let index) where index >= 0: return .index(index)
-        case .wildcard: return .everyChild
-        default: return nil
-        }
+        return step(segment.selectors[0])
     }
 
-    private static func readsRoot(_ segment: JSONPath.Segment) -> Bool {
-        segment.selectors.contains { if case .filter(let filter) = $0 { filter.readsRoot } else { false } }
+    /// A name, an index from the start or `*`: a child known as soon as it starts.
+    static func step(_ selector: JSONPath.Selector) -> Segment? {
+        switch selector {
+        case .name(let name): .key(Array(name.utf8))
+        case .index(let index) where index >= 0: .index(index)
+        case .wildcard: .everyChild
+        default: nil
+        }
     }
 
     /// The segments of a mapped key (`<--`): keys only, `\.` a literal dot, a trailing backslash itself (a mapping

@@ -8,6 +8,11 @@ package struct JSONPath: Equatable, CustomStringConvertible {
         var selectors: [Selector]
         /// `..`: the selectors apply to the node and to every node below it.
         var isDescendant: Bool
+
+        /// Whether a filter in it reads `$`.
+        var readsRoot: Bool {
+            selectors.contains { if case .filter(let filter) = $0 { filter.readsRoot } else { false } }
+        }
     }
 
     enum Selector: Equatable {
@@ -58,20 +63,6 @@ package struct JSONPath: Equatable, CustomStringConvertible {
         case literal(JSONValue)
         case query(Query)
         case call(Function, [Expression])
-
-        var readsRoot: Bool {
-            switch self {
-            case .literal: false
-            case .query(let query):
-                !query.isRelative
-                    || query.segments.contains { segment in
-                        segment.selectors.contains {
-                            if case .filter(let inner) = $0 { inner.readsRoot } else { false }
-                        }
-                    }
-            case .call(_, let arguments): arguments.contains { $0.readsRoot }
-            }
-        }
     }
 
     enum Comparison: String, Equatable {
@@ -86,13 +77,23 @@ package struct JSONPath: Equatable, CustomStringConvertible {
         /// A test (an existence test or a logical function) or, as a function's argument, a value or a nodelist.
         case operand(Operand)
 
+        /// Its operands, those passed to functions included; not those of the filters in its queries.
+        var operands: [Operand] {
+            switch self {
+            case .or(let terms), .and(let terms): terms.flatMap(\.operands)
+            case .not(let inner): inner.operands
+            case .compare(let left, _, let right): Self.operand(left).operands + Self.operand(right).operands
+            case .operand(.call(let function, let arguments)):
+                [.call(function, arguments)] + arguments.flatMap(\.operands)
+            case .operand(let operand): [operand]
+            }
+        }
+
         /// Whether an absolute query (`$`) appears anywhere in it, nested filters included.
         var readsRoot: Bool {
-            switch self {
-            case .or(let terms), .and(let terms): terms.contains { $0.readsRoot }
-            case .not(let inner): inner.readsRoot
-            case .compare(let left, _, let right): left.readsRoot || right.readsRoot
-            case .operand(let operand): operand.readsRoot
+            operands.contains { operand in
+                guard case .query(let query) = operand else { return false }
+                return !query.isRelative || query.segments.contains(where: \.readsRoot)
             }
         }
     }
@@ -135,22 +136,13 @@ struct JSONPathParser {
         while true {
             let start = position
             skipBlanks()
-            if take("..") {
-                if peek == "[" {
-                    segments.append(.init(selectors: try bracket(), isDescendant: true))
-                } else if take("*") {
-                    segments.append(.init(selectors: [.wildcard], isDescendant: true))
-                } else {
-                    segments.append(.init(selectors: [.name(try shorthandName())], isDescendant: true))
-                }
-            } else if take(".") {
-                if take("*") {
-                    segments.append(.init(selectors: [.wildcard], isDescendant: false))
-                } else {
-                    segments.append(.init(selectors: [.name(try shorthandName())], isDescendant: false))
-                }
-            } else if peek == "[" {
-                segments.append(.init(selectors: try bracket(), isDescendant: false))
+            let isDescendant = take("..")
+            let dotted = !isDescendant && take(".")
+            if !dotted && peek == "[" {
+                segments.append(.init(selectors: try bracket(), isDescendant: isDescendant))
+            } else if isDescendant || dotted {
+                let selector: JSONPath.Selector = take("*") ? .wildcard : .name(try shorthandName())
+                segments.append(.init(selectors: [selector], isDescendant: isDescendant))
             } else {
                 position = start
                 return segments

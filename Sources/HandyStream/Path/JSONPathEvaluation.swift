@@ -35,7 +35,7 @@ extension JSONPath {
                     case "\t": path += "\\t"
                     case "'": path += "\\'"
                     case "\\": path += "\\\\"
-                    case "\u{0}"..."\u{1F}": path += "\\u00" + String(c.value, radix: 16).leftPadded(to: 2)
+                    case "\u{0}"..."\u{1F}": path += (c.value < 0x10 ? "\\u000" : "\\u00") + String(c.value, radix: 16)
                     default: path.unicodeScalars.append(c)
                     }
                 }
@@ -44,10 +44,6 @@ extension JSONPath {
         }
         return path
     }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 struct JSONPathContext {

@@ -32,7 +32,7 @@ final class PathFilter: TokenSink {
         var found = false
         /// Objects: the key read last, matched or not, so that an error in a skipped member names it (buffer reused).
         var key: [UInt8] = []
-        var path: String?
+        var path: String
     }
 
     private let path: DesignatedPath
@@ -266,7 +266,7 @@ final class PathFilter: TokenSink {
             return toNext(forward)
         case .mismatch(let matched):
             if withinWildcard(matched) { return valueEnded() }
-            return notFound("found a scalar value instead of \(expectedContainer(matched))", at: childPath())
+            return notFound("found a scalar value instead of \(expectedContainer(matched))", at: currentPath)
         case .descend:
             fatalError("PathFilter: a scalar cannot be descended into")
         }
@@ -282,10 +282,10 @@ final class PathFilter: TokenSink {
         }
         depth += 1
         if depth > maximumDepth {
-            return fail(
+            return run.fail(
                 BuildFailure(
                     kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels",
-                    path: childPath()))
+                    path: currentPath))
         }
         if case .skipping(let open) = state {
             state = .skipping(depth: open + 1)
@@ -305,12 +305,12 @@ final class PathFilter: TokenSink {
             handOver()
             return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
         case .descend(let segment):
-            let childPath = levelCount == 0 ? "$" : childPath()
             var wantedIndex = -1
             if case .index(let wanted) = path.segments[segment] { wantedIndex = wanted }
             push(
                 Level(
-                    isObject: isObject, segment: segment, wantedIndex: wantedIndex, serial: nextSerial, path: childPath)
+                    isObject: isObject, segment: segment, wantedIndex: wantedIndex, serial: nextSerial,
+                    path: currentPath)
             )
             nextSerial += 1
             if segment == firstWildcard && mode == .single {
@@ -327,7 +327,7 @@ final class PathFilter: TokenSink {
             }
             return notFound(
                 "found \(isObject ? "an object" : "an array") instead of \(expectedContainer(matched))",
-                at: childPath())
+                at: currentPath)
         }
     }
 
@@ -353,9 +353,9 @@ final class PathFilter: TokenSink {
         if !level.found && !withinWildcard(level.segment) {
             switch path.segments[level.segment] {
             case .key(let key):
-                return notFound("no key '\(String(decoding: key, as: UTF8.self))' in the object", at: level.path ?? "$")
+                return notFound("no key '\(String(decoding: key, as: UTF8.self))' in the object", at: level.path)
             case .index(let index):
-                return notFound("no element [\(index)] in the array", at: level.path ?? "$")
+                return notFound("no element [\(index)] in the array", at: level.path)
             case .everyElement, .everyMember, .everyChild:
                 break
             }
@@ -405,11 +405,11 @@ final class PathFilter: TokenSink {
                 // The next element of the array whose path the run has: no string is copied or replaced.
                 run.handOverElement(level.pointee.index)
             } else {
-                handOverPath(level.pointee.path ?? "$", index: level.pointee.index)
+                handOverPath(level.pointee.path, index: level.pointee.index)
                 pathHandedOver = level.pointee.serial
             }
         } else {
-            handOverPath(childPath(), index: nil)
+            handOverPath(currentPath, index: nil)
         }
         owner?.withInstance { $0.pathFilterHandsOver(self) }
     }
@@ -429,9 +429,10 @@ final class PathFilter: TokenSink {
 
     /// The JSON path of the current position: the key read there, not the one the path wants (a skipped member is
     /// where it is). Inside a skipped value the filter keeps no keys or indices: the path is the skipped value's own.
-    private func childPath() -> String {
+    /// Also where yajl's errors before a match are placed.
+    var currentPath: String {
         guard let level = innermost?.pointee else { return "$" }
-        let base = level.path ?? "$"
+        let base = level.path
         if !level.isObject { return base + "[\(level.index)]" }
         switch path.segments[level.segment] {
         case .key(let key) where level.childMatches: return base + "." + String(decoding: key, as: UTF8.self)
@@ -440,11 +441,6 @@ final class PathFilter: TokenSink {
     }
 
     private func notFound(_ detail: String, at position: String) -> Bool {
-        fail(BuildFailure(kind: .pathNotFound, message: "path '\(path.text)' not found: \(detail)", path: position))
+        run.fail(BuildFailure(kind: .pathNotFound, message: "path '\(path.text)' not found: \(detail)", path: position))
     }
-
-    private func fail(_ failure: BuildFailure) -> Bool { run.fail(failure) }
-
-    /// Where the filter is, for yajl's errors before a match: the container on the way, and the key or element in it.
-    var currentPath: String { childPath() }
 }

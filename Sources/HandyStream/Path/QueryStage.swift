@@ -195,47 +195,21 @@ final class HeldQueryStage: QueryStage {
 
     /// The members of `@` a filter reads, when it reads `@` only through them (`@.price`, `length(@.tags)`).
     private static func membersRead(by expression: JSONPath.Expression) -> [String]? {
-        switch expression {
-        case .or(let terms), .and(let terms):
-            var all: [String] = []
-            for term in terms {
-                guard let read = membersRead(by: term) else { return nil }
-                all += read
-            }
-            return all
-        case .not(let inner): return membersRead(by: inner)
-        case .compare(let left, _, let right):
-            guard let a = membersRead(by: left), let b = membersRead(by: right) else { return nil }
-            return a + b
-        case .operand(let operand): return membersRead(by: operand)
+        var all: [String] = []
+        for case .query(let query) in expression.operands {
+            guard query.isRelative, let first = query.segments.first, let names = names(of: first) else { return nil }
+            all += names
         }
-    }
-
-    private static func membersRead(by operand: JSONPath.Operand) -> [String]? {
-        switch operand {
-        case .literal: return []
-        case .query(let query):
-            guard query.isRelative, let first = query.segments.first else { return nil }
-            return names(of: first)
-        case .call(_, let arguments):
-            return membersRead(by: .or(arguments))
-        }
+        return all
     }
 
     /// The members of `@` passed to `length` (`length(@.tags)`), once for each time.
     private static func lengthArguments(in expression: JSONPath.Expression) -> [String] {
-        switch expression {
-        case .or(let terms), .and(let terms): return terms.flatMap(lengthArguments(in:))
-        case .not(let inner): return lengthArguments(in: inner)
-        case .compare(let left, _, let right):
-            return lengthArguments(in: .operand(left)) + lengthArguments(in: .operand(right))
-        case .operand(.call(.length, let arguments)):
-            guard case .operand(.query(let query)) = arguments[0], query.isRelative, query.segments.count == 1,
-                let names = names(of: query.segments[0]), names.count == 1
-            else { return arguments.flatMap(lengthArguments(in:)) }
+        expression.operands.flatMap { operand -> [String] in
+            guard case .call(.length, let arguments) = operand, case .operand(.query(let query)) = arguments[0],
+                query.isRelative, query.segments.count == 1, let names = names(of: query.segments[0]), names.count == 1
+            else { return [] }
             return names
-        case .operand(.call(_, let arguments)): return arguments.flatMap(lengthArguments(in:))
-        case .operand: return []
         }
     }
 
@@ -244,10 +218,7 @@ final class HeldQueryStage: QueryStage {
     private static func lastElementsNeeded(by tail: [JSONPath.Segment]) -> Int? {
         guard let first = tail.first, !first.isDescendant else { return nil }
         // A filter reading `$` reads the held document, which must then be whole.
-        let readsRoot = tail.contains { segment in
-            segment.selectors.contains { if case .filter(let filter) = $0 { filter.readsRoot } else { false } }
-        }
-        guard !readsRoot else { return nil }
+        guard !tail.contains(where: \.readsRoot) else { return nil }
         var needed = 0
         for selector in first.selectors {
             switch selector {
