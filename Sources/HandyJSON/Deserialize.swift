@@ -96,21 +96,11 @@ public final class JSONDeserializer<T: HandyJSON> {
     public static func update(object: inout T, from json: String?, designatedPath: String? = nil) {
         guard var json else { return }
         let seed = object
-        let options = HandyJSONDecoding.options
         let updated = json.withUTF8 { bytes -> T? in
             let input = UnsafeRawBufferPointer(bytes)
             // A class is filled in place: check the whole document first, so that nothing is written when it fails.
-            if T.self is AnyClass,
-                (try? Decoding.decode(
-                    Validation.self, from: input, path: "", options: options, reportProblems: false)) == nil
-            {
-                return nil
-            }
-            return
-                (try? Decoding.decode(
-                    T.self, from: input, path: designatedPath ?? "", options: options, reportProblems: false, seed: seed
-                ))
-                ?? nil
+            if T.self is AnyClass, HandyJSONDecoding.model(Validation.self, input, nil) == nil { return nil }
+            return HandyJSONDecoding.model(T.self, input, designatedPath, seed: seed)
         }
         if let updated { object = updated }
     }
@@ -131,7 +121,7 @@ enum HandyJSONDecoding {
         return result
     }
 
-    static func model<T>(_ type: T.Type, _ input: UnsafeRawBufferPointer, _ path: String?) -> T? {
-        (try? Decoding.decode(type, from: input, path: path ?? "", options: options, reportProblems: false)) ?? nil
+    static func model<T>(_ type: T.Type, _ input: UnsafeRawBufferPointer, _ path: String?, seed: Any? = nil) -> T? {
+        (try? Decoding.decode(type, from: input, path: path ?? "", options: options, seed: seed)) ?? nil
     }
 }

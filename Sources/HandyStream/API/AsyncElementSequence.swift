@@ -41,15 +41,6 @@ public struct AsyncElementSequence<T>: AsyncSequence {
         /// The error that ended the input, thrown once the elements completed before it are handed over.
         var failure: (any Error)?
 
-        init(
-            chunks: any ChunkIterator, mapError: ((any Error) -> any Error)?,
-            start: @escaping () throws -> ElementDecoder<T>
-        ) {
-            self.chunks = chunks
-            self.mapError = mapError
-            self.start = start
-        }
-
         public mutating func next() async throws -> T? {
             do {
                 return try await nextElement()

@@ -34,11 +34,12 @@ package enum Decoding {
     }
 
     /// Decodes `T` from a whole document in memory; throws for bad input, returns `nil` when the value doesn't fit.
+    /// A declaration's problems are not thrown: HandyJSON decoded what it could.
     package static func decode<T>(
         _ type: T.Type, from input: UnsafeRawBufferPointer, path: String, options: DecodingOptions,
-        reportProblems: Bool, seed: Any? = nil
+        seed: Any? = nil
     ) throws -> T? {
-        let codec = try codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: reportProblems)
+        let codec = try codec(for: type, strategy: options.keyDecodingStrategy, reportProblems: false)
         return try DecodingPipeline<T>(
             codec: codec, path: try DesignatedPath(parsing: path), options: options, mode: .value, seed: seed
         ).decode(document: input)

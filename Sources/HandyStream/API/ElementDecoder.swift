@@ -7,7 +7,8 @@ import Foundation
 ///     for chunk in chunks { for item in try items.feed(chunk) { handle(item) } }
 ///     for item in try items.finish() { handle(item) }   // and checks that the rest of the document is valid
 public final class ElementDecoder<T> {
-    private let engine: DecodingPipeline<T>
+    /// What reads: the parallel readers (ParallelLines.swift) drive it directly.
+    let engine: DecodingPipeline<T>
 
     init(engine: DecodingPipeline<T>) { self.engine = engine }
 
@@ -55,16 +56,6 @@ public final class ElementDecoder<T> {
         if let failure { throw failure }
     }
 
-    /// Feeds a chunk and keeps the elements it completes for ``takeElements()``: a span read whole (ParallelLines.swift)
-    /// takes them in one move, not one call each; those before an error are of no use there.
-    func feedKeeping(_ chunk: UnsafeRawBufferPointer) throws { try engine.feed(chunk) }
-
-    /// The same for ``finish()``.
-    func finishKeeping() throws { try engine.finish() }
-
-    /// The elements completed and not yet taken, in order.
-    func takeElements() -> [T] { engine.takeElements() }
-
     /// Ends the input: the last elements, and the error that ended it if any (those completed before it come first).
     func finishDeliveringFirst() -> (elements: [T], error: (any Error)?) {
         do {
@@ -75,18 +66,6 @@ public final class ElementDecoder<T> {
         }
     }
 
-    /// See ``DecodingPipeline/resume(atOffset:newlines:)``.
-    func resume(atOffset offset: Int, newlines: Int) { engine.resume(atOffset: offset, newlines: newlines) }
-
-    /// Whether the input can be read from its middle: no text stage rewrites it.
-    var resumes: Bool { engine.resumes }
-    var lineFeeds: Int { engine.lineFeeds }
-    func opensEveryElement(afterKeys keys: Int) -> Bool { engine.opensEveryElement(afterKeys: keys) }
-    var topLevelElements: Int { engine.topLevelElements }
-    /// Values made so far: handed over, and waiting to be.
-    var valuesMade: Int { engine.valuesMade }
-
-    var bytesFed: Int { engine.bytesFed }
     /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),
     /// otherwise all that was fed (in the UTF-8 JSON text the tokenizer reads, as ``IncrementalDecoder/bytesRead``).
     public var bytesRead: Int { engine.bytesRead }

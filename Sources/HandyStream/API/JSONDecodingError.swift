@@ -85,10 +85,7 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
     }
 
     init(kind: Kind, message: String, offset: Int, path: String, input: UnsafeRawBufferPointer?) {
-        self.kind = kind
-        self.message = message
-        self.offset = offset
-        self.path = path
+        (self.kind, self.message, self.offset, self.path) = (kind, message, offset, path)
         (line, column, snippet) = Self.locate(offset, in: input)
     }
 
@@ -97,10 +94,7 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
         kind: Kind, message: String, offset: Int, path: String, chunk: UnsafeRawBufferPointer, chunkStart: Int,
         lines: LineTracker
     ) {
-        self.kind = kind
-        self.message = message
-        self.offset = offset
-        self.path = path
+        (self.kind, self.message, self.offset, self.path) = (kind, message, offset, path)
         let within = min(max(offset - chunkStart, 0), chunk.count)
         var (line, column, snippet) = Self.locate(within, in: chunk)
         if line == 1 {
@@ -259,11 +253,7 @@ extension JSONDecodingError {
         case "invalid char in json text.": (.malformed, "invalid character")
         case "invalid string in json text.": (.malformed, "invalid literal (expected true, false or null)")
         case "invalid character inside string.":
-            (
-                .malformed,
-                "invalid character in a string (control characters "
-                    + "must be escaped)"
-            )
+            (.malformed, "invalid character in a string (control characters must be escaped)")
         case "invalid (non-hex) character occurs after '\\u' inside string.":
             (.malformed, "invalid \\u escape in a string")
         case "malformed number, a digit is required after the exponent.":

@@ -42,9 +42,7 @@ extension ModelDecoder {
     /// complete; chunks are read no faster than elements are taken, until the task is cancelled.
     public func elements<T, Chunks: AsyncSequence & Sendable>(
         of type: T.Type, at path: String = "", from chunks: Chunks
-    )
-        -> AsyncElementSequence<T> where Chunks.Element: ContiguousBytes
-    {
+    ) -> AsyncElementSequence<T> where Chunks.Element: ContiguousBytes {
         AsyncElementSequence(decoder: self, path: path, chunks: chunks)
     }
 
@@ -76,11 +74,7 @@ extension ModelDecoder {
         of type: T.Type, at path: String = "", in json: some ContiguousBytes, jobs: Int = 1,
         _ body: (T) throws -> Void
     ) throws {
-        try json.withUnsafeBytes { bytes in
-            try forEachValue(of: type, at: path, lines: MemoryLines(bytes, spanSize: Self.spanSize), jobs: jobs) {
-                value, _ in try body(value)
-            }
-        }
+        try forEachValue(of: type, at: path, in: json, jobs: jobs, spanSize: Self.spanSize, body)
     }
 
     /// For the fuzz target: JSON Lines in memory, in spans of `spanSize` bytes.
@@ -126,7 +120,7 @@ extension ModelDecoder {
             return made
         }
         // A bad path is told before anything is read, and rewritten text (JSON5) can't be cut into lines.
-        let resumes = try make(nil).resumes
+        let resumes = try make(nil).engine.resumes
         let parallel = ParallelLines<T>(
             jobs: resumes ? jobs : 1, recordsPaths: paths, diagnostics: options.diagnostics, makeDecoder: make)
         if resumes && jobs > 1, let (place, spanPath) = try arrayPlace(path, in: lines) {
@@ -200,7 +194,7 @@ extension ModelDecoder {
         func whole() throws -> ElementDecoder<Validation> {
             ElementDecoder(engine: try pipeline(Validation.self, at: "", mode: .valuePerDocument, singleDocument: true))
         }
-        guard jobs > 1, try whole().resumes,
+        guard jobs > 1, try whole().engine.resumes,
             let first = try source.chunk(at: 0, count: max(2 * source.spanSize, 1 << 16))
         else { return try inOrder() }
         let found =

@@ -17,18 +17,14 @@ final class AnyCodec: ValueCodec, @unchecked Sendable {
     }
     override func storeNumber(
         _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         guard let value = Self.foundationNumber(text) else { return false }
         ModelStorage.storeAny(value, at: target, mode: mode)
         return true
     }
     override func storeString(
         _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         ModelStorage.storeAny(String(jsonBytes: bytes), at: target, mode: mode)
         return true
     }

@@ -308,7 +308,7 @@ class ArrayElementsFrame: Frame {
             element { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        if let child = openChild(0, with: elementReference, isObject: isObject, builder) { return child }
+        if let child = children.open(0, with: elementReference, isObject: isObject, builder) { return child }
         _ = elementDidNotFit(builder, found: { isObject ? "an object" : "an array" })
         return nil
     }

@@ -108,7 +108,7 @@ class DictionaryEntriesFrame: Frame {
         inserted(value { $0.storeString(bytes, at: slot, mode: .initialize, builder) }, builder, found: "a string")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        if let child = openChild(0, with: valueReference, isObject: isObject, builder) { return child }
+        if let child = children.open(0, with: valueReference, isObject: isObject, builder) { return child }
         _ = valueDidNotFit(builder, found: isObject ? "an object" : "an array")
         return nil
     }

@@ -10,7 +10,8 @@ class Frame {
     /// Where the properties' offsets count from: a struct's storage, a class instance, or a nested path's model's.
     var propertyBase: UnsafeMutableRawPointer?
 
-    private let children: ChildFrames
+    /// The frames of child containers, one kept per codec number (``ChildFrames/open(_:with:isObject:_:)``).
+    final let children: ChildFrames
 
     init(opener: ValueCodec, isObject: Bool, childCodecs: Int = 1) {
         openerReference = .passUnretained(opener)
@@ -20,29 +21,21 @@ class Frame {
 
     deinit { children.deallocate() }
 
-    /// The frame for a child container opened with `codec`, the frame's codec number `index`; `nil` if it takes none.
-    @inline(__always)
-    final func openChild(
-        _ index: Int, with codec: Unmanaged<ValueCodec>, isObject: Bool, _ builder: Builder
-    ) -> Unmanaged<Frame>? {
-        children.open(index, with: codec, isObject: isObject, builder)
-    }
-
     @inline(__always)
     final func withOpener<Result>(_ body: (ValueCodec) -> Result) -> Result { openerReference.withInstance(body) }
 
     // The events: the base traps, so that a forgotten override can't pass for "go on"; the rest have real defaults.
 
     /// A key inside this object. Only object frames receive keys.
-    func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented() }
-    func null(_ builder: Builder) -> Bool { unimplemented() }
-    func bool(_ value: Bool, _ builder: Builder) -> Bool { unimplemented() }
-    func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented() }
-    func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented() }
+    func key(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented(self) }
+    func null(_ builder: Builder) -> Bool { unimplemented(self) }
+    func bool(_ value: Bool, _ builder: Builder) -> Bool { unimplemented(self) }
+    func number(_ text: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented(self) }
+    func string(_ bytes: UnsafeRawBufferPointer, _ builder: Builder) -> Bool { unimplemented(self) }
     /// The frame for a container that starts at the current position, or `nil` to skip it.
-    func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? { unimplemented() }
+    func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? { unimplemented(self) }
     /// A child frame's container has ended: take its value.
-    func childFinished(_ child: Frame, _ builder: Builder) -> Bool { unimplemented() }
+    func childFinished(_ child: Frame, _ builder: Builder) -> Bool { unimplemented(self) }
 
     func begin(_ builder: Builder) {}
     /// A value already in memory here: `nil` (the default) when it can't be taken as it is, and its events follow.
@@ -51,10 +44,6 @@ class Frame {
     func skipped() {}
     /// This frame's own container has ended; by default the value is complete as it stands.
     func finish(_ builder: Builder) -> Bool { true }
-
-    private func unimplemented(_ event: String = #function) -> Never {
-        fatalError("\(type(of: self)) does not implement \(event)")
-    }
 
     func moveValue(to target: UnsafeMutableRawPointer, mode: StoreMode) {
         fatalError("\(type(of: self)) does not hold a value to move")
@@ -252,7 +241,7 @@ final class RootFrame<T>: Frame {
         return builder.rootCompleted()
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        if let child = openChild(0, with: openerReference, isObject: isObject, builder) { return child }
+        if let child = children.open(0, with: openerReference, isObject: isObject, builder) { return child }
         _ = didNotFit(builder, found: isObject ? "an object" : "an array")
         return nil
     }

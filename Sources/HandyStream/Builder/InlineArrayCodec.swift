@@ -144,7 +144,7 @@ final class InlineArrayFrame: Frame {
         return stored(true, found: "")
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        if slot != nil, let child = openChild(0, with: element, isObject: isObject, builder) { return child }
+        if slot != nil, let child = children.open(0, with: element, isObject: isObject, builder) { return child }
         // Skipped by the builder, which then calls `skipped()`.
         noteMisfit(isObject ? "an object" : "an array")
         return nil

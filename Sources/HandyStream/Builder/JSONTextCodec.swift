@@ -36,9 +36,7 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
     }
     override func storeNumber(
         _ value: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         if keepsText, builder.options.allowsJSON5, let spelling = JSON5Text.spelling(value) {
             return text({ $0.numberText(spelling) }, target, mode)
         }
@@ -46,9 +44,7 @@ final class JSONTextCodec: ValueCodec, @unchecked Sendable {
     }
     override func storeString(
         _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         let verbatim = keepsText && builder.run.isVerbatim(bytes)
         return text({ $0.string(bytes: bytes.assumingMemoryBound(to: UInt8.self), verbatim: verbatim) }, target, mode)
     }

@@ -20,17 +20,13 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
     }
     override func storeNumber(
         _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         ModelStorage.store(JSONValue.number(builder.options.numberText(text)), at: target, mode: mode)
         return true
     }
     override func storeString(
         _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         ModelStorage.store(JSONValue.string(String(jsonBytes: bytes)), at: target, mode: mode)
         return true
     }
@@ -112,7 +108,7 @@ final class JSONObjectFrame: Frame {
         add(codec.storeString(bytes, at: valueSlot, mode: .initialize, builder))
     }
     override func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
-        openChild(0, with: openerReference, isObject: isObject, builder)
+        children.open(0, with: openerReference, isObject: isObject, builder)
     }
     override func childFinished(_ child: Frame, _ builder: Builder) -> Bool {
         add(codec.storeValue(finishedIn: child, at: valueSlot, mode: .initialize))

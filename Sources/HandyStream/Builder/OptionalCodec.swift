@@ -33,16 +33,12 @@ class ConvertingCodec<Scratch>: ValueCodec, @unchecked Sendable {
     }
     override func storeNumber(
         _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         converting(target, mode) { inner.storeNumber(text, at: $0, mode: .initialize, builder) }
     }
     override func storeString(
         _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         converting(target, mode) { inner.storeString(bytes, at: $0, mode: .initialize, builder) }
     }
 }

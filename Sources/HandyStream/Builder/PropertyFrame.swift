@@ -136,7 +136,7 @@ class PropertyFrame: Frame {
     override final func openChild(isObject: Bool, _ builder: Builder) -> Unmanaged<Frame>? {
         guard pending >= 0 else { return nil }
         let codec = slot(pending).pointee.codecReference
-        if let child = openChild(pending, with: codec, isObject: isObject, builder) { return child }
+        if let child = children.open(pending, with: codec, isObject: isObject, builder) { return child }
         _ = builder.fallback(
             "expected \(codec.withInstance { $0.expectation }), found \(isObject ? "an object" : "an array")",
             "; the default was kept")

@@ -103,17 +103,13 @@ final class ScalarCodec: ValueCodec, @unchecked Sendable {
 
     override func storeNumber(
         _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         number(text, target, mode, builder.options.allowsJSON5)
     }
 
     override func storeString(
         _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         string(bytes, target, mode, builder.run)
     }
 

@@ -43,18 +43,14 @@ final class TransformCodec: ValueCodec, @unchecked Sendable {
     }
     override func storeNumber(
         _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         if adapter.readsText { return store(builder.options.numberText(text), target, mode) }
         guard let number = AnyCodec.foundationNumber(text) else { return false }
         return store(number, target, mode)
     }
     override func storeString(
         _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         store(String(jsonBytes: bytes), target, mode)
     }
     override func openObject(_ builder: Builder) -> Unmanaged<Frame>? { subtreeCodec.openObject(builder) }

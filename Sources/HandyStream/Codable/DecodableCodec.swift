@@ -44,16 +44,12 @@ final class DecodableCodec<T: Decodable>: ValueCodec, @unchecked Sendable {
     }
     override func storeNumber(
         _ text: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         scalar(at: target, mode: mode, builder) { $0.scalar(.number, text, offset: 0) }
     }
     override func storeString(
         _ bytes: UnsafeRawBufferPointer, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder
-    )
-        -> Bool
-    {
+    ) -> Bool {
         scalar(at: target, mode: mode, builder) { $0.scalar(.string, bytes, offset: 0) }
     }
     override func storeReady(_ value: Any, at target: UnsafeMutableRawPointer, mode: StoreMode, _ builder: Builder)

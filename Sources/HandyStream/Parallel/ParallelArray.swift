@@ -75,7 +75,7 @@ extension ParallelLines {
         }
         var before: [T] = []
         // UTF-8, as the first bytes showed: a short prefix isn't held back to decide it.
-        outer.resume(atOffset: 0, newlines: 0)
+        outer.engine.resume(atOffset: 0, newlines: 0)
         do {
             try outer.feed(prefix.bytes) { before.append($0) }
         } catch {
@@ -84,7 +84,9 @@ extension ParallelLines {
         }
         source.recycle(prefix)
         // One reading is where the array's elements are the path's matches, or the array isn't the one.
-        guard !confirmsPath || outer.opensEveryElement(afterKeys: place.keys.count) else { return try readInOrder() }
+        guard !confirmsPath || outer.engine.opensEveryElement(afterKeys: place.keys.count) else {
+            return try readInOrder()
+        }
         try deliver(before, paths: recordsPaths ? outer.takePaths() : [])
 
         var cuts = ArrayCuts()

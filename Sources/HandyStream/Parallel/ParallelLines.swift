@@ -284,7 +284,7 @@ final class ParallelLines<T>: @unchecked Sendable {
                 seen += 1
                 if seen > skipping { handler?(diagnostic) }
             } else {
-                kept.append((decoder?.valuesMade ?? 0, diagnostic))
+                kept.append((decoder?.engine.valuesMade ?? 0, diagnostic))
             }
         }
     }
@@ -305,8 +305,8 @@ final class ParallelLines<T>: @unchecked Sendable {
             return Decoded(lineFeeds: span.bytes.count { $0 == 0x0A })
         }
         return try decode(by: makeDecoder, as: worker) { decoder in
-            if span.offset > 0 { decoder.resume(atOffset: span.offset, newlines: 0) }
-            try decoder.feedKeeping(span.bytes)
+            if span.offset > 0 { decoder.engine.resume(atOffset: span.offset, newlines: 0) }
+            try decoder.engine.feed(span.bytes)
         }
     }
 
@@ -319,12 +319,12 @@ final class ParallelLines<T>: @unchecked Sendable {
                 input: nil)
         }
         return try decode(by: makeElementsDecoder, as: worker) { decoder in
-            decoder.resume(atOffset: 0, newlines: 0)
+            decoder.engine.resume(atOffset: 0, newlines: 0)
             if recordsPaths { decoder.recordPaths() }
             try Self.brackets.withUnsafeBytes { brackets in
-                try decoder.feedKeeping(UnsafeRawBufferPointer(rebasing: brackets[..<1]))
-                for piece in pieces { try decoder.feedKeeping(piece) }
-                try decoder.feedKeeping(UnsafeRawBufferPointer(rebasing: brackets[1...]))
+                try decoder.engine.feed(UnsafeRawBufferPointer(rebasing: brackets[..<1]))
+                for piece in pieces { try decoder.engine.feed(piece) }
+                try decoder.engine.feed(UnsafeRawBufferPointer(rebasing: brackets[1...]))
             }
         }
     }
@@ -338,11 +338,11 @@ final class ParallelLines<T>: @unchecked Sendable {
         let log = DiagnosticLog()
         let decoder = try decoder(make, log: log)
         try read(decoder)
-        try decoder.finishKeeping()
-        decoded.values = decoder.takeElements()
+        try decoder.engine.finish()
+        decoded.values = decoder.engine.takeElements()
         if recordsPaths { decoded.paths = decoder.takePaths() }
-        decoded.lineFeeds = decoder.lineFeeds
-        decoded.elements = decoder.topLevelElements
+        decoded.lineFeeds = decoder.engine.lineFeeds
+        decoded.elements = decoder.engine.topLevelElements
         decoded.diagnostics = log.kept
         return decoded
     }
@@ -360,7 +360,7 @@ final class ParallelLines<T>: @unchecked Sendable {
             makeDecoder,
             log: skippingDiagnostics > 0 ? DiagnosticLog(skipping: skippingDiagnostics, handler: diagnostics) : nil)
         if let first = pending.first, first.offset > 0 {
-            decoder.resume(atOffset: first.offset, newlines: lineFeedsBefore)
+            decoder.engine.resume(atOffset: first.offset, newlines: lineFeedsBefore)
         }
         var made = 0
         // Each chunk's values, then its paths (taken once the chunk is read), or its error.

@@ -5,12 +5,8 @@
 ///     bytes ─▶ InputEncoding ─▶ TextStages ─▶ Tokenizer ─▶ PathFilter ──(a designated value starts)──▶ Builder
 ///                                                 └───────────────(no path, one value)────────────────────┘
 ///
-/// The stages report to it (``StageOwner``); it alone moves the tokenizer's sink. Its life is one state machine:
-///
-///     reading ──feed──▶ reading                 chunks are converted, rewritten and tokenized
-///        ├──the value is complete──▶ stopped    later chunks are ignored; finish returns the value
-///        ├──bad input──▶ failed(error)          every later feed and finish throws the same error
-///        └──finish────▶ finished                every later feed and finish is misuse (kind misuse)
+/// The stages report to it (``StageOwner``); it alone moves the tokenizer's sink. Its life is one state machine
+/// (``State``).
 final class DecodingPipeline<T>: StageOwner {
     enum Mode {
         /// One value: the document or the value at the path; with wildcards, every match, as one array's elements.
@@ -126,13 +122,9 @@ final class DecodingPipeline<T>: StageOwner {
 
     // MARK: - Input
 
-    /// Feeds one chunk; throws for bad input, and again on every call after it.
-    func feed(_ chunk: UnsafeRawBufferPointer) throws {
-        try feed(chunk, tracksLines: true)
-    }
-
-    /// `tracksLines`: count lines for errors in later chunks (a whole document's errors are located in it).
-    private func feed(_ chunk: UnsafeRawBufferPointer, tracksLines: Bool) throws {
+    /// Feeds one chunk; throws for bad input, and again on every call after it. `tracksLines`: count lines for errors
+    /// in later chunks (a whole document's errors are located in it).
+    func feed(_ chunk: UnsafeRawBufferPointer, tracksLines: Bool = true) throws {
         try checkState("feed(_:) was called after finish()")
         guard case .reading = state else { return }
         try convert(chunk, isLast: false, tracksLines: tracksLines)
@@ -199,11 +191,8 @@ final class DecodingPipeline<T>: StageOwner {
         let input = encoding.kind == .utf8 && !encoding.droppedMark && textStages.isEmpty ? input : nil
         do {
             let outcome = tokenizer.complete()
-            if let input {
-                try handle(outcome, chunk: input, chunkStart: 0)
-            } else {
-                try handle(outcome, chunk: UnsafeRawBufferPointer(start: nil, count: 0), chunkStart: start)
-            }
+            let chunk = input ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            try handle(outcome, chunk: chunk, chunkStart: input == nil ? start : 0)
             state = .finished
         } catch {
             state = .failed(error)
@@ -372,20 +361,14 @@ final class DecodingPipeline<T>: StageOwner {
         func located(_ context: DecodingError.Context) -> DecodingError.Context {
             var location = location
             // A number that doesn't fit is at the empty coding path, as JSONDecoder says; its place is its own.
-            if let number = context.underlyingError as? NumberNotRepresentable {
-                location.path += CodingPathNode.jsonPath(of: number.codingPath)
-                location.message = number.description
-                return DecodingError.Context(
-                    codingPath: context.codingPath,
-                    debugDescription: context.debugDescription
-                        + " \(number.description) (\(position(location)), at \(location.path))",
-                    underlyingError: location)
-            }
-            location.path += CodingPathNode.jsonPath(of: context.codingPath)
+            let number = context.underlyingError as? NumberNotRepresentable
+            location.path += CodingPathNode.jsonPath(of: number?.codingPath ?? context.codingPath)
+            if let number { location.message = number.description }
+            let said = number.map { " \($0.description)" } ?? ""
             return DecodingError.Context(
                 codingPath: context.codingPath,
-                debugDescription: context.debugDescription + " (\(position(location)), at \(location.path))",
-                underlyingError: context.underlyingError ?? location)
+                debugDescription: context.debugDescription + "\(said) (\(position(location)), at \(location.path))",
+                underlyingError: number == nil ? context.underlyingError ?? location : location)
         }
         switch decodingError {
         case .typeMismatch(let type, let context): return DecodingError.typeMismatch(type, located(context))

@@ -282,11 +282,6 @@ final class Tokenizer {
     }
 
     @inline(__always)
-    fileprivate func checkUTF8UnlessKnownASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        isVerbatimASCII(bytes) || checkUTF8(bytes)
-    }
-
-    @inline(__always)
     fileprivate func checkLength(_ length: Int, quoted: Bool) -> Bool {
         length <= maximumTokenLength || _slowpath_tooLong(length, quoted: quoted)
     }
@@ -453,7 +448,7 @@ private func text(
     let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
     let valid = tokenizer(context).withInstance {
         (!limited || $0.checkLength(length, quoted: true))
-            && (skipsKnownASCII ? $0.checkUTF8UnlessKnownASCII(buffer) : $0.checkUTF8(buffer))
+            && ((skipsKnownASCII && $0.isVerbatimASCII(buffer)) || $0.checkUTF8(buffer))
     }
     guard valid else { return 0 }
     return send(context) { isKey ? $0.tokenKey(buffer) : $0.tokenString(buffer) }
@@ -463,10 +458,7 @@ private func text(
 @inline(__always)
 private func send(_ context: UnsafeMutableRawPointer?, _ event: (TokenSink) -> Bool) -> Int32 {
     switch tokenizer(context).withInstance({ $0.sink }) {
-    case .builder(let builder): flag(builder.withInstance { event($0) })
-    case .other(let sink): flag(sink.withInstance { event($0) })
+    case .builder(let builder): builder.withInstance { event($0) } ? 1 : 0
+    case .other(let sink): sink.withInstance { event($0) } ? 1 : 0
     }
 }
-
-@inline(__always)
-private func flag(_ proceed: Bool) -> Int32 { proceed ? 1 : 0 }
