@@ -4,8 +4,6 @@ import Foundation
 /// diagnostics.
 final class CodableContext {
     let options: DecodingOptions
-    let strict: Bool
-    let userInfo: [CodingUserInfoKey: Any]
     /// Keys match whatever their ASCII case (the `caseInsensitive` key strategy).
     let caseInsensitive: Bool
     /// Coding keys go through the key strategy (one that converts names).
@@ -21,8 +19,6 @@ final class CodableContext {
 
     init(options: DecodingOptions) {
         self.options = options
-        strict = options.strict
-        userInfo = options.userInfo
         caseInsensitive = options.keyDecodingStrategy.isCaseInsensitive
         traitsCache.initialize(to: TypeTable())
         documentKeysAreConverted = options.keyDecodingStrategy.convertsDocumentKeys

@@ -152,10 +152,6 @@ final class DecodableFrame<T: Decodable>: RecordingFrame {
     /// Until the parent moves it into place; not a `T?`, whose metadata would be looked up per value.
     private let held = HeldValue(T.self)
 
-    init(opener: ValueCodec, isObject: Bool) {
-        super.init(opener: opener, isObject: isObject)
-    }
-
     deinit {
         held.discard(T.self)
         held.deallocate()
@@ -191,7 +187,7 @@ final class DecodableFrame<T: Decodable>: RecordingFrame {
                         path: builder.currentPath() + CodingPathNode.jsonPath(of: exhausted.codingPath),
                         offset: decoder.errorOffset))
             }
-            if context.strict {
+            if context.options.strict {
                 return builder.fail(
                     BuildFailure(
                         kind: .typeMismatch, message: "\(error)", path: builder.currentPath(), underlying: error,

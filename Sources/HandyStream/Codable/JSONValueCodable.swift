@@ -9,7 +9,7 @@ extension JSONValue: Codable {
             self = try tape.jsonValue(at: tape.current, depth: 0)
             return
         }
-        if let keyed = try? decoder.container(keyedBy: JSONValueKey.self) {
+        if let keyed = try? decoder.container(keyedBy: NamedKey.self) {
             self = .object(
                 try keyed.allKeys.map {
                     Member(key: $0.stringValue, value: try keyed.decode(JSONValue.self, forKey: $0))
@@ -63,18 +63,10 @@ extension JSONValue: Codable {
             var unkeyed = encoder.unkeyedContainer()
             for element in elements { try unkeyed.encode(element) }
         case .object(let members):
-            var keyed = encoder.container(keyedBy: JSONValueKey.self)
-            for member in members { try keyed.encode(member.value, forKey: JSONValueKey(stringValue: member.key)) }
+            var keyed = encoder.container(keyedBy: NamedKey.self)
+            for member in members { try keyed.encode(member.value, forKey: NamedKey(member.key)) }
         }
     }
-}
-
-/// An object member's key, whatever it is.
-struct JSONValueKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
 
 extension TapeDecoder {

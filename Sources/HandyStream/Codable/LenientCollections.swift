@@ -28,13 +28,13 @@ extension TapeDecoder {
         return try body()
     }
 
-    /// `nil` for -1 in rescue mode (an empty container). Errors name `[Any]` or `[String: Any]`, as `JSONDecoder`'s
+    /// `nil` for -1 where `absentAllowed` (rescue mode: an empty container). Errors name `[Any]` or `[String: Any]`, as `JSONDecoder`'s
     /// containers do, whatever the collection's type.
     func containerHeader(
-        _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, byContainer: Bool = true
+        _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, absentAllowed: Bool, byContainer: Bool = true
     ) throws -> Tape.Token? {
         guard index >= 0 else {
-            if rescue != nil { return nil }
+            if absentAllowed { return nil }
             throw mismatch(Self.containerType(kind), at: index, node: node(), found: .null, byContainer: byContainer)
         }
         let header = tape.pointee.tokens[index]
@@ -72,7 +72,7 @@ extension Array: LenientArray where Element: Decodable {
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result {
         // `Result`, not `[Element]`, whose metadata would be looked up on every array.
-        guard let header = try decoder.containerHeader(.array, at: index, node: node, rescue: rescue)
+        guard let header = try decoder.containerHeader(.array, at: index, node: node, absentAllowed: rescue != nil)
         else { return Self.identity([Element](), as: Result.self) }
         if let rescue {
             return Self.identity(try rescued(decoder, header, index, node, rescue), as: Result.self)
@@ -192,7 +192,7 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
         let byContainer = decoder.context.options.keyDecodingStrategy == .useDefaultKeys
         guard
             let header = try decoder.containerHeader(
-                .object, at: index, node: node, rescue: rescue, byContainer: byContainer)
+                .object, at: index, node: node, absentAllowed: rescue != nil, byContainer: byContainer)
         else { return _identityCast([String: Value](), to: Result.self) }
         var result: [String: Value] = [:]
         result.reserveCapacity(unlessEmpty: header.start)

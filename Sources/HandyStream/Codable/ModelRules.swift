@@ -153,11 +153,8 @@ extension TapeDecoder {
             let flag = kind(at: index) == .true
             json = readsText ? (flag ? "true" : "false") as Any : flag as Any
         case .number:
-            if readsText {
-                json = context.options.numberText(tape.pointee.bytes(of: index))
-            } else {
-                json = tape.pointee.withBytes(of: index) { AnyCodec.foundationNumber($0) }
-            }
+            let text = tape.pointee.bytes(of: index)
+            json = readsText ? context.options.numberText(text) as Any? : AnyCodec.foundationNumber(text)
         case .string, .key: json = string(at: index)
         case .array, .object:
             let value = try jsonValue(at: index, depth: 0)

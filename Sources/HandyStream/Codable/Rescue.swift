@@ -88,6 +88,9 @@ final class ContainerRescue {
         guard let step else { return scope.route(path) }
         return scope.route(path + [step])
     }
+
+    /// The rescue of a container nested at `step`.
+    func inner(_ step: RescueStep) -> ContainerRescue { ContainerRescue(scope: scope, path: path + [step]) }
 }
 
 /// A `DecodingError`, or a number that doesn't fit; a depth or stack failure is never rescued.

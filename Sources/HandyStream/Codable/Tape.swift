@@ -236,7 +236,7 @@ struct Tape {
                     position = value + 1
                 }
             }
-            if let lastKey { path += "." + String(decoding: keyBytes(lastKey), as: UTF8.self) }
+            if let lastKey { path += "." + String(decoding: bytes(of: lastKey), as: UTF8.self) }
         }
         return path
     }
@@ -274,16 +274,6 @@ struct Tape {
         return ShortBytes.equal(byteBase + start, wanted, count: key.count)
     }
 
-    @inline(__always)
-    func withBytes<Result>(of index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        let token = tokens[index]
-        assert(token.kind != .object && token.kind != .array, "Tape: a container has no bytes")
-        let start = Int(token.start)
-        let count = Int(token.length)
-        precondition(start >= 0 && count >= 0 && start + count <= byteCount, "Tape: byte range out of bounds")
-        return try body(UnsafeRawBufferPointer(start: byteBase + start, count: count))
-    }
-
     /// Worked out once, in one pass over the keys.
     mutating func keyTraits(ofObjectAt index: Int) -> KeyTraits {
         precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
@@ -314,14 +304,6 @@ struct Tape {
         }
         tokenBase[index].flags |= traits.rawValue
         return KeyTraits(rawValue: tokenBase[index].flags)
-    }
-
-    private func keyBytes(_ index: Int) -> UnsafeRawBufferPointer {
-        let token = tokens[index]
-        let start = Int(token.start)
-        let count = Int(token.length)
-        precondition(start >= 0 && count >= 0 && start + count <= byteCount, "Tape: byte range out of bounds")
-        return UnsafeRawBufferPointer(start: byteBase + start, count: count)
     }
 
     @inline(__always)

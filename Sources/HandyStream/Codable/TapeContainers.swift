@@ -285,26 +285,21 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let inner = nestedRescue(key)
+        let inner = rescue?.inner(RescueStep(key))
         let index = try nestedIndex(key, inner)
         let here = node.appending(key)
-        let object = try nested(key, inner) {
+        let object = try decoder.nested(inner, at: here) {
             try decoder.keyedObject(at: $0 ? -1 : index, node: here, absentAllowed: $0)
         }
         return decoder.keyedDecodingContainer(at: object, node: here, mapping: nil, rescue: inner, NestedKey.self)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let inner = nestedRescue(key)
+        let inner = rescue?.inner(RescueStep(key))
         let index = try nestedIndex(key, inner)
-        return try nested(key, inner) {
+        return try decoder.nested(inner, at: node.appending(key)) {
             try decoder.unkeyed(at: $0 ? -1 : index, node: node.appending(key), rescue: inner, absentAllowed: $0)
         }
-    }
-
-    private func nestedRescue(_ key: Key) -> ContainerRescue? {
-        guard let rescue else { return nil }
-        return ContainerRescue(scope: rescue.scope, path: rescue.path + [RescueStep(key)])
     }
 
     /// -1 when missing at a rescued place.
@@ -312,19 +307,6 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
         if let index = find(key, decoder) { return index }
         guard let inner, inner.route(nil) != nil else { throw keyNotFound(key) }
         return -1
-    }
-
-    /// `make` is told to make the container empty at a rescued place where the value is missing or not a container.
-    private func nested<Container>(
-        _ key: Key, _ inner: ContainerRescue?, _ make: (Bool) throws -> Container
-    ) throws -> Container {
-        guard let inner, inner.route(nil) != nil else { return try make(false) }
-        do {
-            return try make(false)
-        } catch let error as any RescuableFailure {
-            decoder.context.report(decoder.pathPrefix, node.appending(key), "\(error.summary); read as empty")
-            return try make(true)
-        }
     }
 
     func superDecoder() throws -> any Decoder {
@@ -480,10 +462,10 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         guard !isAtEnd else { throw atEnd(KeyedDecodingContainer<NestedKey>.self) }
-        let inner = nestedRescue()
+        let inner = rescue?.inner(.index(currentIndex))
         let here = node.appending(index: currentIndex)
         let position = self.position
-        let object = try nested(inner) {
+        let object = try decoder.nested(inner, at: here) {
             try decoder.keyedObject(at: $0 ? -1 : position, node: here, absentAllowed: $0)
         }
         advance()
@@ -492,30 +474,14 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard !isAtEnd else { throw atEnd((any UnkeyedDecodingContainer).self) }
-        let inner = nestedRescue()
+        let inner = rescue?.inner(.index(currentIndex))
         let here = node.appending(index: currentIndex)
         let position = self.position
-        let container = try nested(inner) {
+        let container = try decoder.nested(inner, at: here) {
             try decoder.unkeyed(at: $0 ? -1 : position, node: here, rescue: inner, absentAllowed: $0)
         }
         advance()
         return container
-    }
-
-    private func nestedRescue() -> ContainerRescue? {
-        guard let rescue else { return nil }
-        return ContainerRescue(scope: rescue.scope, path: rescue.path + [.index(currentIndex)])
-    }
-
-    private func nested<Container>(_ inner: ContainerRescue?, _ make: (Bool) throws -> Container) throws -> Container {
-        guard let inner, inner.route(nil) != nil else { return try make(false) }
-        do {
-            return try make(false)
-        } catch let error as any RescuableFailure {
-            decoder.context.report(
-                decoder.pathPrefix, node.appending(index: currentIndex), "\(error.summary); read as empty")
-            return try make(true)
-        }
     }
 
     mutating func superDecoder() throws -> any Decoder {

@@ -111,10 +111,10 @@ final class TapeDecoder: Decoder {
 
     @inline(__always) var tape: UnsafeMutablePointer<Tape> { storage.tape }
 
-    var strict: Bool { context.strict }
+    var strict: Bool { context.options.strict }
 
     var codingPath: [any CodingKey] { node.path }
-    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { context.options.userInfo }
 
     var errorOffset: Int {
         let tokens = tape.pointee.tokens
@@ -186,14 +186,8 @@ final class TapeDecoder: Decoder {
     func unkeyed(
         at index: Int, node: CodingPathNode, rescue: ContainerRescue?, absentAllowed: Bool = false
     ) throws -> TapeUnkeyedContainer {
-        var count = 0
-        if index >= 0 {
-            let token = tape.pointee.tokens[index]
-            guard token.kind == .array else { throw mismatch([Any].self, at: index, node: node, found: token.kind) }
-            count = Int(token.start)
-        } else if !absentAllowed {
-            throw mismatch([Any].self, at: index, node: node, found: .null)
-        }
+        let header = try containerHeader(.array, at: index, node: { node }, absentAllowed: absentAllowed)
+        let count = header.map { Int($0.start) } ?? 0
         return TapeUnkeyedContainer(decoder: self, array: index, count: count, node: node, rescue: rescue)
     }
 
@@ -323,7 +317,7 @@ final class TapeDecoder: Decoder {
         case .data: return _identityCast(try decodeData(at: index, node: node(), convert: convert), to: T.self)
         case .url: return _identityCast(try decodeURL(at: index, node: node(), convert: convert), to: T.self)
         case .decimal: return _identityCast(try decodeDecimal(at: index, node: node(), convert: convert), to: T.self)
-        case .scalar(let scalar): return try read(scalar, at: index, node: node(), convert: convert, as: T.self)
+        case .integer(let integer): return try read(integer, at: index, node: node(), convert: convert, as: T.self)
         case .stringDictionary(let dictionary):
             return try dictionary.decodeMembers(self, at: index, node: node, rescue: rescue, as: T.self)
         case .optional(let optional):
@@ -337,11 +331,11 @@ final class TapeDecoder: Decoder {
         }
     }
 
-    /// `Scalar` opened from the traits; `T` is `Scalar`.
-    private func read<Scalar: TapeScalar, T>(
-        _: Scalar.Type, at index: Int, node: CodingPathNode, convert: Bool, as _: T.Type
+    /// `Integer` opened from the traits; `T` is `Integer`.
+    private func read<Integer: FixedWidthInteger, T>(
+        _: Integer.Type, at index: Int, node: CodingPathNode, convert: Bool, as _: T.Type
     ) throws -> T {
-        _identityCast(try Scalar.read(self, at: index, node: node, convert: convert), to: T.self)
+        _identityCast(try decodeInteger(Integer.self, at: index, node: node, convert: convert), to: T.self)
     }
 
     /// A value inside a rescued value (strict when `rescue` is `nil`), or a rescued value.
@@ -515,44 +509,14 @@ final class TapeDecoder: Decoder {
 
 // MARK: - Scalars
 
-/// A scalar the decoder reads itself, wherever it sits. Called on concrete types, so specialised; only
-/// ``TypeTraits/Kind/scalar(_:)`` calls through the metatype.
-protocol TapeScalar: Decodable {
-    static func read(
-        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
-    ) throws -> Self
-}
-
-extension TapeScalar where Self: FixedWidthInteger {
-    static func read(
-        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
-    ) throws -> Self {
-        try decoder.decodeInteger(Self.self, at: index, node: node(), convert: convert)
-    }
-}
-
-extension Int: TapeScalar {}
-extension Int8: TapeScalar {}
-extension Int16: TapeScalar {}
-extension Int32: TapeScalar {}
-extension Int64: TapeScalar {}
-extension Int128: TapeScalar {}
-extension UInt: TapeScalar {}
-extension UInt8: TapeScalar {}
-extension UInt16: TapeScalar {}
-extension UInt32: TapeScalar {}
-extension UInt64: TapeScalar {}
-extension UInt128: TapeScalar {}
-
 extension TapeDecoder {
     /// Reads the scalar at `index` with `strictRead` (what `JSONDecoder` accepts), then, when `convert` (a rescued
-    /// place), through `Conversion` and `lenientExtra`; -1 gives `absent`. A refused number is "does not fit" when
+    /// place), through `Conversion`; -1 gives `absent`. A refused number is "does not fit" when
     /// `numberMayNotFit`, as in `JSONDecoder`.
     @inline(__always)
     private func scalar<Conversion: ScalarConversion>(
         _: Conversion.Type, at index: Int, node: () -> CodingPathNode, convert: Bool,
         strict strictRead: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value?,
-        lenientExtra: (Tape.Kind, UnsafeRawBufferPointer) -> Conversion.Value? = { _, _ in nil },
         numberMayNotFit: Bool = false,
         absent: Conversion.Value
     ) throws -> Conversion.Value {
@@ -569,7 +533,7 @@ extension TapeDecoder {
         let bytes = tape.pointee.bytes(of: index)
         if let value = strictRead(kind, bytes) { return value }
         let json5 = context.options.allowsJSON5
-        if convert, let value = Self.converted(Conversion.self, kind, bytes, json5) ?? lenientExtra(kind, bytes) {
+        if convert, let value = Self.converted(Conversion.self, kind, bytes, json5) {
             return value
         }
         if numberMayNotFit && kind == .number {
@@ -612,7 +576,6 @@ extension TapeDecoder {
                     ? Self.foundationDouble(bytes) ?? self.json5Special(bytes)
                     : kind == .string ? self.nonConforming(bytes) : nil
             },
-            lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes) : nil },
             numberMayNotFit: true, absent: 0)
     }
 
@@ -626,7 +589,6 @@ extension TapeDecoder {
                     ? Self.foundationFloat(bytes) ?? self.json5Special(bytes).map(Float.init)
                     : kind == .string ? self.nonConforming(bytes).map(Float.init) : nil
             },
-            lenientExtra: { kind, bytes in kind == .string ? self.nonConforming(bytes).map(Float.init) : nil },
             numberMayNotFit: true, absent: 0)
     }
 
@@ -738,6 +700,20 @@ extension TapeDecoder {
 
     /// A decoder of its own at `index`, for `superDecoder()` and strategies that call user code; from a rescuing
     /// container, in the same scope, at `step` inside it.
+    /// A nested container from `make`; `make(true)` makes it empty at a rescued place (`inner`) where the value is
+    /// missing or not a container.
+    func nested<Container>(
+        _ inner: ContainerRescue?, at node: @autoclosure () -> CodingPathNode, _ make: (Bool) throws -> Container
+    ) throws -> Container {
+        guard let inner, inner.route(nil) != nil else { return try make(false) }
+        do {
+            return try make(false)
+        } catch let error as any RescuableFailure {
+            context.report(pathPrefix, node(), "\(error.summary); read as empty")
+            return try make(true)
+        }
+    }
+
     func detached(
         at index: Int, node: CodingPathNode, rescue: ContainerRescue? = nil, step: RescueStep? = nil
     ) -> TapeDecoder {
@@ -788,8 +764,6 @@ extension TapeDecoder {
     func decodeData(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> Data {
         try refuseNull(Data.self, at: index, node: node, convert: convert)
         switch context.options.dataDecodingStrategy {
-        case .deferredToData:
-            return try Data(from: detached(at: index, node: node))
         case .base64:
             let text = try decodeString(at: index, node: node, convert: convert)
             guard let data = Data(base64Encoded: text) else {
@@ -798,7 +772,7 @@ extension TapeDecoder {
             return data
         case .custom(let closure):
             return try closure(detached(at: index, node: node))
-        @unknown default:
+        default:  // `.deferredToData`
             return try Data(from: detached(at: index, node: node))
         }
     }
@@ -909,7 +883,7 @@ extension TapeDecoder {
         var wanted: String?
         return firstMember(ofObjectAt: object) { position in
             if tape.pointee.key(at: position, is: key) { return true }
-            if keyIsASCII && tape.pointee.withBytes(of: position, UTF8Validation.isASCII) { return false }
+            if keyIsASCII && UTF8Validation.isASCII(tape.pointee.bytes(of: position)) { return false }
             if wanted == nil { wanted = String(decoding: key, as: UTF8.self) }
             return string(at: position) == wanted
         }
