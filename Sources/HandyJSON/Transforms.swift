@@ -193,23 +193,16 @@ open class HexColorTransform: TransformType {
         guard var text = value as? String else { return nil }
         if text.hasPrefix("#") { text.removeFirst() }
         guard let bits = UInt64(text, radix: 16), text.allSatisfy(\.isHexDigit) else { return nil }
-        func component(_ shift: UInt64, _ width: UInt64) -> Double {
-            let maximum = Double((1 << width) - 1)
-            return Double((bits >> shift) & ((1 << width) - 1)) / maximum
+        guard [3, 4, 6, 8].contains(text.count) else { return nil }
+        // Three components (RGB) or four (RGBA), of one or two digits each.
+        let count = text.count % 3 == 0 ? 3 : 4
+        let width = UInt64(text.count / count * 4)
+        func component(_ index: Int) -> Double {
+            let maximum: UInt64 = (1 << width) - 1
+            return Double((bits >> (UInt64(count - 1 - index) * width)) & maximum) / Double(maximum)
         }
-        switch text.count {
-        case 3: return HexColor(red: component(8, 4), green: component(4, 4), blue: component(0, 4))
-        case 4:
-            return HexColor(
-                red: component(12, 4), green: component(8, 4), blue: component(4, 4),
-                alpha: component(0, 4))
-        case 6: return HexColor(red: component(16, 8), green: component(8, 8), blue: component(0, 8))
-        case 8:
-            return HexColor(
-                red: component(24, 8), green: component(16, 8), blue: component(8, 8),
-                alpha: component(0, 8))
-        default: return nil
-        }
+        return HexColor(
+            red: component(0), green: component(1), blue: component(2), alpha: count == 4 ? component(3) : 1)
     }
 
     /// The color as hexadecimal text.

@@ -41,8 +41,7 @@ final class Builder: TokenSink {
         self.root = root
         self.top = .passUnretained(root)
         self.run = run
-        let options = run.options
-        self.options = options
+        options = run.options
         self.maximumDepth = run.maximumDepth
         capacity = min(maximumDepth, Self.initialCapacity) + 1
         stack = .allocate(capacity: capacity)
@@ -205,12 +204,7 @@ final class Builder: TokenSink {
     }
 
     @inline(never)
-    func tooDeep() -> Bool {
-        run.fail(
-            BuildFailure(kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels", path: currentPath()))
-    }
-
-    func fail(_ failure: BuildFailure) -> Bool { run.fail(failure) }
+    func tooDeep() -> Bool { run.tooDeep(at: currentPath()) }
 
     /// The JSON path of the current position: `$.data.items[3].price`.
     func currentPath() -> String {

@@ -134,7 +134,7 @@ class RecordingFrame: Frame {
 
     @inline(never)
     private func tapeFull(_ builder: Builder) -> Bool {
-        builder.fail(
+        builder.run.fail(
             BuildFailure(
                 kind: .tooDeep, message: "a value larger than \(Tape.capacityLimit) bytes or tokens",
                 path: builder.currentPath()))
@@ -181,14 +181,14 @@ final class DecodableFrame<T: Decodable>: RecordingFrame {
         } catch {
             // Lenient mode lets the parent treat the value as one that doesn't fit, keeping a root value's error.
             if let exhausted = error as? StackExhausted {
-                return builder.fail(
+                return builder.run.fail(
                     BuildFailure(
                         kind: .tooDeep, message: exhausted.description,
                         path: builder.currentPath() + CodingPathNode.jsonPath(of: exhausted.codingPath),
                         offset: decoder.errorOffset))
             }
             if context.options.strict {
-                return builder.fail(
+                return builder.run.fail(
                     BuildFailure(
                         kind: .typeMismatch, message: "\(error)", path: builder.currentPath(), underlying: error,
                         offset: decoder.errorOffset))

@@ -11,13 +11,6 @@ protocol LenientArray {
     ) throws -> Result
 }
 
-/// Lets a generic `Element` that is an `Optional` give its `nil`.
-protocol OptionalNone {
-    static var none: Self { get }
-}
-
-extension Optional: OptionalNone {}
-
 extension TapeDecoder {
     /// Runs `body` with ``node`` set to `path`, for values `JSONDecoder` reads in their own `init(from:)`, so that
     /// errors report that decoder path.
@@ -47,11 +40,6 @@ extension TapeDecoder {
 
     private static func containerType(_ kind: Tape.Kind) -> Any.Type {
         kind == .array ? [Any].self : [String: Any].self
-    }
-
-    /// How a diagnostic ends when a value was replaced by its fallback.
-    static func replaced<T>(_: T.Type) -> String {
-        T.self is any OptionalNone.Type ? "the value became nil" : "the default was used"
     }
 }
 
@@ -138,7 +126,7 @@ extension Array: LenientArray where Element: Decodable {
                     try decoder.decode(
                         Element.self, at: position, node: here, rescue: rescue.inside(.index(count))))
             } catch let error as any RescuableFailure {
-                if let none = (Element.self as? any OptionalNone.Type)?.none as? Element {
+                if let none = (Element.self as? any OptionalDecoding.Type)?.none as? Element {
                     result.append(none)
                     decoder.context.report(decoder.pathPrefix, here, "\(error.summary); the element became nil")
                 } else {
@@ -227,6 +215,8 @@ extension Dictionary: LenientStringDictionary where Key == String, Value: Decoda
 
 /// `Wrapped?`, as `Optional`'s `init(from:)` decodes it; in rescue mode a value that can't be rescued is `nil` too.
 protocol OptionalDecoding {
+    /// `nil`, for a generic `Element` that is an `Optional`.
+    static var none: Self { get }
     static func decodeOptional<Result>(
         _ decoder: TapeDecoder, at index: Int, node: () -> CodingPathNode, rescue: RescueRequest?, as: Result.Type
     ) throws -> Result

@@ -2,7 +2,7 @@ import Foundation
 
 // The `Decoder`'s containers. Every call first does what `JSONDecoder` does. In rescue mode (Rescue.swift), a call on
 // the way to a rescued place decodes in rescue mode and, if that fails, puts lenient mode's fallback in its place
-// (``TapeDecoder/fallback(_:key:defaults:node:)``), told to the diagnostics handler.
+// (``TapeDecoder/replacement(for:_:key:defaults:node:)``), told to the diagnostics handler.
 
 /// A keyed container over a ``TapeKeyedState``, its only field: the standard library's box copies the container on
 /// every member, and this copy is one retain.
@@ -109,14 +109,9 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
             guard let index else { throw keyNotFound(key) }
             return try read(index, request)
         } catch let error as any RescuableFailure {
-            let here = node.appending(key)
-            guard
-                let value = decoder.fallback(
-                    T.self, key: key, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
-                    node: here)
-            else { throw error }
-            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
-            return value
+            return try decoder.replacement(
+                for: error, T.self, key: key, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
+                node: node.appending(key))
         }
     }
 
@@ -387,10 +382,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
             advance()
             return value
         } catch let error as any RescuableFailure {
-            guard let value = decoder.fallback(T.self, key: nil, defaults: nil, node: here) else {
-                throw error
-            }
-            decoder.context.report(decoder.pathPrefix, here, "\(error.summary); \(TapeDecoder.replaced(T.self))")
+            let value = try decoder.replacement(for: error, T.self, key: nil, defaults: nil, node: here)
             advance()
             return value
         }
@@ -510,11 +502,7 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer {
         do {
             return try read(request)
         } catch let error as any RescuableFailure {
-            guard let value = decoder.fallback(T.self, key: nil, defaults: nil, node: node) else {
-                throw error
-            }
-            decoder.context.report(decoder.pathPrefix, node, "\(error.summary); \(TapeDecoder.replaced(T.self))")
-            return value
+            return try decoder.replacement(for: error, T.self, key: nil, defaults: nil, node: node)
         }
     }
 

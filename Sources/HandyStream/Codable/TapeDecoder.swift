@@ -408,17 +408,25 @@ final class TapeDecoder: Decoder {
     /// A document has finitely many places, but a user's `init(from:)` could make up new ones forever.
     static let rescueAttemptLimit = 4096
 
-    /// What lenient mode puts in place of a value that can't be rescued: `nil` for an optional, the owner's default
-    /// for `key`, the type's `init()` (``EmptyInitializable``), or the type made from nothing; `nil` if none works.
-    func fallback<T: Decodable>(
-        _: T.Type, key: (any CodingKey)?, defaults: PropertyDefaults?, node: CodingPathNode
-    ) -> T? {
-        if let none = T.self as? any OptionalNone.Type { return none.none as? T }
-        if let key, let value = defaults?.value(for: key) as? T { return value }
-        if let empty = T.self as? any EmptyInitializable.Type, let value = empty.init() as? T { return value }
-        let saved = (scope, scopePath)
-        defer { (scope, scopePath) = saved }
-        return try? decode(T.self, at: -1, node: node, rescue: .everywhere)
+    /// What lenient mode puts in place of a value that failed with `error`, told as a diagnostic: `nil` for an
+    /// optional, the owner's default for `key`, the type's `init()` (``EmptyInitializable``), or the type made from
+    /// nothing; if none works, `error` is thrown.
+    func replacement<T: Decodable>(
+        for error: any RescuableFailure, _: T.Type, key: (any CodingKey)?, defaults: PropertyDefaults?,
+        node: CodingPathNode
+    ) throws -> T {
+        func fallback() -> T? {
+            if let none = T.self as? any OptionalDecoding.Type { return none.none as? T }
+            if let key, let value = defaults?.value(for: key) as? T { return value }
+            if let empty = T.self as? any EmptyInitializable.Type, let value = empty.init() as? T { return value }
+            let saved = (scope, scopePath)
+            defer { (scope, scopePath) = saved }
+            return try? decode(T.self, at: -1, node: node, rescue: .everywhere)
+        }
+        guard let value = fallback() else { throw error }
+        let replaced = T.self is any OptionalDecoding.Type ? "the value became nil" : "the default was used"
+        context.report(pathPrefix, node, "\(error.summary); \(replaced)")
+        return value
     }
 
     // MARK: - Errors

@@ -338,11 +338,6 @@ struct DecimalText {
         var droppedAny = false
         var droppedNonZero = false
 
-        init(base: UnsafeRawPointer, exponent: Int) {
-            self.base = base
-            self.exponent = exponent
-        }
-
         @inline(never)
         static func read(
             _ base: UnsafeRawPointer, integer: Range<Int>, fraction: Range<Int>, exponent: Int

@@ -282,10 +282,7 @@ final class PathFilter: TokenSink {
         }
         depth += 1
         if depth > maximumDepth {
-            return run.fail(
-                BuildFailure(
-                    kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels",
-                    path: currentPath))
+            return run.tooDeep(at: currentPath)
         }
         if case .skipping(let open) = state {
             state = .skipping(depth: open + 1)

@@ -111,11 +111,7 @@ class QueryStage: TokenSink {
         return Self.replay(node.value, into: next)
     }
 
-    func tooDeep() -> Bool {
-        run.fail(
-            BuildFailure(
-                kind: .tooDeep, message: "nesting deeper than \(run.maximumDepth) levels", path: run.valuePath))
-    }
+    func tooDeep() -> Bool { run.tooDeep(at: run.valuePath) }
 
     /// A value's events, as the tokenizer would send them.
     private static func replay(_ value: JSONValue, into sink: TokenSink) -> Bool {

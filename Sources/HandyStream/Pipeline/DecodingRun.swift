@@ -136,4 +136,9 @@ final class DecodingRun {
         if self.failure == nil { self.failure = failure }
         return false
     }
+
+    /// Fails for nesting past ``maximumDepth`` at `path`.
+    func tooDeep(at path: String) -> Bool {
+        fail(BuildFailure(kind: .tooDeep, message: "nesting deeper than \(maximumDepth) levels", path: path))
+    }
 }
