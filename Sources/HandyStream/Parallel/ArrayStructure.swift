@@ -220,19 +220,10 @@ enum ArrayStart {
             guard let first = byte() else { return false }
             switch first {
             case UInt8(ascii: "\""):
-                // Escapes allowed: only the quote that ends the string matters.
-                var cursor = index + 1
-                while cursor < bytes.count {
-                    if bytes[cursor] == UInt8(ascii: "\\") {
-                        cursor += 2
-                    } else if bytes[cursor] == UInt8(ascii: "\"") {
-                        index = cursor + 1
-                        return true
-                    } else {
-                        cursor += 1
-                    }
-                }
-                return false
+                // The first byte after the string; one that ends with the bytes leaves `find` nothing to decide.
+                guard let after = firstOutsideStrings(bytes, from: index, where: { _, _ in true }) else { return false }
+                index = after
+                return true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 // Brackets outside strings, until the one that closes this value.
                 var depth = 0
