@@ -47,23 +47,11 @@ struct OutputBytes {
     mutating func append(_ source: UnsafeRawPointer, count length: Int) {
         reserve(length)
         let destination = UnsafeMutableRawPointer(base + count)
+        // Over 16 bytes by `memcpy`, not ShortBytes's loop, whose ASCII bits would stay computed.
         if length > 16 {
             destination.copyMemory(from: source, byteCount: length)
-        } else if length >= 8 {
-            destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-            destination.storeBytes(
-                of: source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self), toByteOffset: length &- 8,
-                as: UInt64.self)
-        } else if length >= 4 {
-            destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
-            destination.storeBytes(
-                of: source.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self), toByteOffset: length &- 4,
-                as: UInt32.self)
         } else {
-            for index in 0..<length {
-                destination.storeBytes(
-                    of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
-            }
+            ShortBytes.copy(to: destination, from: source, count: length)
         }
         count &+= length
     }

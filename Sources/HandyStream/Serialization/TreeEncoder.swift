@@ -371,20 +371,14 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
         return mappedTreeMember(key, rules.takeUnretainedValue().rule(for: key), of: object, node: node, in: encoder)
     }
 
-    /// Only when ``rules`` is `nil` (checked by the caller).
-    @inline(__always)
-    private func unmappedMember(_ key: Key) -> Int { treeMember(key, of: object, node: node, in: encoder) }
-
-    private func keyName(_ key: Key) -> String { treeKeyName(key, node: node, in: encoder) }
-
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         guard rules == nil else { return try encodeMapped(value, forKey: key) }
-        encoder.encodeBool(value, into: unmappedMember(key))
+        encoder.encodeBool(value, into: treeMember(key, of: object, node: node, in: encoder))
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
         guard rules == nil else { return try encodeMapped(value, forKey: key) }
-        encoder.encodeString(value, into: unmappedMember(key))
+        encoder.encodeString(value, into: treeMember(key, of: object, node: node, in: encoder))
     }
     mutating func encode(_ value: Double, forKey key: Key) throws { try encodeMember(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encodeMember(value, forKey: key) }
@@ -405,7 +399,7 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
     @inline(__always)
     private func integer<I: BinaryInteger & Encodable>(_ value: I, _ key: Key) throws {
         guard rules == nil else { return try encodeMapped(value, forKey: key) }
-        encoder.encodeInteger(value, into: unmappedMember(key))
+        encoder.encodeInteger(value, into: treeMember(key, of: object, node: node, in: encoder))
     }
 
     /// The closures capture the fields they need, not `self` (see ``treeMember(_:of:node:in:)``).
@@ -459,7 +453,7 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
     /// `JSONEncoder`), else a new one. A keyed and an unkeyed one under one key stops the program, as in
     /// `JSONEncoder`; over an encoded value it is the run's error (``EncodableTree/replaced(_:by:at:)``).
     private func nested(_ key: Key, object: Bool) -> Int {
-        if let existing = encoder.tree.member(of: self.object, key: keyName(key)) {
+        if let existing = encoder.tree.member(of: self.object, key: treeKeyName(key, node: node, in: encoder)) {
             switch encoder.tree.nodes[existing].kind {
             case .object where object, .array where !object:
                 return existing
@@ -498,13 +492,6 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     let owner: CodingPathNode
     /// Read from the tree, so that a second container over the same array counts on, as in `JSONEncoder`.
     var count: Int { encoder.tree.childCount(array) }
-
-    init(encoder: TreeEncoder, array: Int, node: CodingPathNode, owner: CodingPathNode) {
-        self.encoder = encoder
-        self.array = array
-        self.node = node
-        self.owner = owner
-    }
 
     var codingPath: [any CodingKey] { node.path }
 
