@@ -7,7 +7,8 @@ import Foundation
 ///     for chunk in chunks { for item in try items.feed(chunk) { handle(item) } }
 ///     for item in try items.finish() { handle(item) }   // and checks that the rest of the document is valid
 public final class ElementDecoder<T> {
-    /// What reads: the parallel readers (ParallelLines.swift) drive it directly.
+    /// What reads. The parallel readers (Parallel/) drive it directly: a span's elements are kept and taken in one
+    /// move, not handed over one call each.
     let engine: DecodingPipeline<T>
 
     init(engine: DecodingPipeline<T>) { self.engine = engine }

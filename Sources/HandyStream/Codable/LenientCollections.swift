@@ -21,8 +21,8 @@ extension TapeDecoder {
         return try body()
     }
 
-    /// `nil` for -1 where `absentAllowed` (rescue mode: an empty container). Errors name `[Any]` or `[String: Any]`, as `JSONDecoder`'s
-    /// containers do, whatever the collection's type.
+    /// `nil` for -1 where `absentAllowed` (rescue mode: an empty container). Errors name `[Any]` or
+    /// `[String: Any]`, as `JSONDecoder`'s containers do, whatever the collection's type.
     func containerHeader(
         _ kind: Tape.Kind, at index: Int, node: () -> CodingPathNode, absentAllowed: Bool, byContainer: Bool = true
     ) throws -> Tape.Token? {

@@ -317,7 +317,7 @@ final class TapeDecoder: Decoder {
         case .data: return _identityCast(try decodeData(at: index, node: node(), convert: convert), to: T.self)
         case .url: return _identityCast(try decodeURL(at: index, node: node(), convert: convert), to: T.self)
         case .decimal: return _identityCast(try decodeDecimal(at: index, node: node(), convert: convert), to: T.self)
-        case .integer(let integer): return try read(integer, at: index, node: node(), convert: convert, as: T.self)
+        case .scalar(let scalar): return try read(scalar, at: index, node: node(), convert: convert, as: T.self)
         case .stringDictionary(let dictionary):
             return try dictionary.decodeMembers(self, at: index, node: node, rescue: rescue, as: T.self)
         case .optional(let optional):
@@ -331,11 +331,11 @@ final class TapeDecoder: Decoder {
         }
     }
 
-    /// `Integer` opened from the traits; `T` is `Integer`.
-    private func read<Integer: FixedWidthInteger, T>(
-        _: Integer.Type, at index: Int, node: CodingPathNode, convert: Bool, as _: T.Type
+    /// `Scalar` opened from the traits; `T` is `Scalar`.
+    private func read<Scalar: TapeScalar, T>(
+        _: Scalar.Type, at index: Int, node: CodingPathNode, convert: Bool, as _: T.Type
     ) throws -> T {
-        _identityCast(try decodeInteger(Integer.self, at: index, node: node, convert: convert), to: T.self)
+        _identityCast(try Scalar.read(self, at: index, node: node, convert: convert), to: T.self)
     }
 
     /// A value inside a rescued value (strict when `rescue` is `nil`), or a rescued value.
@@ -516,6 +516,31 @@ final class TapeDecoder: Decoder {
 }
 
 // MARK: - Scalars
+
+/// A scalar the decoder reads itself, wherever it sits. Called on concrete types, so specialised; only
+/// ``TypeTraits/Kind/scalar(_:)`` calls through the metatype.
+protocol TapeScalar: Decodable {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Self
+}
+
+extension TapeScalar where Self: FixedWidthInteger {
+    static func read(
+        _ decoder: TapeDecoder, at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool
+    ) throws -> Self {
+        try decoder.decodeInteger(Self.self, at: index, node: node(), convert: convert)
+    }
+}
+
+extension Int8: TapeScalar {}
+extension Int16: TapeScalar {}
+extension Int128: TapeScalar {}
+extension UInt: TapeScalar {}
+extension UInt8: TapeScalar {}
+extension UInt16: TapeScalar {}
+extension UInt32: TapeScalar {}
+extension UInt128: TapeScalar {}
 
 extension TapeDecoder {
     /// Reads the scalar at `index` with `strictRead` (what `JSONDecoder` accepts), then, when `convert` (a rescued
@@ -706,8 +731,6 @@ extension TapeDecoder {
         return url
     }
 
-    /// A decoder of its own at `index`, for `superDecoder()` and strategies that call user code; from a rescuing
-    /// container, in the same scope, at `step` inside it.
     /// A nested container from `make`; `make(true)` makes it empty at a rescued place (`inner`) where the value is
     /// missing or not a container.
     func nested<Container>(
@@ -722,6 +745,8 @@ extension TapeDecoder {
         }
     }
 
+    /// A decoder of its own at `index`, for `superDecoder()` and strategies that call user code; from a rescuing
+    /// container, in the same scope, at `step` inside it.
     func detached(
         at index: Int, node: CodingPathNode, rescue: ContainerRescue? = nil, step: RescueStep? = nil
     ) -> TapeDecoder {
@@ -780,7 +805,9 @@ extension TapeDecoder {
             return data
         case .custom(let closure):
             return try closure(detached(at: index, node: node))
-        default:  // `.deferredToData`
+        case .deferredToData:
+            return try Data(from: detached(at: index, node: node))
+        @unknown default:
             return try Data(from: detached(at: index, node: node))
         }
     }

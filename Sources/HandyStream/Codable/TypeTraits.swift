@@ -7,8 +7,8 @@ struct TypeTraits: @unchecked Sendable {
         /// Read by the decoder itself, without `init(from:)`.
         case string, int, double, bool, float, int64, int32, uint64
         case date, data, url, decimal
-        /// The standard library's other integer types, read as the ones above are (lenient mode converts them alike).
-        case integer(any FixedWidthInteger.Type)
+        /// The other integer types, read as the ones above are (lenient mode converts them alike).
+        case scalar(any TapeScalar.Type)
         case array(any LenientArray.Type)
         case stringDictionary(any LenientStringDictionary.Type)
         case optional(any OptionalDecoding.Type)
@@ -42,13 +42,10 @@ struct TypeTraits: @unchecked Sendable {
         case ObjectIdentifier(Data.self): traits.kind = .data
         case ObjectIdentifier(URL.self): traits.kind = .url
         case ObjectIdentifier(Decimal.self): traits.kind = .decimal
-        // Named, not cast: a user's own integer type keeps its `init(from:)`.
-        case ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int128.self),
-            ObjectIdentifier(UInt.self), ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self),
-            ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt128.self):
-            traits.kind = (type as? any FixedWidthInteger.Type).map { .integer($0) } ?? .plain
         default:
-            if let array = type as? any LenientArray.Type {
+            if let scalar = type as? any TapeScalar.Type {
+                traits.kind = .scalar(scalar)
+            } else if let array = type as? any LenientArray.Type {
                 traits.kind = .array(array)
             } else if let dictionary = type as? any LenientStringDictionary.Type {
                 traits.kind = .stringDictionary(dictionary)

@@ -22,7 +22,7 @@ final class ParallelLines<T>: @unchecked Sendable {
         var diagnostics: [(made: Int, diagnostic: DecodingDiagnostic)] = []
         /// A chunk's structure (``Work/scan(_:startsEscaped:base:)``).
         var structure: ChunkStructure?
-        /// Elements read (``Work/elements(_:)``), also those that gave no value.
+        /// Top-level elements read, also those that gave no value: an array's span's (``Work/elements(_:)``).
         var elements = 0
     }
 

@@ -50,6 +50,7 @@ final class DescendantStage: QueryStage {
 
     override init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {
         wanted = path.tail[0].selectors.compactMap(DesignatedPath.step)
+        assert(wanted.count == path.tail[0].selectors.count, "DescendantStage: a selector that is not a name or index")
         rest = Array(path.tail.dropFirst())
         super.init(path: path, next: next, run: run, single: single)
     }

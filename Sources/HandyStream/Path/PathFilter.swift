@@ -32,6 +32,7 @@ final class PathFilter: TokenSink {
         var found = false
         /// Objects: the key read last, matched or not, so that an error in a skipped member names it (buffer reused).
         var key: [UInt8] = []
+        /// This container's JSON path (``currentPath`` when it opened).
         var path: String
     }
 

@@ -16,10 +16,9 @@ class TokenSink {
     func tokenEndArray() -> Bool { unimplemented(self) }
     /// A value already in memory (a model in a `[String: Any]`): `nil` when the sink can't take it so (events follow).
     func tokenReady(_ value: Any) -> Bool? { nil }
-
 }
 
-/// An event a subclass must override: the base traps, so that a forgotten override can't pass for "go on".
+/// An event a base class leaves to its subclasses (``TokenSink``, ``Frame``).
 func unimplemented(_ receiver: AnyObject, _ event: String = #function) -> Never {
     fatalError("\(type(of: receiver)) does not implement \(event)")
 }
