@@ -14,17 +14,20 @@ final class Builder: TokenSink {
     let run: DecodingRun
     @inline(__always)
     var currentOffset: Int { run.offset }
-    /// `stack[0]` is the root frame. Raw memory of `capacity` entries, grown up to `maximumDepth + 1`, so that a push
-    /// or pop costs no reference counting or exclusivity check; `ownedFrames` owns the frames.
-    private var stack: UnsafeMutablePointer<Unmanaged<Frame>>
-    /// `stack[height]`.
+    /// Per depth, the frame open there (`levels[0]`: the root frame) and the frames used there before, in raw memory
+    /// so that a push or pop costs no reference counting. `ownedFrames` owns the frames.
+    @exclusivity(unchecked) private var levels = RawBuffer<Level>(capacity: 64)
+    private struct Level {
+        /// Current up to ``height``.
+        var frame: Unmanaged<Frame>
+        /// A list through ``Frame/nextAtDepth``: an object's children differ in type.
+        var recycled: Unmanaged<Frame>?
+    }
+    /// `levels[height].frame`.
     private var top: Unmanaged<Frame>
     /// The index of the top frame: `depth` less the skipped levels, once all is well.
     private var height = 0
     private let root: Frame
-    /// Per depth, the frames used there (a list through ``Frame/nextAtDepth``): an object's children differ in type.
-    private var recycled: UnsafeMutablePointer<Unmanaged<Frame>?>
-    private var capacity: Int
     private var ownedFrames: [Frame] = []
     /// Containers nested so far, skipped ones included.
     private(set) var depth = 0
@@ -34,28 +37,20 @@ final class Builder: TokenSink {
     /// Whether the value being finished (a container closing now, or a scalar arriving) is the root value itself.
     var atRootValue: Bool { height == 0 }
 
-    /// Entries allocated at first: documents rarely nest deeper.
-    private static let initialCapacity = 64
-
     init(root: Frame, run: DecodingRun) {
         self.root = root
         self.top = .passUnretained(root)
         self.run = run
         options = run.options
         self.maximumDepth = run.maximumDepth
-        capacity = min(maximumDepth, Self.initialCapacity) + 1
-        stack = .allocate(capacity: capacity)
-        stack.initialize(to: top)
-        recycled = .allocate(capacity: capacity)
-        recycled.initialize(repeating: nil, count: capacity)
+        levels.append(Level(frame: top))
     }
 
     deinit {
         for level in stride(from: height, through: 0, by: -1) {
-            stack[level].withInstance { $0.discard() }
+            levels[level].frame.withInstance { $0.discard() }
         }
-        stack.deallocate()
-        recycled.deallocate()
+        levels.deallocate()
     }
 
     // MARK: - Events
@@ -99,7 +94,7 @@ final class Builder: TokenSink {
             skipDepth += 1
             return true
         }
-        if depth >= capacity { _slowpath_grow() }
+        if depth == levels.count { _slowpath_deepen() }
         guard let child = top.withInstance({ $0.openChild(isObject: isObject, self) }) else {
             if failure != nil { return false }
             skipDepth = 1
@@ -107,25 +102,12 @@ final class Builder: TokenSink {
         }
         top = child
         height = depth
-        assert(height < capacity, "Builder: stack index out of range")
-        stack[height] = top
+        levels[height].frame = top
         return true
     }
 
     @inline(never)
-    private func _slowpath_grow() {
-        let larger = capacity - 1 > maximumDepth / 2 ? maximumDepth + 1 : (capacity - 1) * 2 + 1
-        let newStack = UnsafeMutablePointer<Unmanaged<Frame>>.allocate(capacity: larger)
-        newStack.moveInitialize(from: stack, count: capacity)
-        stack.deallocate()
-        stack = newStack
-        let newRecycled = UnsafeMutablePointer<Unmanaged<Frame>?>.allocate(capacity: larger)
-        newRecycled.moveInitialize(from: recycled, count: capacity)
-        (newRecycled + capacity).initialize(repeating: nil, count: larger - capacity)
-        recycled.deallocate()
-        recycled = newRecycled
-        capacity = larger
-    }
+    private func _slowpath_deepen() { levels.append(Level(frame: top)) }
 
     @inline(__always)
     private func close() -> Bool {
@@ -140,8 +122,7 @@ final class Builder: TokenSink {
         }
         let child = top
         height = depth
-        assert(height >= 0 && height < capacity, "Builder: stack index out of range")
-        top = stack[height]
+        top = levels[height].frame
         return child.withInstance { child in
             guard child.finish(self) else { return false }
             return top.withInstance { $0.childFinished(child, self) }
@@ -157,8 +138,7 @@ final class Builder: TokenSink {
     /// Unretained: the builder owns every frame it made (`ownedFrames`).
     @inline(__always)
     func frame(openedBy codec: ValueCodec, isObject: Bool, make: () -> Frame) -> Unmanaged<Frame> {
-        assert(depth < capacity, "Builder: frame list index out of range")
-        var candidate = recycled[depth]
+        var candidate = levels[depth].recycled
         while let cached = candidate {
             let matches = cached.withInstance { frame -> Bool in
                 guard frame.opener === codec && frame.isObject == isObject else { return false }
@@ -175,8 +155,8 @@ final class Builder: TokenSink {
     private func _slowpath_newFrame(_ make: () -> Frame) -> Unmanaged<Frame> {
         let frame = make()
         ownedFrames.append(frame)
-        frame.nextAtDepth = recycled[depth]
-        recycled[depth] = .passUnretained(frame)
+        frame.nextAtDepth = levels[depth].recycled
+        levels[depth].recycled = .passUnretained(frame)
         frame.begin(self)
         return .passUnretained(frame)
     }
@@ -211,8 +191,9 @@ final class Builder: TokenSink {
         var path = run.valuePath
         for level in 0...height {
             // A frame that handles its own nesting (JSONText) stands at several levels and gives all of them at once.
-            if level > 0 && stack[level].toOpaque() == stack[level - 1].toOpaque() { continue }
-            stack[level].withInstance { $0.appendPosition(to: &path) }
+            let frame = levels[level].frame
+            if level > 0 && frame.toOpaque() == levels[level - 1].frame.toOpaque() { continue }
+            frame.withInstance { $0.appendPosition(to: &path) }
         }
         return path
     }

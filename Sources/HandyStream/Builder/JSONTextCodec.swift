@@ -126,7 +126,7 @@ final class JSONTextFrame: Frame {
         if keepsText { state.pointee.writer.key(bytes: bytes, verbatim: builder.run.isVerbatim(bytes)) }
         let last = state.pointee.levels.count - 1
         let start = state.pointee.levels[last].keyStart
-        state.pointee.keyBytes.removeAll(after: start)
+        state.pointee.keyBytes.removeAll(keepingFirst: start)
         state.pointee.keyBytes.append(contentsOf: bytes)
         state.pointee.levels[last].keyLength = bytes.count
         return true

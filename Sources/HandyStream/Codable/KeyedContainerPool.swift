@@ -258,27 +258,25 @@ final class KeyNames {
     let byByte: Bool
     /// 256 slots: the name's offset in `arena` (high half) and its length plus one (low half); 0 until kept.
     private var slots: UnsafeMutablePointer<UInt64>?
-    private var arena: UnsafeMutableRawPointer?
-    private var arenaCount = 0
-    private var arenaCapacity = 0
+    @exclusivity(unchecked) private var arena = OutputBytes(capacity: 0)
 
     init(byByte: Bool) { self.byByte = byByte }
 
     deinit {
         free(slots)
-        free(arena)
+        arena.deallocate()
     }
 
     /// The name kept for the keys whose byte is `byte`, or `nil`; valid until the next name is kept.
     @inline(__always)
     func name(ofByte byte: UInt8) -> UnsafeRawBufferPointer? {
-        guard let slots, let arena else { return nil }
+        guard let slots else { return nil }
         let slot = slots[Int(byte)]
         guard slot != 0 else { return nil }
         let start = Int(truncatingIfNeeded: slot >> 32)
         let count = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) &- 1
-        assert(start >= 0 && count >= 0 && start + count <= arenaCount, "KeyNames: name out of range")
-        return UnsafeRawBufferPointer(start: arena + start, count: count)
+        assert(start >= 0 && count >= 0 && start + count <= arena.count, "KeyNames: name out of range")
+        return UnsafeRawBufferPointer(start: arena.base + start, count: count)
     }
 
     /// Keeps `name` for `byte` and hands back its kept bytes (as ``name(ofByte:)``).
@@ -295,17 +293,8 @@ final class KeyNames {
             guard let raw = calloc(256, MemoryLayout<UInt64>.stride) else { fatalError("KeyNames: out of memory") }
             slots = raw.bindMemory(to: UInt64.self, capacity: 256)
         }
-        guard bytes.count < Int(UInt32.max), arenaCount + bytes.count < Int(UInt32.max) else { return }
-        if arenaCount + bytes.count > arenaCapacity {
-            let capacity = max(256, (arenaCount + bytes.count) * 2)
-            guard let raw = realloc(arena, capacity) else { fatalError("KeyNames: out of memory") }
-            arena = raw
-            arenaCapacity = capacity
-        }
-        if let source = bytes.baseAddress, bytes.count > 0 {
-            (arena! + arenaCount).copyMemory(from: source, byteCount: bytes.count)
-        }
-        slots![Int(byte)] = UInt64(arenaCount) << 32 | UInt64(bytes.count + 1)
-        arenaCount += bytes.count
+        guard bytes.count < Int(UInt32.max), arena.count + bytes.count < Int(UInt32.max) else { return }
+        slots![Int(byte)] = UInt64(arena.count) << 32 | UInt64(bytes.count + 1)
+        arena.append(contentsOf: bytes)
     }
 }

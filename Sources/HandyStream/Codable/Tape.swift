@@ -41,85 +41,36 @@ struct Tape {
 
     /// Manual memory (freed by ``deallocate()``): arrays would add a uniqueness check to each write. Indices are
     /// checked by `assert` in debug builds, and by the callers' bounds (a container's end, a token's length) always.
-    private var tokenBase: UnsafeMutablePointer<Token>
-    private var tokenCapacity: Int
-    private(set) var tokenCount = 0
-    private var byteBase: UnsafeMutablePointer<UInt8>
-    private var byteCapacity: Int
-    private(set) var byteCount = 0
-    /// The open containers' tokens, innermost last. Manual memory too, so the struct copies as plain bytes.
-    private var openBase: UnsafeMutablePointer<Int32>
-    private var openCapacity = 16
-    private(set) var openCount = 0
+    private(set) var tokens = RawBuffer<Token>(capacity: 64)
+    private var byteBuffer = OutputBytes()
+    /// The open containers' tokens, innermost last.
+    private var open = RawBuffer<Int32>(capacity: 16)
     private var duplicates = DuplicateKeys()
+
+    var tokenCount: Int { tokens.count }
+    var byteCount: Int { byteBuffer.count }
+    var openCount: Int { open.count }
 
     /// Token indices and byte positions are 32-bit.
     static let capacityLimit = Int(Int32.max)
 
-    init() {
-        tokenCapacity = 64
-        tokenBase = Self.allocate(tokenCapacity)
-        byteCapacity = 1024
-        byteBase = Self.allocate(byteCapacity)
-        openBase = Self.allocate(openCapacity)
-    }
-
-    // Plain values only, so the buffers come from `malloc` and grow by `realloc`, which can remap a large buffer's
-    // pages instead of copying them.
-
-    /// Traps when out of memory, as Swift's allocations do.
-    private static func allocate<Element: BitwiseCopyable>(_ capacity: Int) -> UnsafeMutablePointer<Element> {
-        guard let raw = malloc(max(capacity, 1) * MemoryLayout<Element>.stride) else {
-            fatalError("Tape: out of memory")
-        }
-        return raw.bindMemory(to: Element.self, capacity: capacity)
-    }
-
-    @inline(never)
-    private mutating func growOpen() { Self.grow(&openBase, capacity: &openCapacity) }
-
-    /// To at least twice `capacity` and at least `needed`.
-    private static func grow<Element: BitwiseCopyable>(
-        _ base: inout UnsafeMutablePointer<Element>, capacity: inout Int, toHold needed: Int = 0
-    ) {
-        var larger = capacity * 2
-        while larger < needed { larger *= 2 }
-        guard let raw = realloc(base, larger * MemoryLayout<Element>.stride) else { fatalError("Tape: out of memory") }
-        base = raw.bindMemory(to: Element.self, capacity: larger)
-        capacity = larger
-    }
-
     var allocatedBytes: Int {
-        tokenCapacity * MemoryLayout<Token>.stride + byteCapacity + openCapacity * MemoryLayout<Int32>.stride
-            + duplicates.allocatedBytes
+        tokens.allocatedBytes + byteBuffer.allocatedBytes + open.allocatedBytes + duplicates.allocatedBytes
     }
 
     /// The tape is not used again.
     func deallocate() {
-        free(tokenBase)
-        free(byteBase)
+        tokens.deallocate()
+        byteBuffer.deallocate()
         duplicates.deallocate()
-        free(openBase)
-    }
-
-    var tokens: TokenView { TokenView(base: tokenBase, count: tokenCount) }
-
-    struct TokenView {
-        let base: UnsafeMutablePointer<Token>
-        let count: Int
-        @inline(__always)
-        subscript(index: Int) -> Token {
-            assert(index >= 0 && index < count, "Tape: token index out of range")
-            return base[index]
-        }
-        var first: Token? { count > 0 ? base[0] : nil }
+        open.deallocate()
     }
 
     /// Keeps the memory.
     mutating func reset() {
-        tokenCount = 0
-        byteCount = 0
-        openCount = 0
+        tokens.removeAll()
+        byteBuffer.removeAll()
+        open.removeAll()
     }
 
     /// Whether another token and `extra` bytes still fit the 32-bit positions.
@@ -130,52 +81,28 @@ struct Tape {
     // MARK: - Recording
 
     @inline(__always)
-    private mutating func appendToken(_ token: Token) {
-        if tokenCount == tokenCapacity { growTokens() }
-        (tokenBase + tokenCount).initialize(to: token)
-        tokenCount += 1
-    }
-
-    @inline(never)
-    private mutating func growTokens() { Self.grow(&tokenBase, capacity: &tokenCapacity) }
-
-    @inline(never)
-    private mutating func growBytes(toHold needed: Int) {
-        Self.grow(&byteBase, capacity: &byteCapacity, toHold: needed)
-    }
-
-    @inline(__always)
     private mutating func countInParent() {
-        if openCount > 0 {
-            let parent = openBase[openCount - 1]
-            assert(Int(parent) < tokenCount, "Tape: open container out of range")
-            tokenBase[Int(parent)].start &+= 1
-        }
+        if openCount > 0 { tokens[Int(open[openCount - 1])].start &+= 1 }
     }
 
     /// Only for an array: an object counts its keys.
     @inline(__always)
     private mutating func countElementInParent() {
         if openCount > 0 {
-            let parent = Int(openBase[openCount - 1])
-            if tokenBase[parent].kind == .array { tokenBase[parent].start &+= 1 }
+            let parent = Int(open[openCount - 1])
+            if tokens[parent].kind == .array { tokens[parent].start &+= 1 }
         }
     }
 
     mutating func beginContainer(isObject: Bool, offset: Int) {
         countElementInParent()
-        if openCount == openCapacity { growOpen() }
-        openBase[openCount] = Int32(truncatingIfNeeded: tokenCount)
-        openCount += 1
-        appendToken(Token(kind: isObject ? .object : .array, start: 0, length: 0, hint: 0, offset: offset))
+        open.append(Int32(truncatingIfNeeded: tokenCount))
+        tokens.append(Token(kind: isObject ? .object : .array, start: 0, length: 0, hint: 0, offset: offset))
     }
 
     mutating func endContainer() {
-        precondition(openCount > 0, "Tape: a container closed that was not open")
-        openCount -= 1
-        let index = Int(openBase[openCount])
-        assert(index < tokenCount, "Tape: closed container out of range")
-        tokenBase[index].length = Int32(truncatingIfNeeded: tokenCount)
+        let index = Int(open.removeLast())
+        tokens[index].length = Int32(truncatingIfNeeded: tokenCount)
     }
 
     @inline(__always)
@@ -183,7 +110,7 @@ struct Tape {
         countInParent()
         let bits = append(.key, text, offset: offset)
         if bits & 0x8080_8080_8080_8080 != 0, openCount > 0 {
-            tokenBase[Int(openBase[openCount - 1])].flags |= KeyTraits.nonASCII.rawValue
+            tokens[Int(open[openCount - 1])].flags |= KeyTraits.nonASCII.rawValue
         }
     }
 
@@ -197,13 +124,8 @@ struct Tape {
     @inline(__always) @discardableResult
     private mutating func append(_ kind: Kind, _ text: UnsafeRawBufferPointer, offset: Int) -> UInt64 {
         let start = byteCount
-        var bits: UInt64 = 0
-        if let source = text.baseAddress, text.count > 0 {
-            if byteCount + text.count > byteCapacity { growBytes(toHold: byteCount + text.count) }
-            bits = ShortBytes.copy(to: UnsafeMutableRawPointer(byteBase + byteCount), from: source, count: text.count)
-            byteCount += text.count
-        }
-        appendToken(
+        let bits = text.count > 0 ? byteBuffer.appendCopying(text) : 0
+        tokens.append(
             Token(
                 kind: kind, start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: text.count),
                 hint: 0, offset: offset))
@@ -213,10 +135,10 @@ struct Tape {
     /// Where recording is, as a JSON path relative to the tape's value (`.items[2].name`); only for an error.
     func openPath() -> String {
         var path = ""
-        for container in UnsafeBufferPointer(start: openBase, count: openCount) {
+        for container in open.elements {
             let index = Int(container)
             guard index < tokenCount else { break }
-            let token = tokenBase[index]
+            let token = tokens[index]
             if token.kind == .array {
                 path += "[\(max(Int(token.start) - 1, 0))]"
                 continue
@@ -224,11 +146,11 @@ struct Tape {
             var lastKey: Int?
             var position = index + 1
             while position < tokenCount {
-                guard tokenBase[position].kind == .key else { break }
+                guard tokens[position].kind == .key else { break }
                 lastKey = position
                 let value = position + 1
                 guard value < tokenCount else { break }
-                let valueToken = tokenBase[value]
+                let valueToken = tokens[value]
                 if valueToken.kind == .object || valueToken.kind == .array {
                     guard valueToken.length > 0 else { break }
                     position = Int(valueToken.length)
@@ -250,7 +172,7 @@ struct Tape {
     }
 
     /// Valid until the tape records again or is reset.
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: byteBase, count: byteCount) }
+    var bytes: UnsafeRawBufferPointer { byteBuffer.buffer }
 
     /// Valid until the tape records again or is reset.
     @inline(__always)
@@ -260,7 +182,7 @@ struct Tape {
         let start = Int(token.start)
         let count = Int(token.length)
         precondition(start >= 0 && count >= 0 && start + count <= byteCount, "Tape: byte range out of bounds")
-        return UnsafeRawBufferPointer(start: byteBase + start, count: count)
+        return UnsafeRawBufferPointer(start: byteBuffer.base + start, count: count)
     }
 
     @inline(__always)
@@ -271,16 +193,16 @@ struct Tape {
         guard let wanted = key.baseAddress else { return true }
         let start = Int(token.start)
         precondition(start >= 0 && start + key.count <= byteCount, "Tape: key bytes out of bounds")
-        return ShortBytes.equal(byteBase + start, wanted, count: key.count)
+        return ShortBytes.equal(byteBuffer.base + start, wanted, count: key.count)
     }
 
     /// Worked out once, in one pass over the keys.
     mutating func keyTraits(ofObjectAt index: Int) -> KeyTraits {
         precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
-        let known = KeyTraits(rawValue: tokenBase[index].flags)
+        let known = KeyTraits(rawValue: tokens[index].flags)
         if known.contains(.known) { return known }
         var traits: KeyTraits = .known
-        let end = Int(tokenBase[index].length)
+        let end = Int(tokens[index].length)
         precondition(end <= tokenCount, "Tape: object end out of range")
         // The look-ups below read the tape through these copies, not `self`, which `duplicates` is part of.
         let tokens = tokens
@@ -291,7 +213,7 @@ struct Tape {
             assert(token.kind == .key, "Tape: not a key")
             return UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start) + Int(token.length)])
         }
-        duplicates.begin(count: Int(tokenBase[index].start))
+        duplicates.begin(count: Int(tokens[index].start))
         var position = index + 1
         while position < end {
             assert(position + 1 < tokenCount, "Tape: a key without its value")
@@ -302,13 +224,13 @@ struct Tape {
             let value = tokens[position + 1]
             position = value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
         }
-        tokenBase[index].flags |= traits.rawValue
-        return KeyTraits(rawValue: tokenBase[index].flags)
+        tokens[index].flags |= traits.rawValue
+        return KeyTraits(rawValue: tokens[index].flags)
     }
 
     @inline(__always)
     mutating func setHint(_ hint: Int, ofObjectAt index: Int) {
         precondition(index >= 0 && index < tokenCount, "Tape: token index out of range")
-        tokenBase[index].hint = Int32(truncatingIfNeeded: hint)
+        tokens[index].hint = Int32(truncatingIfNeeded: hint)
     }
 }

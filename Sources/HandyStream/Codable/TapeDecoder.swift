@@ -119,7 +119,7 @@ final class TapeDecoder: Decoder {
     var errorOffset: Int {
         let tokens = tape.pointee.tokens
         if errorToken >= 0 && errorToken < tokens.count { return tokens[errorToken].offset }
-        return tokens.first?.offset ?? 0
+        return tokens.count > 0 ? tokens[0].offset : 0
     }
 
     // MARK: - Decoder

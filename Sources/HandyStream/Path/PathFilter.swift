@@ -46,13 +46,10 @@ final class PathFilter: TokenSink {
     var owner: Unmanaged<StageOwner>?
     /// The first wildcard segment: in single mode matches are collected, and none can come after its container ends.
     private let firstWildcard: Int?
-    /// The open containers, outermost first: `levelCount` initialized of `levelCapacity`, in memory of the filter's own
-    /// (allocated by `init`, grown by ``push(_:)``, freed by `deinit`), so that changing the innermost level costs no
-    /// exclusivity or uniqueness check. Reached only through ``innermost``, ``push(_:)``, ``pop()`` and, to read the
-    /// match's location, ``matchStarts()``.
-    private var levelBase: UnsafeMutablePointer<Level>
-    private var levelCount = 0
-    private var levelCapacity = 8
+    /// The open containers, outermost first (freed by `deinit`), so that changing the innermost level in place costs
+    /// no exclusivity or uniqueness check.
+    @exclusivity(unchecked) private var levels = RawBuffer<Level>(capacity: 8)
+    private var levelCount: Int { levels.count }
     /// Total open containers, to hold the same nesting cap as the builder while skipping.
     private var depth = 0
     private var nextSerial = 0
@@ -107,40 +104,17 @@ final class PathFilter: TokenSink {
         self.run = run
         self.mode = mode
         firstWildcard = path.firstWildcard
-        levelBase = .allocate(capacity: levelCapacity)
     }
 
     deinit {
-        levelBase.deinitialize(count: levelCount)
-        levelBase.deallocate()
+        levels.deallocate()
     }
 
     // MARK: - Levels
 
     @inline(__always)
     private var innermost: UnsafeMutablePointer<Level>? {
-        guard levelCount > 0 else { return nil }
-        assert(levelCount <= levelCapacity, "PathFilter: level index out of range")
-        return levelBase + (levelCount &- 1)
-    }
-
-    private func push(_ level: Level) {
-        if levelCount == levelCapacity {
-            let larger = UnsafeMutablePointer<Level>.allocate(capacity: levelCapacity * 2)
-            larger.moveInitialize(from: levelBase, count: levelCount)
-            levelBase.deallocate()
-            levelBase = larger
-            levelCapacity *= 2
-        }
-        assert(levelCount < levelCapacity, "PathFilter: level index out of range")
-        (levelBase + levelCount).initialize(to: level)
-        levelCount += 1
-    }
-
-    private func pop() -> Level? {
-        guard levelCount > 0 else { return nil }
-        levelCount -= 1
-        return (levelBase + levelCount).move()
+        levelCount > 0 ? levels.base + (levelCount &- 1) : nil
     }
 
     /// A matched value handed to the builder is complete: events come back here.
@@ -305,7 +279,7 @@ final class PathFilter: TokenSink {
         case .descend(let segment):
             var wantedIndex = -1
             if case .index(let wanted) = path.segments[segment] { wantedIndex = wanted }
-            push(
+            levels.append(
                 Level(
                     isObject: isObject, segment: segment, wantedIndex: wantedIndex, serial: nextSerial,
                     path: currentPath)
@@ -344,9 +318,8 @@ final class PathFilter: TokenSink {
         case .searching:
             depth -= 1
         }
-        guard let level = pop() else {
-            fatalError("PathFilter: a container closed that never opened")
-        }
+        // The tokenizer closes only what opened: an unmatched close is a defect, and `removeLast` traps on it.
+        let level = levels.removeLast()
         if levelCount == 0 && !level.isObject { topLevelElements = level.index }
         if !level.found && !withinWildcard(level.segment) {
             switch path.segments[level.segment] {
@@ -389,7 +362,7 @@ final class PathFilter: TokenSink {
     private func matchStarts() {
         guard run.recordsLocations else { return }
         var location: [JSONPath.Step] = []
-        for level in UnsafeBufferPointer(start: levelBase, count: levelCount) {
+        for level in levels.elements {
             location.append(level.isObject ? .key(String(decoding: level.key, as: UTF8.self)) : .index(level.index))
         }
         run.candidateLocation = location

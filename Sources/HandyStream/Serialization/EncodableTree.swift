@@ -224,13 +224,13 @@ final class EncodableTree {
 
     @inline(__always)
     func setText(_ index: Int, _ write: (inout JSONWriter) throws -> Void) rethrows {
-        let start = text.output.bytes.pointee.count
+        let start = text.out.pointee.count
         try write(&text)
         nodes[index].kind = .text
-        let end = text.output.bytes.pointee.count
+        let end = text.out.pointee.count
         guard end <= capacityLimit else {
             // Dropped, so the tree holds no position that wrapped (and the limit is met again after the next).
-            text.output.bytes.pointee.removeAll(after: start)
+            text.out.pointee.removeAll(keepingFirst: start)
             nodes[index].textStart = 0
             nodes[index].textLength = 0
             return tooLarge()
@@ -269,7 +269,7 @@ final class EncodableTree {
                     return
                 }
                 // `text` is only read here, `writer` only written.
-                let all = text.output.bytes.pointee.buffer
+                let all = text.out.pointee.buffer
                 writer.rawJSON(
                     bytes: UnsafeRawBufferPointer(
                         rebasing: all[Int(node.textStart)..<Int(node.textStart + node.textLength)]))

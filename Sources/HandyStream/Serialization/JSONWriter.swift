@@ -3,10 +3,11 @@ import Foundation
 /// Appends JSON text, compact or pretty printed, to one byte buffer; strings are escaped per RFC 8259 and stay UTF-8.
 /// With `buildsValues`, the same calls build Foundation-style values (`toJSON()`), numbers keeping their types.
 struct JSONWriter {
-    /// Read in place through `output.bytes.pointee.buffer`: a computed property would copy the writer's struct when
-    /// it is a class's property.
-    let output = OutputStorage()
-    @inline(__always) private var out: UnsafeMutablePointer<OutputBytes> { output.bytes }
+    /// Frees ``out`` once no copy of the writer is left.
+    private let output = OutputStorage()
+    /// The text, shared by the writer's copies and read in place (`out.pointee.buffer`): a computed property would
+    /// copy the writer's struct when it is a class's property.
+    let out: UnsafeMutablePointer<OutputBytes>
     var bytes: [UInt8] { out.pointee.array }
     let options: EncodingOptions
     /// Open containers, for indentation and the depth cap.
@@ -22,6 +23,7 @@ struct JSONWriter {
     init(options: EncodingOptions, buildsValues: Bool = false) {
         self.options = options
         self.buildsValues = buildsValues
+        out = output.bytes
     }
 
     var builtValue: Any? { values.result }
@@ -241,7 +243,7 @@ struct JSONWriter {
             var runStart = 0
             var index = 0
             // Eight bytes at a time while none needs an escape; then that word's escapes at once, or the tail, read
-            // as the text's last word with the bytes already read shifted out.
+            // as the text's last word with the bytes already read shifted out.pointee.
             while index < count {
                 while Self.littleEndian && index &+ 8 <= count,
                     !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slash: slash)
@@ -402,4 +404,15 @@ public struct JSONEncodingError: Error, CustomStringConvertible, LocalizedError,
     public var description: String { message }
     /// The description, for `localizedDescription`.
     public var errorDescription: String? { message }
+}
+
+/// Owns a writer's text for as long as any copy of the writer.
+final class OutputStorage {
+    let bytes = UnsafeMutablePointer<OutputBytes>.allocate(capacity: 1)
+    init() { bytes.initialize(to: OutputBytes()) }
+    deinit {
+        bytes.pointee.deallocate()
+        bytes.deinitialize(count: 1)
+        bytes.deallocate()
+    }
 }
