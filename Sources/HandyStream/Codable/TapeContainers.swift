@@ -292,8 +292,9 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let inner = rescue?.inner(RescueStep(key))
         let index = try nestedIndex(key, inner)
-        return try decoder.nested(inner, at: node.appending(key)) {
-            try decoder.unkeyed(at: $0 ? -1 : index, node: node.appending(key), rescue: inner, absentAllowed: $0)
+        let here = node.appending(key)
+        return try decoder.nested(inner, at: here) {
+            try decoder.unkeyed(at: $0 ? -1 : index, node: here, rescue: inner, absentAllowed: $0)
         }
     }
 
