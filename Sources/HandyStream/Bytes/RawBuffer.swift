@@ -7,18 +7,21 @@ import Darwin
 /// A growing run of values in manual memory: the builder's frames, the path filter's levels, the tape, a writer's
 /// text. An array would check its uniqueness on every append; here an append is a capacity check and a store.
 ///
-/// One of the named unsafe places. Preconditions: the owner calls ``deallocate()`` exactly once and uses no copy after
-/// it; a copy reads and writes the same elements (as a pointer does) until the original grows; indices are checked by
-/// `assert`. A class keeps one in an `@exclusivity(unchecked)` variable: a checked one would cost a runtime call per
-/// change, and its accesses never overlap (one thread, and an append calls nothing that reaches the owner).
+/// Listed in the architecture's "Where raw memory is touched". Preconditions: the owner calls ``deallocate()`` exactly
+/// once and uses no copy after it; a copy reads the same elements (as a pointer does) until the original changes;
+/// indices are checked by `assert`. A class that keeps one in a variable marks it `@exclusivity(unchecked)`: a checked
+/// one would cost a runtime call per change, and its accesses never overlap (one thread, and an append calls nothing
+/// that reaches the owner).
 struct RawBuffer<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private(set) var capacity: Int
 
     init(capacity: Int) {
-        // `realloc` moves the elements bitwise: a `weak` reference, say, would be left behind.
-        precondition(_isBitwiseTakable(Element.self), "RawBuffer: elements must move bitwise")
+        // `realloc` moves the elements bitwise (a `weak` reference, say, would be left behind) and aligns to 16 bytes.
+        precondition(
+            _isBitwiseTakable(Element.self) && MemoryLayout<Element>.alignment <= 16,
+            "RawBuffer: elements must move bitwise")
         self.capacity = max(capacity, 1)
         base = Self.allocate(self.capacity)
     }
@@ -78,20 +81,20 @@ struct RawBuffer<Element> {
         count = newCount
     }
 
-    /// Reads and writes in place, also through a copy.
+    /// Reads and writes in place.
     @inline(__always)
     subscript(index: Int) -> Element {
         unsafeAddress {
             assert(index >= 0 && index < count, "RawBuffer: index out of range")
             return UnsafePointer(base + index)
         }
-        nonmutating unsafeMutableAddress {
+        unsafeMutableAddress {
             assert(index >= 0 && index < count, "RawBuffer: index out of range")
             return base + index
         }
     }
 
-    /// Valid until the next append.
+    /// Valid until the buffer changes.
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 }
 
@@ -147,7 +150,7 @@ extension RawBuffer where Element == UInt8 {
         bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
     }
 
-    /// Valid until the next append.
+    /// Valid until the buffer changes.
     var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     var array: [UInt8] { Array(elements) }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Tokens are fixed-size records; keys, strings (unescaped) and numbers' text are copied into one byte buffer, as
 /// the tokenizer's buffers live only during its callback. A container's token says where it ends, so a member is
-/// skipped in one step; members are found by comparing key bytes. Both buffers keep their capacity across values.
+/// skipped in one step; members are found by comparing key bytes. The buffers keep their capacity across values.
 struct Tape {
     enum Kind: UInt8 {
         case object, array, key, string, number, `true`, `false`, null
@@ -224,8 +224,8 @@ struct Tape {
             let value = tokens[position + 1]
             position = value.kind == .object || value.kind == .array ? Int(value.length) : position + 2
         }
-        tokens[index].flags |= traits.rawValue
-        return KeyTraits(rawValue: tokens[index].flags)
+        self.tokens[index].flags |= traits.rawValue
+        return KeyTraits(rawValue: self.tokens[index].flags)
     }
 
     @inline(__always)

@@ -243,7 +243,7 @@ struct JSONWriter {
             var runStart = 0
             var index = 0
             // Eight bytes at a time while none needs an escape; then that word's escapes at once, or the tail, read
-            // as the text's last word with the bytes already read shifted out.pointee.
+            // as the text's last word with the bytes already read shifted out.
             while index < count {
                 while Self.littleEndian && index &+ 8 <= count,
                     !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slash: slash)

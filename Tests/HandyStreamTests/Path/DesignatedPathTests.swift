@@ -77,6 +77,20 @@ struct DesignatedPathTests {
         #expect(try ModelDecoder().decode(Owner.self, from: json, at: "b[0][0]").name == "")
     }
 
+    @Test("A path twelve levels deep: the filter's levels grow and keep their keys and paths")
+    func deepPath() throws {
+        let keys = (0..<12).map { "k\($0)" }
+        var json = #"[10, 20, {"found": 30}]"#
+        for key in keys.reversed() { json = #"{"skip": {"x": [1]}, "\#(key)": \#(json), "after": 0}"# }
+        let path = keys.joined(separator: ".")
+        #expect(try ModelDecoder().decode(Int.self, from: json, at: path + "[1]") == 20)
+        #expect(try ModelDecoder().decode(Int.self, from: json, at: path + "[2].found") == 30)
+        let missing = expectError(.pathNotFound) {
+            try ModelDecoder().decode(Owner.self, from: json, at: path + "[2].lost")
+        }
+        #expect(missing?.path == "$." + path + "[2]")
+    }
+
     @Test("The first occurrence of a key on the path wins, and reading stops there")
     func firstOccurrence() throws {
         let json = #"{"data": {"v": 1}, "data": {"v": 2}}"#
