@@ -41,7 +41,7 @@ struct RawBuffer<Element> {
     var allocatedBytes: Int { capacity * MemoryLayout<Element>.stride }
 
     @inline(__always)
-    mutating func reserve(_ extra: Int) {
+    fileprivate mutating func reserve(_ extra: Int) {
         if capacity &- count < extra { grow(toHold: count + extra) }
     }
 

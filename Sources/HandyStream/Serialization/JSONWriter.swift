@@ -5,8 +5,8 @@ import Foundation
 struct JSONWriter {
     /// Frees ``out`` once no copy of the writer is left.
     private let output = OutputStorage()
-    /// The text, shared by the writer's copies and read in place (`out.pointee.buffer`): a computed property would
-    /// copy the writer's struct when it is a class's property.
+    /// The text, shared by the writer's copies; read in place (`out.pointee.buffer`), not through ``bytes``, which
+    /// copies it into an array.
     let out: UnsafeMutablePointer<OutputBytes>
     var bytes: [UInt8] { out.pointee.array }
     let options: EncodingOptions
