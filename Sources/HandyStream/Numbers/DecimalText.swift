@@ -578,10 +578,12 @@ struct DecimalText {
         let normalized = w << UInt64(leadingZeros)
         // q is within the table's powers (-342...308): this arithmetic can't overflow.
         let index = 2 &* (q &- PowersOfFive.smallestPowerOfTen)
-        var (high, low) = normalized.multipliedFullWidth(by: PowersOfFive.table[index])
+        assert(index >= 0 && index + 1 < PowersOfFive.wordCount, "q is outside the table")
+        let table = PowersOfFive.table
+        var (high, low) = normalized.multipliedFullWidth(by: table[index])
         let precisionMask: UInt64 = 0x1FF  // the bits below the 52 + 3 that matter
         if high & precisionMask == precisionMask {
-            let (secondHigh, _) = normalized.multipliedFullWidth(by: PowersOfFive.table[index + 1])
+            let (secondHigh, _) = normalized.multipliedFullWidth(by: table[index + 1])
             let (sum, carry) = low.addingReportingOverflow(secondHigh)
             low = sum
             if carry { high &+= 1 }

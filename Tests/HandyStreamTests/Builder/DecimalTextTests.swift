@@ -60,9 +60,9 @@ struct DecimalTextTests {
         let table = PowersOfFive.table
         func entry(_ q: Int) -> [UInt64] {
             let index = 2 * (q - PowersOfFive.smallestPowerOfTen)
-            return Array(table[index...index + 1])
+            return Array(UnsafeBufferPointer(start: table + index, count: 2))
         }
-        #expect(table.count == 2 * (PowersOfFive.largestPowerOfTen - PowersOfFive.smallestPowerOfTen + 1))
+        #expect(PowersOfFive.wordCount == 2 * (PowersOfFive.largestPowerOfTen - PowersOfFive.smallestPowerOfTen + 1))
         #expect(entry(-342) == [0xEEF4_53D6_923B_D65A, 0x113F_AA29_06A1_3B3F])
         #expect(entry(-1) == [0xCCCC_CCCC_CCCC_CCCC, 0xCCCC_CCCC_CCCC_CCCD])
         #expect(entry(-27) == [0x9E74_D1B7_91E0_7E48, 0x775E_A264_CF55_347E])
@@ -79,6 +79,21 @@ struct DecimalTextTests {
             #expect(entry(q) == [high, low], "5^\(q)")
             let (carry, low5) = power.low.multipliedFullWidth(by: 5)
             power = (power.high &* 5 &+ carry, low5)
+        }
+    }
+
+    @Test("The built powers of five are, word for word, those Python's integers give (generate-powers-of-five.py)")
+    func powersOfFiveAgainstPython() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/powers-of-five.txt")
+        let rows = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count * 2 == PowersOfFive.wordCount)
+        for row in rows {
+            let fields = row.split(separator: " ")
+            let q = try #require(Int(fields[0]))
+            let index = 2 * (q - PowersOfFive.smallestPowerOfTen)
+            #expect(PowersOfFive.table[index] == UInt64(fields[1], radix: 16), "5^\(q), high word")
+            #expect(PowersOfFive.table[index + 1] == UInt64(fields[2], radix: 16), "5^\(q), low word")
         }
     }
 
