@@ -84,11 +84,10 @@ final class ArrayCodec<Element>: ValueCodec, @unchecked Sendable {
         ModelStorage.store(elements, at: target, mode: mode)
         return true
     }
-    /// Made once, so that opening a cursor asks the runtime for no type metadata.
-    private let cursorType: EncodeCursor.Type = ArrayCursor<Element>.self
-
+    /// The array stays in the value being written, unchanged, while its elements are.
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        try run.open(cursorType, owner: self, isObject: false, source: source) { ArrayCursor<Element>(codec: element) }
+        try run.open(ElementsCursor.self, owner: self, isObject: false) { ElementsCursor(codec: element) }
+            .start(ModelStorage.elements(of: source.assumingMemoryBound(to: [Element].self)))
     }
     override var expectation: String { "an array" }
 }

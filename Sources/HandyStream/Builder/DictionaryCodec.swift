@@ -24,9 +24,6 @@ struct DictionaryFinishing<Value>: @unchecked Sendable {
 final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
     unowned(unsafe) let value: ValueCodec
     let finishing: DictionaryFinishing<Value>
-    /// Made once, so that opening a cursor asks the runtime for no type metadata.
-    private let cursorType: EncodeCursor.Type = DictionaryCursor<Value>.self
-
     init(value: ValueCodec, finishing: DictionaryFinishing<Value> = .make()) {
         self.value = value
         self.finishing = finishing
@@ -39,7 +36,9 @@ final class DictionaryCodec<Value>: ValueCodec, @unchecked Sendable {
         }
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        try run.open(cursorType, owner: self, isObject: true, source: source) { DictionaryCursor<Value>(codec: value) }
+        let sortedKeys = run.options.sortedKeys
+        try run.open(MembersCursor.self, owner: self, isObject: true) { MembersCursor(codec: value) }
+            .start(ModelStorage.load([String: Value].self, from: source), sortedKeys: sortedKeys)
     }
     override var expectation: String { "an object" }
 }

@@ -20,9 +20,9 @@ final class EnumCodec<E: RawRepresentable>: ConvertingCodec<E.RawValue>, @unchec
     }
 }
 
-func openElements<Element>(_ elements: [Element], _ codec: ValueCodec, owner: ValueCodec, on run: inout EncodingRun)
+func openElements<Element>(_ elements: [Element], _ codec: ValueCodec, owner: AnyObject?, on run: inout EncodingRun)
     throws
 {
-    try run.open(ArrayCursor<Element>.self, owner: owner, isObject: false) { ArrayCursor(codec: codec) }
-        .start(elements)
+    try run.open(ElementsCursor.self, owner: owner, isObject: false) { ElementsCursor(codec: codec) }
+        .start(ModelStorage.elements(of: elements), holding: elements)
 }

@@ -45,9 +45,8 @@ final class InlineArrayCodec: ValueCodec, @unchecked Sendable {
         unsafeDowncast(frame, to: InlineArrayFrame.self).moveValue(ifComplete: target, mode: mode)
     }
     override func write(_ source: UnsafeRawPointer, to run: inout EncodingRun) throws {
-        try run.open(InlineArrayCursor.self, owner: self, isObject: false, source: source) {
-            InlineArrayCursor(codec: self)
-        }
+        try run.open(ElementsCursor.self, owner: self, isObject: false) { ElementsCursor(codec: element) }
+            .start(ModelStorage.ElementRun(base: source, count: count, stride: elementStride))
     }
     override var expectation: String {
         "an array of exactly \(count) element\(count == 1 ? "" : "s") of type \(element.valueType)"
@@ -169,27 +168,4 @@ final class InlineArrayFrame: Frame {
         filled = 0
     }
     override func appendPosition(to path: inout String) { path += "[\(index)]" }
-}
-
-final class InlineArrayCursor: EncodeCursor {
-    private unowned(unsafe) let codec: InlineArrayCodec
-    private var source: UnsafeRawPointer?
-    private var index = 0
-
-    init(codec: InlineArrayCodec) { self.codec = codec }
-
-    override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
-        self.source = source
-        index = 0
-    }
-    override func next(_ writer: inout JSONWriter) -> EncodeChild? {
-        guard let source, index < codec.count else {
-            writer.endArray()
-            return nil
-        }
-        writer.element()
-        defer { index += 1 }
-        return .typed(.passUnretained(codec.element), source + index &* codec.elementStride)
-    }
-    override func reset() { source = nil }
 }

@@ -61,10 +61,8 @@ final class JSONValueCodec: ValueCodec, @unchecked Sendable {
         case .string(let text): run.writer.string(text)
         case .array(let elements): try openElements(elements, self, owner: self, on: &run)
         case .object(let members):
-            try run.open(DictionaryCursor<JSONValue>.self, owner: self, isObject: true) {
-                DictionaryCursor(codec: self)
-            }
-            .start(members: members)
+            try run.open(MembersCursor.self, owner: self, isObject: true) { MembersCursor(codec: self) }
+                .start(keys: members.map(\.key), values: members.map(\.value))
         }
     }
 

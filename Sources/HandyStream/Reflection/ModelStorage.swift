@@ -90,7 +90,7 @@ extension ModelStorage {
 
         static var empty: ElementRun { ElementRun(base: nil, count: 0, stride: 0) }
 
-        private init(base: UnsafeRawPointer?, count: Int, stride: Int) {
+        init(base: UnsafeRawPointer?, count: Int, stride: Int) {
             self.base = base
             self.count = count
             self.stride = stride

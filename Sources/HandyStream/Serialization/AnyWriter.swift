@@ -3,6 +3,9 @@ import Foundation
 /// Writes whatever an `Any` holds: Foundation values, types with codecs, and other structs and classes from their
 /// stored properties, as HandyJSON did. Like the codecs, it opens a cursor for a container, never calling itself.
 enum AnyWriter {
+    /// Writes the `Any` at an address: the codec of the containers this opens.
+    private static let codec = AnyCodec()
+
     static func write(_ value: Any, to run: inout EncodingRun) throws {
         guard let value = try plainValue(value, maximumSteps: run.options.maximumDepth) else {
             return run.writer.null()
@@ -25,10 +28,11 @@ enum AnyWriter {
         case let number as any BinaryInteger: run.writer.integer(number)
         case let number as Decimal: try run.writer.decimal(number)
         case let dictionary as [String: Any]:
-            let members = ordered(dictionary.map { ($0.key, $0.value) }, run.options)
-            try run.open(AnyCursor.self, owner: nil, isObject: true) { AnyCursor() }.start(members: members)
+            let sortedKeys = run.options.sortedKeys
+            try run.open(MembersCursor.self, owner: nil, isObject: true) { MembersCursor(codec: codec) }
+                .start(dictionary, sortedKeys: sortedKeys)
         case let array as [Any]:
-            try run.open(AnyCursor.self, owner: nil, isObject: false) { AnyCursor() }.start(elements: array)
+            try openElements(array, codec, owner: nil, on: &run)
         case let enumValue as any HandyJSONEnum:
             try write(enumValue.rawValue, to: &run)
         default:
@@ -88,11 +92,6 @@ enum AnyWriter {
         try open(value, &run)
     }
 
-    /// By key when the options sort keys.
-    private static func ordered(_ members: [(String, Any)], _ options: EncodingOptions) -> [(String, Any)] {
-        options.sortedKeys ? members.sorted { $0.0 < $1.0 } : members
-    }
-
     /// An object of a struct's or class's stored properties, else the value's description.
     private static func writeReflected(_ value: Any, to run: inout EncodingRun) throws {
         let mirror = Mirror(reflecting: value)
@@ -105,7 +104,7 @@ enum AnyWriter {
             members.insert(contentsOf: current.children.enumerated().map { ($1.label ?? ".\($0)", $1.value) }, at: 0)
             superclass = current.superclassMirror
         }
-        members = ordered(members, run.options)
+        if run.options.sortedKeys { members.sort { $0.0 < $1.0 } }
         if run.options.nilEncoding == .omit {
             members.removeAll { member in
                 guard let optional = member.1 as? OptionalMarkerValue, StoredProperty.isOptional(type(of: member.1))
@@ -113,6 +112,7 @@ enum AnyWriter {
                 return optional.wrappedValue == nil
             }
         }
-        try run.open(AnyCursor.self, owner: nil, isObject: true) { AnyCursor() }.start(members: members)
+        try run.open(MembersCursor.self, owner: nil, isObject: true) { MembersCursor(codec: codec) }
+            .start(keys: members.map(\.0), values: members.map(\.1))
     }
 }

@@ -15,8 +15,6 @@ class EncodeCursor {
 
     /// Writes the next member's separator and key and returns the member, or closes the container (`nil`).
     func next(_ writer: inout JSONWriter) -> EncodeChild? { fatalError("\(type(of: self)).next") }
-    /// For cursors opened with a type value.
-    func start(_ source: UnsafeRawPointer, sortedKeys: Bool) { fatalError("\(type(of: self)).start") }
     /// Once its container is closed.
     func reset() {}
 }
@@ -106,29 +104,31 @@ final class HolderCursor<T>: EncodeCursor {
     }
 }
 
-/// The elements of an array (or of a set, made an array), read in place.
-final class ArrayCursor<Element>: EncodeCursor {
-    private var elements = ModelStorage.ElementRun.empty
-    private var index = 0
-    /// An array that exists only for this cursor (a set's elements, a `JSONValue`'s), held while it is read.
-    private var held: [Element] = []
-    private var holds = false
-    private let codec: Unmanaged<ValueCodec>
+/// Values a fixed stride apart, each written by one codec, read in place: an array's elements (a set's, made an array,
+/// an inline array's, an `[Any]`'s with ``AnyCodec``), or, in ``MembersCursor``, an object's member values.
+class ElementsCursor: EncodeCursor {
+    // Unchecked: a cursor is used by one encoding run, one call at a time.
+    @exclusivity(unchecked) final var elements = ModelStorage.ElementRun.empty
+    @exclusivity(unchecked) final var index = 0
+    /// An array that exists only for this cursor (a set's elements, a dictionary's values), held while it is read.
+    @exclusivity(unchecked) private final var held: Any?
+    @exclusivity(unchecked) private final var holds = false
+    final let codec: Unmanaged<ValueCodec>
 
     init(codec: ValueCodec) { self.codec = .passUnretained(codec) }
 
-    func start(_ array: [Element]) {
-        held = array
-        holds = true
-        elements = ModelStorage.elements(of: held)
+    /// - Precondition: `elements` stay where they are, unchanged, until this container is closed (in the value being
+    ///   written, which the frame below keeps).
+    final func start(_ elements: ModelStorage.ElementRun) {
+        self.elements = elements
         index = 0
     }
 
-    /// `source` holds an `[Element]`, which the frame below keeps alive and unchanged until this container is
-    /// closed, so its elements are read in place.
-    override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
-        elements = ModelStorage.elements(of: source.assumingMemoryBound(to: [Element].self))
-        index = 0
+    /// `elements` are in `holding`'s storage.
+    final func start(_ elements: ModelStorage.ElementRun, holding: Any) {
+        held = holding
+        holds = true
+        start(elements)
     }
 
     override func next(_ writer: inout JSONWriter) -> EncodeChild? {
@@ -147,92 +147,40 @@ final class ArrayCursor<Element>: EncodeCursor {
     }
 
     @inline(never)
-    private func _slowpath_release() {
-        held = []
+    private final func _slowpath_release() {
+        held = nil
         holds = false
     }
 }
 
-/// The entries of a `[String: Value]` (or a `JSONValue` object's members), values read in place.
-final class DictionaryCursor<Value>: EncodeCursor {
-    private var keys: [String] = []
-    /// Keeps the buffer `values` points into alive and unchanged.
-    private var valueArray: [Value] = []
-    private var values = ModelStorage.ElementRun.empty
-    private var index = 0
-    private let codec: Unmanaged<ValueCodec>
+/// An object's members: a `[String: Value]`'s entries, a `JSONValue` object's members (in order, duplicates kept), or a
+/// `[String: Any]`'s and a reflected value's with ``AnyCodec``.
+final class MembersCursor: ElementsCursor {
+    @exclusivity(unchecked) private var keys: [String] = []
 
-    init(codec: ValueCodec) { self.codec = .passUnretained(codec) }
-
-    override func start(_ source: UnsafeRawPointer, sortedKeys: Bool) {
-        let dictionary = ModelStorage.load([String: Value].self, from: source)
-        if sortedKeys {
-            let entries = dictionary.sorted { $0.key < $1.key }
-            start(keys: entries.map(\.key), values: entries.map(\.value))
-        } else {
-            start(keys: Array(dictionary.keys), values: Array(dictionary.values))
-        }
-    }
-
-    /// In the order given, duplicate keys kept.
-    func start(members: [JSONValue.Member]) where Value == JSONValue {
-        start(keys: members.map(\.key), values: members.map(\.value))
-    }
-
-    private func start(keys: [String], values: [Value]) {
+    func start<Value>(keys: [String], values: [Value]) {
         self.keys = keys
-        valueArray = values
-        self.values = ModelStorage.elements(of: valueArray)
-        index = 0
+        start(ModelStorage.elements(of: values), holding: values)
+    }
+
+    func start<Value>(_ dictionary: [String: Value], sortedKeys: Bool) {
+        guard sortedKeys else { return start(keys: Array(dictionary.keys), values: Array(dictionary.values)) }
+        let entries = dictionary.sorted { $0.key < $1.key }
+        start(keys: entries.map(\.key), values: entries.map(\.value))
     }
 
     override func next(_ writer: inout JSONWriter) -> EncodeChild? {
-        guard index < values.count else {
+        guard index < elements.count else {
             writer.endObject()
             return nil
         }
         writer.key(keys[index])
         defer { index += 1 }
-        return .typed(codec, values.address(index))
+        return .typed(codec, elements.address(index))
     }
 
     override func reset() {
         keys = []
-        valueArray = []
-        values = .empty
-    }
-}
-
-/// An `[Any]`'s elements, or the members of a `[String: Any]` or of a value written by reflection.
-final class AnyCursor: EncodeCursor {
-    private var elements: [Any] = []
-    private var keys: [String]?
-    private var index = 0
-
-    func start(elements: [Any]) {
-        self.elements = elements
-        keys = nil
-        index = 0
-    }
-
-    func start(members: [(String, Any)]) {
-        elements = members.map(\.1)
-        keys = members.map(\.0)
-        index = 0
-    }
-
-    override func next(_ writer: inout JSONWriter) -> EncodeChild? {
-        guard index < elements.count else {
-            if keys == nil { writer.endArray() } else { writer.endObject() }
-            return nil
-        }
-        if let keys { writer.key(keys[index]) } else { writer.element() }
-        index += 1
-        return .any(elements[index - 1])
-    }
-
-    override func reset() {
-        elements = []
-        keys = nil
+        super.reset()
     }
 }

@@ -58,15 +58,6 @@ struct EncodingRun {
         return unsafeDowncast(push(Cursor.self, owner: owner, make: make), to: Cursor.self)
     }
 
-    /// For a cursor type kept by a generic container, so that opening one looks up no type metadata.
-    mutating func open(
-        _ type: EncodeCursor.Type, owner: AnyObject, isObject: Bool, source: UnsafeRawPointer,
-        make: () -> EncodeCursor
-    ) throws {
-        if isObject { try writer.beginObject() } else { try writer.beginArray() }
-        push(type, owner: owner, make: make).start(source, sortedKeys: writer.options.sortedKeys)
-    }
-
     /// Keeps a value that exists only here (a model inside an `Any`) alive while `codec`'s cursors read it in place.
     mutating func hold<T>(_ value: T, _ codec: ValueCodec) throws {
         unsafeDowncast(
