@@ -38,7 +38,6 @@ struct RescueRequest {
     var places: [RescuePath]
     var everything = false
 
-    static let none = RescueRequest(places: [])
     static let everywhere = RescueRequest(places: [], everything: true)
 
     func inside(_ step: RescueStep) -> RescueRequest {

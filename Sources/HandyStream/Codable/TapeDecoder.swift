@@ -805,9 +805,7 @@ extension TapeDecoder {
             return data
         case .custom(let closure):
             return try closure(detached(at: index, node: node))
-        case .deferredToData:
-            return try Data(from: detached(at: index, node: node))
-        @unknown default:
+        default:  // .deferredToData
             return try Data(from: detached(at: index, node: node))
         }
     }
