@@ -19,10 +19,3 @@ final class EnumCodec<E: RawRepresentable>: ConvertingCodec<E.RawValue>, @unchec
         try withUnsafePointer(to: rawValue) { try inner.write(UnsafeRawPointer($0), to: &run) }
     }
 }
-
-func openElements<Element>(_ elements: [Element], _ codec: ValueCodec, owner: AnyObject?, on run: inout EncodingRun)
-    throws
-{
-    try run.open(ElementsCursor.self, owner: owner, isObject: false) { ElementsCursor(codec: codec) }
-        .start(ModelStorage.elements(of: elements), holding: elements)
-}

@@ -805,7 +805,9 @@ extension TapeDecoder {
             return data
         case .custom(let closure):
             return try closure(detached(at: index, node: node))
-        default:  // .deferredToData
+        case .deferredToData:
+            return try Data(from: detached(at: index, node: node))
+        @unknown default:
             return try Data(from: detached(at: index, node: node))
         }
     }

@@ -1,8 +1,8 @@
 /// 128-bit approximations of 5^q, normalized so that the top bit is set, for q in -342...308: the table of the
 /// Eisel–Lemire algorithm, built as the fast_float library builds it, two words per power, the high word first.
 ///
-/// It is computed from exact integers as the process starts (`buildAtLoad` runs from `.init_array`, before `main` and
-/// any other thread), so that a read on the hot path is a plain load: no lazy initialization, no check.
+/// It is computed from exact integers when the library is loaded (`buildAtLoad` runs among the image's initializers:
+/// before `main`, or inside `dlopen`), so that a read on the hot path is a plain load: no lazy initialization, no check.
 enum PowersOfFive {
     static let smallestPowerOfTen = -342
     static let largestPowerOfTen = 308
@@ -27,7 +27,8 @@ enum PowersOfFive {
             power.multiply(by: 5)
         }
         // 5^-n is ⌊2^b / 5^n⌋ + 1 cut to its top 128 bits, with b = z + 127 up to n = 27 and 2z + 128 beyond (z:
-        // 5^n's bit length); ⌊2^b / 5^n⌋ is ⌊2^1728 / 5^n⌋ shifted right, as the floors of divisions compose.
+        // 5^n's bit length); ⌊2^b / 5^n⌋ is ⌊2^1728 / 5^n⌋ shifted right, as the floors of divisions compose. 1728 is
+        // the largest b (2 × 795 + 128 = 1718, 795 bits being 5^342's length) rounded up to whole words: 27 of them.
         let numerator = 1728
         var reciprocal = BigNumber(1, shiftedLeft: numerator)
         power = BigNumber(1)
@@ -43,11 +44,17 @@ enum PowersOfFive {
     }
 }
 
-/// Written only by `buildAtLoad`, before `main`; `nil` is a constant, so the variable needs no lazy initialization.
+/// Written only by `buildAtLoad`, as the library loads; `nil` is a constant, so the optimizer lays the variable out
+/// statically and a read needs no lazy initialization.
 nonisolated(unsafe) private var builtTable: UnsafeMutablePointer<UInt64>? = nil
 
+#if objectFormat(MachO)
+@used @section("__DATA,__mod_init_func")
+private let buildAtLoad: @convention(c) () -> Void = { builtTable = PowersOfFive.build() }
+#else
 @used @section(".init_array")
 private let buildAtLoad: @convention(c) () -> Void = { builtTable = PowersOfFive.build() }
+#endif
 
 /// A non-negative integer below 2^1792 in its `count` significant 64-bit words, least significant first, kept on the
 /// stack: just what the table needs.
@@ -55,6 +62,7 @@ private struct BigNumber {
     var words = InlineArray<28, UInt64>(repeating: 0)
     var count = 1
 
+    /// `value << shift`, for a `value` whose bits stay within the word they start in (1, here).
     init(_ value: UInt64, shiftedLeft shift: Int = 0) {
         count = shift / 64 + 1
         words[count - 1] = value << UInt64(shift % 64)
@@ -71,6 +79,7 @@ private struct BigNumber {
     }
 
     func shiftedRight(by shift: Int) -> BigNumber {
+        precondition(shift >= 0, "BigNumber: a negative shift")
         var result = BigNumber(0)
         result.count = count - shift / 64
         for index in 0..<result.count { result.words[index] = word(from: shift + 64 * index) }

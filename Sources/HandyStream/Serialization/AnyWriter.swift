@@ -29,10 +29,10 @@ enum AnyWriter {
         case let number as Decimal: try run.writer.decimal(number)
         case let dictionary as [String: Any]:
             let sortedKeys = run.options.sortedKeys
-            try run.open(MembersCursor.self, owner: nil, isObject: true) { MembersCursor(codec: codec) }
+            try run.open(MembersCursor.self, owner: codec, isObject: true) { MembersCursor(codec: codec) }
                 .start(dictionary, sortedKeys: sortedKeys)
         case let array as [Any]:
-            try openElements(array, codec, owner: nil, on: &run)
+            try openElements(array, codec, owner: codec, on: &run)
         case let enumValue as any HandyJSONEnum:
             try write(enumValue.rawValue, to: &run)
         default:
@@ -112,7 +112,7 @@ enum AnyWriter {
                 return optional.wrappedValue == nil
             }
         }
-        try run.open(MembersCursor.self, owner: nil, isObject: true) { MembersCursor(codec: codec) }
+        try run.open(MembersCursor.self, owner: codec, isObject: true) { MembersCursor(codec: codec) }
             .start(keys: members.map(\.0), values: members.map(\.1))
     }
 }

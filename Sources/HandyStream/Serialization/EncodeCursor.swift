@@ -9,7 +9,7 @@ enum EncodeChild {
 
 /// A container being written.
 class EncodeCursor {
-    /// The codec that opened the cursor (its identity decides reuse); `nil` for cursors of `Any` values.
+    /// The codec that opened the cursor: its identity decides reuse (set once the cursor is made).
     var owner: AnyObject?
     var nextAtDepth: EncodeCursor?
 
@@ -183,4 +183,13 @@ final class MembersCursor: ElementsCursor {
         keys = []
         super.reset()
     }
+}
+
+/// Writes `elements`, which exist only here, each by `codec`. A cursor is reused by the next container of the same
+/// owner at the same depth, with the codec it was made with: an owner always writes its elements with one codec.
+func openElements<Element>(_ elements: [Element], _ codec: ValueCodec, owner: AnyObject, on run: inout EncodingRun)
+    throws
+{
+    try run.open(ElementsCursor.self, owner: owner, isObject: false) { ElementsCursor(codec: codec) }
+        .start(ModelStorage.elements(of: elements), holding: elements)
 }

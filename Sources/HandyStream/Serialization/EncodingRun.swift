@@ -52,7 +52,7 @@ struct EncodingRun {
 
     /// With the cursor this depth has for `owner`, or a new one from `make`, for the caller to fill in.
     mutating func open<Cursor: EncodeCursor>(
-        _: Cursor.Type, owner: AnyObject?, isObject: Bool, make: () -> Cursor
+        _: Cursor.Type, owner: AnyObject, isObject: Bool, make: () -> Cursor
     ) throws -> Cursor {
         if isObject { try writer.beginObject() } else { try writer.beginArray() }
         return unsafeDowncast(push(Cursor.self, owner: owner, make: make), to: Cursor.self)
@@ -66,7 +66,7 @@ struct EncodingRun {
         ).start(value)
     }
 
-    private mutating func push(_ type: EncodeCursor.Type, owner: AnyObject?, make: () -> EncodeCursor)
+    private mutating func push(_ type: EncodeCursor.Type, owner: AnyObject, make: () -> EncodeCursor)
         -> EncodeCursor
     {
         let depth = stack.count
@@ -84,7 +84,7 @@ struct EncodingRun {
 
     @inline(never)
     private mutating func _slowpath_newCursor(
-        _ make: () -> EncodeCursor, owner: AnyObject?, depth: Int
+        _ make: () -> EncodeCursor, owner: AnyObject, depth: Int
     ) -> EncodeCursor {
         let made = make()
         made.owner = owner
