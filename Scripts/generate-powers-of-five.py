@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes Tests/HandyStreamTests/Fixtures/powers-of-five.txt: the 128-bit approximations of 5^q for q in -342...308
 that the Eisel-Lemire algorithm reads (the same construction as the fast_float library's), one power a line, high
-word first. PowersOfFive.swift builds the same table at run time; the tests compare the two word for word."""
+word first. PowersOfFive.swift builds the same table as the library loads; the tests compare the two word for word."""
 import pathlib
 
 SMALLEST, LARGEST = -342, 308

@@ -8,8 +8,8 @@ enum PowersOfFive {
     static let largestPowerOfTen = 308
     static let wordCount = 2 * (largestPowerOfTen - smallestPowerOfTen + 1)
 
-    /// `wordCount` words, set once before `main` and never changed: the power q's words are at `2 * (q + 342)` and
-    /// after it.
+    /// `wordCount` words, set once as the library loads and never changed: the power q's words are at `2 * (q + 342)`
+    /// and after it.
     @inline(__always)
     static var table: UnsafePointer<UInt64> { UnsafePointer(builtTable.unsafelyUnwrapped) }
 
@@ -28,7 +28,7 @@ enum PowersOfFive {
         }
         // 5^-n is ⌊2^b / 5^n⌋ + 1 cut to its top 128 bits, with b = z + 127 up to n = 27 and 2z + 128 beyond (z:
         // 5^n's bit length); ⌊2^b / 5^n⌋ is ⌊2^1728 / 5^n⌋ shifted right, as the floors of divisions compose. 1728 is
-        // the largest b (2 × 795 + 128 = 1718, 795 bits being 5^342's length) rounded up to whole words: 27 of them.
+        // the largest b (2 × 795 + 128 = 1718, 795 bits being 5^342's length) rounded up to whole words; 2^1728 is word 27.
         let numerator = 1728
         var reciprocal = BigNumber(1, shiftedLeft: numerator)
         power = BigNumber(1)

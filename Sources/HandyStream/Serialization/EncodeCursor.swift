@@ -110,7 +110,7 @@ class ElementsCursor: EncodeCursor {
     // Unchecked: a cursor is used by one encoding run, one call at a time.
     @exclusivity(unchecked) final var elements = ModelStorage.ElementRun.empty
     @exclusivity(unchecked) final var index = 0
-    /// An array that exists only for this cursor (a set's elements, a dictionary's values), held while it is read.
+    /// An array made for this cursor (a set's elements, a dictionary's values, an `[Any]`), held while it is read.
     @exclusivity(unchecked) private final var held: Any?
     @exclusivity(unchecked) private final var holds = false
     final let codec: Unmanaged<ValueCodec>
