@@ -48,48 +48,40 @@ struct RescueRequest {
     }
 }
 
-/// The rescue state of one value whose `init(from:)` runs in rescue mode, shared by the containers it makes.
-final class RescueScope {
+/// The rescue state of one value whose `init(from:)` runs in rescue mode, as a container at ``path`` inside that
+/// value sees it.
+final class ContainerRescue {
     let places: [RescuePath]
     let everything: Bool
-    /// What `init()` gives the properties, for a type that has one.
+    /// What `init()` gives the value's properties, for a type that has one.
     let defaults: PropertyDefaults?
+    let path: RescuePath
 
-    init(places: [RescuePath], everything: Bool, defaults: PropertyDefaults?) {
+    init(places: [RescuePath], everything: Bool, defaults: PropertyDefaults?, path: RescuePath = []) {
         self.places = places
         self.everything = everything
         self.defaults = defaults
-    }
-
-    /// `nil` when a call at `path` runs strictly (no rescued place at or below it); else the places below it.
-    func route(_ path: RescuePath) -> RescueRequest? {
-        if everything { return .everywhere }
-        var inner: [RescuePath] = []
-        var hit = false
-        for place in places where place.count >= path.count && place.starts(with: path) {
-            hit = true
-            if place.count > path.count { inner.append(Array(place.dropFirst(path.count))) }
-        }
-        return hit ? RescueRequest(places: inner) : nil
-    }
-}
-
-final class ContainerRescue {
-    let scope: RescueScope
-    let path: RescuePath
-
-    init(scope: RescueScope, path: RescuePath) {
-        self.scope = scope
         self.path = path
     }
 
+    /// `nil` when a call at `step` (at the container itself for `nil`) runs strictly, with no rescued place at or
+    /// below it; else the places below it.
     func route(_ step: RescueStep?) -> RescueRequest? {
-        guard let step else { return scope.route(path) }
-        return scope.route(path + [step])
+        if everything { return .everywhere }
+        let here = step.map { path + [$0] } ?? path
+        var inner: [RescuePath] = []
+        var hit = false
+        for place in places where place.count >= here.count && place.starts(with: here) {
+            hit = true
+            if place.count > here.count { inner.append(Array(place.dropFirst(here.count))) }
+        }
+        return hit ? RescueRequest(places: inner) : nil
     }
 
     /// The rescue of a container nested at `step`.
-    func inner(_ step: RescueStep) -> ContainerRescue { ContainerRescue(scope: scope, path: path + [step]) }
+    func inner(_ step: RescueStep) -> ContainerRescue {
+        ContainerRescue(places: places, everything: everything, defaults: defaults, path: path + [step])
+    }
 }
 
 /// A `DecodingError`, or a number that doesn't fit; a depth or stack failure is never rescued.

@@ -110,7 +110,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
             return try read(index, request)
         } catch let error as any RescuableFailure {
             return try decoder.replacement(
-                for: error, T.self, key: key, defaults: rescue.path.isEmpty ? rescue.scope.defaults : nil,
+                for: error, T.self, key: key, defaults: rescue.path.isEmpty ? rescue.defaults : nil,
                 node: node.appending(key))
         }
     }

@@ -71,10 +71,9 @@ final class TapeDecoder: Decoder {
     private var poolsContainers = false
     /// Whether a keyed container was made since the root value started: only then do the makers reclaim.
     private var madeKeyedContainers = false
-    /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift).
-    var scope: RescueScope?
-    /// Where this decoder's value sits inside the scope's value (a decoder from `superDecoder()`).
-    var scopePath: RescuePath = []
+    /// The rescue state of the value whose `init(from:)` runs, `nil` while it runs strictly (see Rescue.swift); a
+    /// decoder from `superDecoder()` sees it from where its value sits.
+    var scope: ContainerRescue?
     /// Nested values made from nothing, capped: a type that contains itself would never end.
     private var fromNothingDepth = 0
     static let fromNothingLimit = 32
@@ -124,13 +123,8 @@ final class TapeDecoder: Decoder {
 
     // MARK: - Decoder
 
-    private var ownRescue: ContainerRescue? {
-        guard let scope else { return nil }
-        return ContainerRescue(scope: scope, path: scopePath)
-    }
-
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let rescue = ownRescue
+        let rescue = scope
         let object = try keyedObject(at: current, node: node, absentAllowed: rescue?.route(nil) != nil)
         return keyedDecodingContainer(at: object, node: node, mapping: mapping, rescue: rescue, Key.self)
     }
@@ -161,12 +155,12 @@ final class TapeDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let rescue = ownRescue
+        let rescue = scope
         return try unkeyed(at: current, node: node, rescue: rescue, absentAllowed: rescue?.route(nil) != nil)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        TapeSingleValueContainer(decoder: self, index: current, node: node, rescue: ownRescue)
+        TapeSingleValueContainer(decoder: self, index: current, node: node, rescue: scope)
     }
 
     /// `index`, checked to be an object's token; -1 (absent, a container with no keys) only when `absentAllowed`.
@@ -205,7 +199,6 @@ final class TapeDecoder: Decoder {
         node = storage.paths.root
         mapping = nil
         scope = nil
-        scopePath = []
         errorToken = 0
         stackBudget = budget
         nesting = 0
@@ -343,15 +336,14 @@ final class TapeDecoder: Decoder {
     private func decodeInRescue<T: Decodable>(
         _: T.Type, at index: Int, node: CodingPathNode, _ traits: TypeTraits, _ rescue: RescueRequest?
     ) throws -> T {
-        let saved = (current, self.node, mapping, scope, scopePath)
+        let saved = (current, self.node, mapping, scope)
         current = index
         self.node = node
         mapping = traits.mapping
         errorToken = index
-        scopePath = []
         nesting += 1
         defer {
-            (current, self.node, mapping, scope, scopePath) = saved
+            (current, self.node, mapping, scope) = saved
             nesting -= 1
         }
         guard let rescue else {
@@ -388,8 +380,7 @@ final class TapeDecoder: Decoder {
         defer { if rescue.everything { fromNothingDepth -= 1 } }
         var attempts = 0
         while true {
-            scope = RescueScope(
-                places: places, everything: rescue.everything, defaults: defaults)
+            scope = ContainerRescue(places: places, everything: rescue.everything, defaults: defaults)
             let mark = context.pendingCount
             do {
                 return try finish(T(from: self), traits)
@@ -419,8 +410,8 @@ final class TapeDecoder: Decoder {
             if let none = T.self as? any OptionalDecoding.Type { return none.none as? T }
             if let key, let value = defaults?.value(for: key) as? T { return value }
             if let empty = T.self as? any EmptyInitializable.Type, let value = empty.init() as? T { return value }
-            let saved = (scope, scopePath)
-            defer { (scope, scopePath) = saved }
+            let saved = scope
+            defer { scope = saved }
             return try? decode(T.self, at: -1, node: node, rescue: .everywhere)
         }
         guard let value = fallback() else { throw error }
@@ -756,10 +747,7 @@ extension TapeDecoder {
         decoder.builder = builder
         decoder.stackBudget = stackBudget
         decoder.nesting = nesting
-        if let rescue {
-            decoder.scope = rescue.scope
-            decoder.scopePath = step.map { rescue.path + [$0] } ?? rescue.path
-        }
+        decoder.scope = step.flatMap { rescue?.inner($0) } ?? rescue
         return decoder
     }
 
