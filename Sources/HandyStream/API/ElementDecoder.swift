@@ -66,8 +66,4 @@ public final class ElementDecoder<T> {
             return (engine.takeElements(), error)
         }
     }
-
-    /// Bytes of the input read: where reading stopped when nothing more could match (a path at a finite index),
-    /// otherwise all that was fed (in the UTF-8 JSON text the tokenizer reads, as ``IncrementalDecoder/bytesRead``).
-    public var bytesRead: Int { engine.bytesRead }
 }

@@ -206,11 +206,6 @@ struct JSONWriter {
         needsComma = true
     }
 
-    private mutating func raw(_ text: StaticString) {
-        out.pointee.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        needsComma = true
-    }
-
     private mutating func raw(_ text: String) {
         var text = text
         text.withUTF8 { out.pointee.append(contentsOf: $0) }
