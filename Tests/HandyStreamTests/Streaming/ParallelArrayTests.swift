@@ -199,6 +199,13 @@ import Testing
         ] {
             Self.agree(JSONValue.self, at: "items[*]", Array(text.utf8), split: false)
         }
+        // The path's keys written with escapes: still split. A duplicate key: the first one's value counts.
+        let numbers = (0..<40).map(String.init).joined(separator: ", ")
+        Self.agree(
+            JSONValue.self, at: "data.items[*]", Array(#"{"d\u0061ta": {"it\u0065ms": [\#(numbers)]}}"#.utf8),
+            split: true)
+        Self.agree(
+            JSONValue.self, at: "items[*]", Array(#"{"items": 1, "items": [\#(numbers)]}"#.utf8), split: false)
         // Nesting past the cap inside an element: the error one reading gives.
         var options = DecodingOptions()
         options.maximumDepth = 30
