@@ -164,12 +164,7 @@ extension ModelDecoder {
             default: return nil
             }
         }
-        // The keys within the first bytes; the array not closed within a span after them.
-        guard let first = try source.chunk(at: 0, count: max(2 * source.spanSize, 1 << 16)) else { return nil }
-        defer { source.recycle(first) }
-        guard InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: first.bytes.prefix(4))),
-            let start = ArrayStart.find(keys: keys, in: first.bytes, longerThan: source.spanSize)
-        else { return nil }
+        guard let start = try source.longArray(keys: keys)?.start else { return nil }
         return (
             ArrayPlace(start: start, keys: keys, descendants: namesBelow),
             parsed.fromSegment(keys.count, eachElement: namesBelow)
@@ -194,14 +189,9 @@ extension ModelDecoder {
         func whole() throws -> ElementDecoder<Validation> {
             ElementDecoder(engine: try pipeline(Validation.self, at: "", mode: .valuePerDocument, singleDocument: true))
         }
-        guard jobs > 1, try whole().engine.resumes,
-            let first = try source.chunk(at: 0, count: max(2 * source.spanSize, 1 << 16))
-        else { return try inOrder() }
-        let found =
-            InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: first.bytes.prefix(4)))
-            ? largeArray(in: first.bytes, longerThan: source.spanSize) : nil
-        source.recycle(first)
-        guard let (start, depth) = found else { return try inOrder() }
+        guard jobs > 1, try whole().engine.resumes, let (start, depth) = try source.longArray(keys: nil) else {
+            return try inOrder()
+        }
         let parallel = ParallelLines<Validation>(jobs: jobs, recordsPaths: false, diagnostics: nil) { _ in try whole() }
         parallel.makeElementsDecoder = { _ in
             var decoder = self

@@ -137,132 +137,87 @@ struct ArrayCuts {
     }
 }
 
-/// The index of the first byte from `start` outside strings (their quotes and contents skipped, escapes counted) for
-/// which `stop` is true; `nil` if none is.
-private func firstOutsideStrings(
-    _ bytes: UnsafeRawBufferPointer, from start: Int, where stop: (Int, UInt8) -> Bool
-) -> Int? {
-    var inString = false
-    var index = start
-    while index < bytes.count {
-        let byte = bytes[index]
-        if inString {
-            if byte == UInt8(ascii: "\\") {
-                index += 1
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
+extension LineSource {
+    /// A long array in the input's first bytes: one that doesn't close within a span of its `[`. With `keys`, the
+    /// array they lead to from the top-level value (each the first of its name), any doubt on the way (a value of
+    /// another shape, bytes that end first) being `nil`; without, the one with the most commas. A guess, which one
+    /// reading confirms (``PathFilter/opensEveryElement(afterKeys:)``) or, without keys, replaces when it fails.
+    /// `depth`: the containers that hold its elements, it too.
+    func longArray(keys: [[UInt8]]?) throws -> (start: Int, depth: Int)? {
+        guard let first = try chunk(at: 0, count: max(2 * spanSize, 1 << 16)) else { return nil }
+        defer { recycle(first) }
+        let bytes = first.bytes
+        guard InputEncoding.isUTF8(firstBytes: UnsafeRawBufferPointer(rebasing: bytes.prefix(4))) else { return nil }
+        let length = spanSize
+        /// The containers open: where, whether an array, its commas so far.
+        var open: [(offset: Int, isArray: Bool, commas: Int)] = []
+        var best: (start: Int, depth: Int, commas: Int)?
+        func consider(_ container: (offset: Int, isArray: Bool, commas: Int), depth: Int, end: Int) {
+            guard container.isArray, end - container.offset > length, container.commas > best?.commas ?? -1 else {
+                return
             }
-        } else if byte == UInt8(ascii: "\"") {
-            inString = true
-        } else if stop(index, byte) {
-            return index
+            best = (container.offset, depth, container.commas)
         }
-        index += 1
-    }
-    return nil
-}
-
-/// The array of the document with the most elements seen in `bytes`, of those that don't close within `length` bytes
-/// of their start: where it opens, and how many containers hold its elements (it too). `nil` if there is none.
-func largeArray(in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> (start: Int, depth: Int)? {
-    /// The containers open: where, whether an array, its commas so far.
-    var open: [(offset: Int, isArray: Bool, commas: Int)] = []
-    var best: (start: Int, depth: Int, commas: Int)?
-    func consider(_ container: (offset: Int, isArray: Bool, commas: Int), depth: Int, end: Int) {
-        guard container.isArray, end - container.offset > length, container.commas > best?.commas ?? -1 else { return }
-        best = (container.offset, depth, container.commas)
-    }
-    var unbalanced = false
-    _ = firstOutsideStrings(bytes, from: 0) { index, byte in
-        switch byte {
-        case UInt8(ascii: "["), UInt8(ascii: "{"): open.append((index, byte == UInt8(ascii: "["), 0))
-        case UInt8(ascii: "]"), UInt8(ascii: "}"):
-            guard let container = open.popLast() else {
-                unbalanced = true
-                return true
-            }
-            consider(container, depth: open.count + 1, end: index)
-        case UInt8(ascii: ","): if !open.isEmpty { open[open.count - 1].commas += 1 }
-        default: break
-        }
-        return false
-    }
-    if unbalanced { return nil }
-    for (level, container) in open.enumerated() { consider(container, depth: level + 1, end: bytes.count) }
-    return best.map { ($0.start, $0.depth) }
-}
-
-/// Where the array a path's keys lead to opens, read from the input's first bytes: the path is keys, then `[*]` and
-/// anything after. A guess, which one reading of the bytes before it confirms
-/// (``PathFilter/opensEveryElement(afterKeys:)``).
-enum ArrayStart {
-    /// The offset of the array's `[`, if the keys lead to one within `bytes` and it doesn't close within `length`
-    /// bytes or before `bytes` end (a short array is read as lines: it may be one of many JSON Lines). Any doubt on
-    /// the way (a value of another shape, bytes that end before the `[`) is `nil`: one reading decides then.
-    static func find(keys: [[UInt8]], in bytes: UnsafeRawBufferPointer, longerThan length: Int) -> Int? {
+        /// The keys matched, the one at `n` in the object at `open[n]`; the level of the array they lead to.
+        var matched = 0
+        var found: Int?
+        /// The last string, quotes included: at a colon, the member's key.
+        var string = 0..<0
         var index = 0
-        func skipSpace() {
-            while index < bytes.count, ASCII.isJSONSpace(bytes[index]) { index += 1 }
-        }
-        func byte() -> UInt8? { index < bytes.count ? bytes[index] : nil }
-        /// The key at `index` (its quote), unescaped; `nil` when it runs past the bytes.
-        func readKey() -> [UInt8]? {
-            let start = index
-            guard skipValue() else { return nil }
-            let raw = bytes[(start + 1)..<(index - 1)]
-            guard raw.contains(UInt8(ascii: "\\")) else { return Array(raw) }
-            // Rare: Foundation reads the escapes. A key read otherwise than one reading does is caught after.
-            let text = try? JSONSerialization.jsonObject(with: Data(bytes[start..<index]), options: .fragmentsAllowed)
-            return (text as? String).map { Array($0.utf8) }
-        }
-        /// Moves past the value at `index`; `false` if it doesn't end within the bytes.
-        func skipValue() -> Bool {
-            guard let first = byte() else { return false }
-            switch first {
+        var end = bytes.count
+        while index < end, ASCII.isJSONSpace(bytes[index]) { index += 1 }
+        guard keys == nil || index < end && (bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "["))
+        else { return nil }
+        while index < end {
+            let byte = bytes[index]
+            switch byte {
             case UInt8(ascii: "\""):
-                // The first byte after the string; one that ends with the bytes leaves `find` nothing to decide.
-                guard let after = firstOutsideStrings(bytes, from: index, where: { _, _ in true }) else { return false }
-                index = after
-                return true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                // Brackets outside strings, until the one that closes this value.
-                var depth = 0
-                let close = firstOutsideStrings(bytes, from: index) { _, byte in
-                    if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
-                    if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
-                    return depth == 0
+                let start = index
+                index += 1
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == ASCII.backslash ? 2 : 1
                 }
-                guard let close else { return false }
-                index = close + 1
-                return true
-            default:
-                while let next = byte(), !",}] \n\r\t".utf8.contains(next) { index += 1 }
-                return index < bytes.count
+                string = start..<min(index + 1, bytes.count)
+            case UInt8(ascii: ":"):
+                guard let keys, found == nil else { break }
+                // A key of the object the keys so far lead to: the next one; or a member after the one matched last.
+                if open.count == matched + 1 && matched < keys.count && Self.key(bytes[string]) == keys[matched] {
+                    matched += 1
+                } else if open.count == matched && matched > 0 {
+                    return nil
+                }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                let isArray = byte == UInt8(ascii: "[")
+                if let keys, found == nil, open.count == matched {
+                    // The value the keys so far lead to: an object for the next key, the array after the last.
+                    guard isArray == (matched == keys.count) else { return nil }
+                    if isArray { (found, end) = (matched, min(end, index + length + 1)) }
+                }
+                open.append((index, isArray, 0))
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                guard let container = open.popLast() else { return nil }
+                if keys == nil {
+                    consider(container, depth: open.count + 1, end: index)
+                } else if found == open.count {
+                    return index - container.offset > length ? (container.offset, open.count + 1) : nil
+                } else if open.count <= matched {
+                    return nil
+                }
+            case UInt8(ascii: ","): if !open.isEmpty { open[open.count - 1].commas += 1 }
+            default: break
             }
-        }
-        for key in keys {
-            skipSpace()
-            guard byte() == UInt8(ascii: "{") else { return nil }
             index += 1
-            while true {
-                skipSpace()
-                guard byte() == UInt8(ascii: "\""), let name = readKey() else { return nil }
-                skipSpace()
-                guard byte() == UInt8(ascii: ":") else { return nil }
-                index += 1
-                skipSpace()
-                if name == key { break }
-                guard skipValue() else { return nil }
-                skipSpace()
-                guard byte() == UInt8(ascii: ",") else { return nil }
-                index += 1
-            }
         }
-        skipSpace()
-        guard byte() == UInt8(ascii: "[") else { return nil }
-        let start = index
-        let rest = UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<min(bytes.count, start + 1 + length)])
-        let structure = ChunkStructure(rest, base: 0, startsEscaped: false)
-        return structure.lowest.0 < 0 ? nil : start
+        // With keys, an array still open where the window or the bytes end is long.
+        if keys != nil { return found.map { (open[$0].offset, $0 + 1) } }
+        for (level, container) in open.enumerated() { consider(container, depth: level + 1, end: bytes.count) }
+        return best.map { ($0.start, $0.depth) }
+    }
+
+    /// A key with its quotes, unescaped (rarely needed: Foundation reads the escapes).
+    private static func key(_ quoted: Slice<UnsafeRawBufferPointer>) -> [UInt8]? {
+        guard quoted.contains(ASCII.backslash) else { return Array(quoted.dropFirst().dropLast()) }
+        let text = try? JSONSerialization.jsonObject(with: Data(quoted), options: .fragmentsAllowed)
+        return (text as? String).map { Array($0.utf8) }
     }
 }
