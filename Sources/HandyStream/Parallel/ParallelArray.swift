@@ -38,14 +38,15 @@ extension ParallelLines {
         handedOver = Array(repeating: [], count: jobs)
         var delivered = 0
         var chunks: [LineSpan] = []
-        defer {
-            stopWorkers()
-            for chunk in chunks { source.recycle(chunk) }
-        }
-        func readInOrder() throws {
+        /// Stops the workers and gives back the chunks they read from.
+        func release() {
             stopWorkers()
             for chunk in chunks { source.recycle(chunk) }
             chunks = []
+        }
+        defer { release() }
+        func readInOrder() throws {
+            release()
             if let inOrder { return try inOrder() }
             try self.readInOrder(
                 [], then: source, lineFeedsBefore: 0, skipping: delivered, skippingDiagnostics: diagnosticsTold,
@@ -127,9 +128,8 @@ extension ParallelLines {
         /// between two elements, or the array's `[`). The spans waiting are dropped: each must start at or after
         /// `offset`, to be cut again.
         func readStructure(from offset: Int) {
-            stopWorkers()
-            for chunk in chunks { source.recycle(chunk) }
-            (chunks, scans, spans) = ([], [], [])
+            release()
+            (scans, spans) = ([], [])
             (separator, guesses, cuts, escaped, ended) = (nil, false, ArrayCuts(), false, false)
             (readTo, spanStart) = (offset, offset)
         }
@@ -224,9 +224,7 @@ extension ParallelLines {
         }
         // The input ended inside the array.
         guard let arrayEnd else { return try readInOrder() }
-        stopWorkers()
-        for chunk in chunks { source.recycle(chunk) }
-        chunks = []
+        release()
 
         // The outer decoder has read an empty array where the elements were: it reads on from its `]`.
         var after: [T] = []
