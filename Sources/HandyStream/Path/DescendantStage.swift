@@ -13,8 +13,6 @@ final class DescendantStage: QueryStage {
 
     private struct Frame {
         var isObject: Bool
-        /// Where it sits in its parent, when locations are recorded.
-        var step: JSONPath.Step?
         /// Arrays: the index of the element being read.
         var index = -1
         /// Objects, while held or when locations are recorded: the key of the member being read.
@@ -40,6 +38,8 @@ final class DescendantStage: QueryStage {
 
     /// Names (`.key`) and indices from the start only.
     private let wanted: [DesignatedPath.Segment]
+    /// How many of them are names.
+    private let names: Int
     /// The segments after the `..` one, applied to each match as it goes out.
     private let rest: [JSONPath.Segment]
     private var frames: [Frame] = []
@@ -51,6 +51,7 @@ final class DescendantStage: QueryStage {
     override init(path: DesignatedPath, next: Builder, run: DecodingRun, single: Bool) {
         wanted = path.tail[0].selectors.compactMap(DesignatedPath.step)
         assert(wanted.count == path.tail[0].selectors.count, "DescendantStage: a selector that is not a name or index")
+        names = wanted.count { if case .key = $0 { true } else { false } }
         rest = Array(path.tail.dropFirst())
         super.init(path: path, next: next, run: run, single: single)
     }
@@ -59,8 +60,7 @@ final class DescendantStage: QueryStage {
 
     /// The candidate is an array, just opened: names find nothing in it but in its elements, one after another.
     var opensArrayOfNames: Bool {
-        frames.count == 1 && !frames[0].isObject && frames[0].index == -1 && held == 0
-            && wanted.allSatisfy { if case .key = $0 { true } else { false } }
+        frames.count == 1 && !frames[0].isObject && frames[0].index == -1 && held == 0 && names == wanted.count
     }
 
     // MARK: - Events
@@ -123,23 +123,10 @@ final class DescendantStage: QueryStage {
         guard frames.count < run.depthAllowance else { return tooDeep() }
         elementStarts()
         let keepsValue = childIsHeld
-        var frame = Frame(isObject: isObject)
         // A name can't be met in an array, nor an index in an object: those are settled from the start.
-        for want in wanted {
-            switch want {
-            case .key: if isObject { frame.unsettled += 1 }
-            case .index: if !isObject { frame.unsettled += 1 }
-            default: break
-            }
-        }
+        var frame = Frame(isObject: isObject, unsettled: isObject ? names : wanted.count - names)
         if keepsValue { frame.contents = isObject ? .object([]) : .array([]) }
-        if run.recordsLocations {
-            if let parent = frames.last {
-                frame.step = parent.isObject ? .key(parent.key) : .index(parent.index)
-            } else {
-                base = run.candidateLocation
-            }
-        }
+        if run.recordsLocations && frames.isEmpty { base = run.candidateLocation }
         frame.flowing = frame.unsettled == 0 && (frames.last?.flowing ?? true)
         frames.append(frame)
         return true
@@ -177,8 +164,8 @@ final class DescendantStage: QueryStage {
         }
         var location: [JSONPath.Step] = []
         if run.recordsLocations, !frames[last].childFills.isEmpty {
-            location = base + frames.compactMap(\.step)
-            location.append(frames[last].isObject ? .key(frames[last].key) : .index(frames[last].index))
+            // Each container's key or index is its open child's place, the last one's this child's.
+            location = base + frames.map { $0.isObject ? .key($0.key) : .index($0.index) }
         }
         for selector in frames[last].childFills {
             if frames[last].own.isEmpty { frames[last].own = Array(repeating: nil, count: wanted.count) }

@@ -45,7 +45,8 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         let query = try JSONPath(parsing: text).segments
         var segments: [Segment] = []
         for (position, segment) in query.enumerated() {
-            if let step = Self.streamedStep(segment) {
+            // What the path filter follows alone: one name, index from the start or `*` in a child segment.
+            if !segment.isDescendant, segment.selectors.count == 1, let step = Self.step(segment.selectors[0]) {
                 segments.append(step)
                 continue
             }
@@ -78,12 +79,6 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
         tailStart = start
         isQuery = true
         isSingular = JSONPath.Query(isRelative: false, segments: query).isSingular
-    }
-
-    /// What the path filter follows alone: one name, index from the start or `*` in a child segment.
-    private static func streamedStep(_ segment: JSONPath.Segment) -> Segment? {
-        guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
-        return step(segment.selectors[0])
     }
 
     /// A name, an index from the start or `*`: a child known as soon as it starts.
@@ -196,16 +191,15 @@ struct DesignatedPath: Equatable, CustomStringConvertible {
 
     var description: String { text }
 
-    /// The JSON path of the first `count` segments: `$.data.items[3]`.
-    func jsonPath(prefix count: Int) -> String {
+    /// The JSON path of the segments: `$.data.items[3]`.
+    var jsonPath: String {
         var path = "$"
-        for segment in segments.prefix(count) {
+        for segment in segments {
             switch segment {
             case .key(let key): path += "." + String(decoding: key, as: UTF8.self)
             case .index(let index): path += "[\(index)]"
-            case .everyElement: path += "[*]"
+            case .everyElement, .everyChild: path += "[*]"
             case .everyMember: path += ".*"
-            case .everyChild: path += "[*]"
             }
         }
         return path

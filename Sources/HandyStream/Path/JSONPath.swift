@@ -65,7 +65,8 @@ package struct JSONPath: Equatable, CustomStringConvertible {
         case call(Function, [Expression])
     }
 
-    enum Comparison: String, Equatable {
+    /// In the order they are tried: `<=` before `<`.
+    enum Comparison: String, Equatable, CaseIterable {
         case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
     }
 
@@ -270,7 +271,7 @@ struct JSONPathParser {
         let left = try operand()
         let before = position
         skipBlanks()
-        guard let comparison = comparisonOperator() else {
+        guard let comparison = JSONPath.Comparison.allCases.first(where: { take($0.rawValue) }) else {
             if peek == "=" { throw failure("'=' is not an operator; did you mean '=='?") }
             position = before
             return .operand(left)
@@ -286,14 +287,6 @@ struct JSONPathParser {
         try check(inner, as: .logical, at: start)
         guard takeAfterBlanks(")") else { throw failure("a '(' is not closed") }
         return inner
-    }
-
-    private mutating func comparisonOperator() -> JSONPath.Comparison? {
-        for comparison in [JSONPath.Comparison.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater]
-        where take(comparison.rawValue) {
-            return comparison
-        }
-        return nil
     }
 
     private mutating func operand() throws(JSONDecodingError) -> JSONPath.Operand {

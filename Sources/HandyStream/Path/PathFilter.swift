@@ -288,7 +288,7 @@ final class PathFilter: TokenSink {
             if segment == firstWildcard && mode == .single {
                 // The matches are collected into an array that this container's end closes.
                 collecting = true
-                handOverPath(path.jsonPath(prefix: path.segments.count), index: nil)
+                handOverPath(path.jsonPath, index: nil)
                 return toNext { $0.tokenStartArray() }
             }
             return true
@@ -352,7 +352,7 @@ final class PathFilter: TokenSink {
         } else if path.isQuery && !path.isSingular && !collecting && state == .searching {
             // A query whose wildcard's container, or whose held node, never came selects nothing: an empty array.
             collecting = true
-            handOverPath(path.jsonPath(prefix: path.segments.count), index: nil)
+            handOverPath(path.jsonPath, index: nil)
             return toNext { $0.tokenStartArray() } && toNext { $0.tokenEndArray() }
         }
         return true

@@ -46,7 +46,6 @@ class QueryStage: TokenSink {
         wraps = single && path.firstWildcard == nil && !path.isSingular
         needsOneNode = single && path.isSingular
         super.init()
-        context.tracksLocations = false
     }
 
     /// Whether no candidate is being read: only then can the path filter's array of candidates start or end.
@@ -107,8 +106,7 @@ class QueryStage: TokenSink {
                     kind: .pathNotFound, message: "path '\(text)' not found: the query selects no node",
                     path: run.valuePath))
         }
-        run.record(node.location)
-        return Self.replay(node.value, into: next)
+        return emit(node.value, at: node.location)
     }
 
     func tooDeep() -> Bool { run.tooDeep(at: run.valuePath) }
@@ -180,13 +178,8 @@ final class HeldQueryStage: QueryStage {
 
     /// The names a child segment of names only selects.
     private static func names(of segment: JSONPath.Segment) -> [String]? {
-        guard !segment.isDescendant else { return nil }
-        var names: [String] = []
-        for selector in segment.selectors {
-            guard case .name(let name) = selector else { return nil }
-            names.append(name)
-        }
-        return names
+        let names = segment.selectors.compactMap { if case .name(let name) = $0 { name } else { nil } }
+        return segment.isDescendant || names.count < segment.selectors.count ? nil : names
     }
 
     /// The members of `@` a filter reads, when it reads `@` only through them (`@.price`, `length(@.tags)`).

@@ -20,7 +20,7 @@ struct DesignatedPathTests {
         ])
     func parsing(text: String, jsonPath: String) throws {
         let path = try DesignatedPath(parsing: text)
-        #expect(path.jsonPath(prefix: path.segments.count) == jsonPath)
+        #expect(path.jsonPath == jsonPath)
     }
 
     @Test("An escaped dot is part of the key")
