@@ -9,13 +9,6 @@
 /// making, until the first wildcard's container ends. A path missing from the document is an error once that is
 /// certain; within a wildcard, a value lacking the rest is no match.
 final class PathFilter: TokenSink {
-    enum Mode {
-        /// One value: the value at a path without wildcards, or every match collected into one array.
-        case single
-        /// Each match as a value of its own, in every top-level value of the input (element streaming, JSON Lines).
-        case stream
-    }
-
     private struct Level {
         var isObject: Bool
         /// The segment this container's children are matched against.
@@ -37,7 +30,11 @@ final class PathFilter: TokenSink {
     }
 
     private let path: DesignatedPath
-    private let mode: Mode
+    /// One value (the value at a path without wildcards, or every match collected into one array); otherwise each
+    /// match is a value of its own, in every top-level value of the input (element streaming, JSON Lines).
+    private let single: Bool
+    /// Single with wildcards: the filter forwards the matches into an array of its own making.
+    private let collects: Bool
     /// Where matches' events go (the builder); unretained, as the pipeline owns both; called through ``toNext(_:)``.
     private let nextReference: Unmanaged<TokenSink>
     /// The nesting cap, the same as the builder's (every container counts, skipped ones too).
@@ -97,13 +94,14 @@ final class PathFilter: TokenSink {
 
     private let run: DecodingRun
 
-    init(path: DesignatedPath, next: TokenSink, run: DecodingRun, mode: Mode = .single) {
+    init(path: DesignatedPath, next: TokenSink, run: DecodingRun, single: Bool) {
         self.path = path
         nextReference = .passUnretained(next)
         maximumDepth = run.maximumDepth
         self.run = run
-        self.mode = mode
+        self.single = single
         firstWildcard = path.firstWildcard
+        collects = single && firstWildcard != nil
     }
 
     deinit {
@@ -215,7 +213,7 @@ final class PathFilter: TokenSink {
     /// Whether a missing part is no match rather than an error: past a wildcard, or anywhere in a JSONPath query that
     /// gives a nodelist (one that isn't singular, or read as a stream of values); a singular query's value must exist.
     private func withinWildcard(_ count: Int) -> Bool {
-        if path.isQuery && (!path.isSingular || mode == .stream) { return true }
+        if path.isQuery && (!path.isSingular || !single) { return true }
         guard let firstWildcard else { return false }
         return firstWildcard < count
     }
@@ -231,14 +229,9 @@ final class PathFilter: TokenSink {
             return valueEnded()
         case .match:
             matchStarts()
-            if firstWildcard != nil && mode == .single {
-                // A collected scalar: into the array the builder is filling.
-                guard toNext(forward) else { return false }
-                valueEnded()
-                return true
-            }
-            handOver()
-            return toNext(forward)
+            if !collects { handOver() }
+            // A collected scalar goes into the array the builder is filling, and the wildcard's container reads on.
+            return toNext(forward) && (!collects || valueEnded())
         case .mismatch(let matched):
             if withinWildcard(matched) { return valueEnded() }
             return notFound("found a scalar value instead of \(expectedContainer(matched))", at: currentPath)
@@ -270,11 +263,7 @@ final class PathFilter: TokenSink {
         case .match:
             depth -= 1
             matchStarts()
-            if firstWildcard != nil && mode == .single {
-                state = .forwarding(depth: 1)
-                return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
-            }
-            handOver()
+            if collects { state = .forwarding(depth: 1) } else { handOver() }
             return toNext { isObject ? $0.tokenStartMap() : $0.tokenStartArray() }
         case .descend(let segment):
             var wantedIndex = -1
@@ -285,7 +274,7 @@ final class PathFilter: TokenSink {
                     path: currentPath)
             )
             nextSerial += 1
-            if segment == firstWildcard && mode == .single {
+            if collects && segment == firstWildcard {
                 // The matches are collected into an array that this container's end closes.
                 collecting = true
                 handOverPath(path.jsonPath, index: nil)
@@ -335,7 +324,7 @@ final class PathFilter: TokenSink {
         if level.segment == firstWildcard {
             // Nothing after this container can match, in this top-level value.
             exhausted = true
-            if mode == .single { proceed = toNext { $0.tokenEndArray() } }
+            if collects { proceed = toNext { $0.tokenEndArray() } }
         }
         return valueEnded() && proceed
     }
@@ -346,7 +335,7 @@ final class PathFilter: TokenSink {
         if let level = innermost {
             if !level.pointee.isObject { level.pointee.index += 1 }
             level.pointee.childMatches = false
-        } else if mode == .stream {
+        } else if !single {
             // With several values in the input, the path applies to the next one afresh.
             exhausted = false
         } else if path.isQuery && !path.isSingular && !collecting && state == .searching {

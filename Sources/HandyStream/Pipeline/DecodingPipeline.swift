@@ -70,7 +70,7 @@ final class DecodingPipeline<T>: StageOwner {
             filters
             ? PathFilter(
                 path: mode == .elements ? path.streamingElements() : path, next: query ?? builder, run: run,
-                mode: mode == .value ? .single : .stream)
+                single: mode == .value)
             : nil
         query?.filter = filter
         stopsWhenComplete = mode == .value && !path.isEmpty
