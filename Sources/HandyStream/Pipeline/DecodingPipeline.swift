@@ -87,11 +87,8 @@ final class DecodingPipeline<T>: StageOwner {
         if options.allowsJSON5 {
             return [JSON5Text(impliedObject: options.assumesTopLevelDictionary), TrailingCommas()]
         }
-        if options.assumesTopLevelDictionary {
-            // Foundation's reading ends the implied object at the end of the input, after a comma or not.
-            return [ImpliedObject(), TrailingCommas()]
-        }
-        return options.allowsTrailingCommas ? [TrailingCommas()] : []
+        let implied = options.assumesTopLevelDictionary
+        return implied || options.allowsTrailingCommas ? [TrailingCommas(impliedObject: implied)] : []
     }
 
     // MARK: - The stages' hand-offs

@@ -1,5 +1,5 @@
 /// A streaming rewrite of the input before the tokenizer, when the options ask for one (``JSON5Text``,
-/// ``ImpliedObject``, ``TrailingCommas``). A stage holds back what it can't decide yet (a comma, a word) until the
+/// ``TrailingCommas``). A stage holds back what it can't decide yet (a comma, a word) until the
 /// next chunk or the end. Stages are objects, so the pipeline chains them without exclusive access to a collection.
 protocol TextStage: AnyObject {
     /// Calls `body` with what `chunk` becomes (maybe nothing); throws ``TextStageError`` for text the stage refuses.

@@ -284,6 +284,35 @@ struct JSON5Model: HandyJSON {
 
     /// `assumesTopLevelDictionary`, with and without JSON5: an object's members without braces, as JSONDecoder
     /// reads them, and a document with its braces as it is.
+    /// Without JSON5, the braces and the trailing commas are one stage: in chunks of any size, the same value or the
+    /// same error at the same line and column as the whole text.
+    @Test func topLevelDictionaryInChunks() throws {
+        var options = DecodingOptions(strict: true)
+        options.assumesTopLevelDictionary = true
+        let decoder = ModelDecoder(options: options)
+        for text in [
+            #""name": "a", "port": 80"#, #"  "name": "a", "port": 80,  "#, #"{"name": "a", "port": 80,}"#,
+            "\n \"name\": \"a,\",\n \"port\": 8x0", #""name": "a" "port": 80"#, #", "name": "a", "port": 80"#,
+            #""name": "a\"}", "tags": ["x",], "port": 80,"#, "", "   ",
+        ] {
+            let bytes = Array(text.utf8)
+            func outcome(_ decode: () throws -> Settings) -> String {
+                do { return "\(try decode())" } catch { return "\(error)" }
+            }
+            let whole = outcome { try decoder.decode(Settings.self, from: text) }
+            for size in 1...6 {
+                let chunked = outcome {
+                    let incremental = try decoder.incremental(Settings.self)
+                    for start in stride(from: 0, to: bytes.count, by: size) {
+                        try incremental.feed(bytes[start..<min(start + size, bytes.count)])
+                    }
+                    return try incremental.finish()
+                }
+                #expect(chunked == whole, "chunks of \(size) in \(text)")
+            }
+        }
+    }
+
     @Test func topLevelDictionaryAsFoundation() throws {
         let cases: [(String, Bool)] = [
             (#""name": "a", "port": 80"#, false),
