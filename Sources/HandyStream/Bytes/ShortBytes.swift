@@ -21,44 +21,30 @@ enum ShortBytes {
         return word(a, count: count) == word(b, count: count)
     }
 
-    /// The bytes of a run under eight (`count` 0...7) as one word, different for different runs of one length.
+    /// The bytes of a run under eight (`count` 0...7) as one word, different for different runs of one length;
+    /// `ordered`: the bytes in their order, the first in the lowest byte, zeros above (read by position).
     @inline(__always)
-    static func word(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
+    static func word(_ base: UnsafeRawPointer, count: Int, ordered: Bool = false) -> UInt64 {
         assert(count >= 0 && count < 8, "ShortBytes.word: \(count) bytes")
         if count >= 4 {
             let first = UInt64(base.loadUnaligned(as: UInt32.self))
             let last = UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-            return first | (last &<< 32)
+            return first | (last &<< (ordered ? UInt64((count &- 4) &* 8) : 32))
         }
         guard count > 0 else { return 0 }
         let first = UInt64(base.load(as: UInt8.self))
         let middle = UInt64(base.load(fromByteOffset: count &>> 1, as: UInt8.self))
         let last = UInt64(base.load(fromByteOffset: count &- 1, as: UInt8.self))
-        return first | (middle &<< 8) | (last &<< 16)
+        return first | (middle &<< (ordered ? UInt64((count &>> 1) &* 8) : 8))
+            | (last &<< (ordered ? UInt64((count &- 1) &* 8) : 16))
     }
 
     /// A run's first and last eight bytes, overlapping when it is shorter than sixteen (`count` 8 and more); under
-    /// eight, ``word(_:count:)`` and `0`. With the count, they determine every byte of a run of up to fifteen.
+    /// eight, ``word(_:count:ordered:)`` and `0`. With the count, they determine every byte of a run of up to fifteen.
     @inline(__always)
     static func ends(_ base: UnsafeRawPointer, count: Int) -> (first: UInt64, last: UInt64) {
         guard count >= 8 else { return (word(base, count: count), 0) }
         return (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-    }
-
-    /// The bytes of a run under eight in their order, the first in the lowest byte, zeros above: read by position.
-    @inline(__always)
-    static func orderedWord(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
-        assert(count >= 0 && count < 8, "ShortBytes.orderedWord: \(count) bytes")
-        if count >= 4 {
-            let first = UInt64(base.loadUnaligned(as: UInt32.self))
-            let last = UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-            return first | (last &<< UInt64((count &- 4) &* 8))
-        }
-        guard count > 0 else { return 0 }
-        let first = UInt64(base.load(as: UInt8.self))
-        let middle = UInt64(base.load(fromByteOffset: count &>> 1, as: UInt8.self))
-        let last = UInt64(base.load(fromByteOffset: count &- 1, as: UInt8.self))
-        return first | (middle &<< UInt64((count &>> 1) &* 8)) | (last &<< UInt64((count &- 1) &* 8))
     }
 
     /// Copies `count` bytes; returns the words read, OR-ed: whether any byte has its high bit set (not ASCII).

@@ -68,12 +68,12 @@ struct DecimalText {
 
     #if _endian(little)
     /// The significand and fraction digits of a token of one to seven bytes without an exponent (`5`, `-0.5`), read
-    /// from one word (``ShortBytes/orderedWord(_:count:)``); `nil` for any other. Only digits have the bit 0x10.
+    /// from one word (``ShortBytes/word(_:count:ordered:)``); `nil` for any other. Only digits have the bit 0x10.
     @inline(__always)
     private static func shortToken(
         _ base: UnsafeRawPointer, _ count: Int
     ) -> (significand: UInt64, fractionDigits: Int, negative: Bool)? {
-        var word = ShortBytes.orderedWord(base, count: count)
+        var word = ShortBytes.word(base, count: count, ordered: true)
         let negative = word & 0xFF == UInt64(ASCII.minus)
         var digits = count
         if negative {
