@@ -59,11 +59,8 @@ public final class ElementDecoder<T> {
 
     /// Ends the input: the last elements, and the error that ended it if any (those completed before it come first).
     func finishDeliveringFirst() -> (elements: [T], error: (any Error)?) {
-        do {
-            try engine.finish()
-            return (engine.takeElements(), nil)
-        } catch {
-            return (engine.takeElements(), error)
-        }
+        var failure: (any Error)?
+        do { try engine.finish() } catch { failure = error }
+        return (engine.takeElements(), failure)
     }
 }

@@ -136,15 +136,9 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
 
     private static func locate(_ offset: Int, in input: UnsafeRawBufferPointer?) -> (Int, Int, String) {
         guard let input, offset <= input.count else { return (0, 0, "") }
-        var line = 1
-        var lineStart = 0
-        for index in 0..<offset where input[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
-        }
-        // Columns count Unicode scalars: every byte that does not continue a UTF-8 sequence.
-        var column = 1
-        for index in lineStart..<offset where input[index] & 0xC0 != 0x80 { column += 1 }
+        var lines = LineTracker()
+        lines.advance(over: UnsafeRawBufferPointer(rebasing: input[..<offset]), startingAt: 0, kinds: .all)
+        let (line, column, lineStart) = (lines.newlines + 1, lines.columnsBefore + 1, lines.lastLineFeed + 1)
         var lineEnd = offset
         while lineEnd < input.count && input[lineEnd] != UInt8(ascii: "\n") && lineEnd - offset < snippetRadius {
             lineEnd += 1

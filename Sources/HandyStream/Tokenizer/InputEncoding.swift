@@ -51,20 +51,18 @@ struct InputEncoding {
     mutating func convert(
         _ chunk: UnsafeRawBufferPointer, isLast: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        if kind == .utf8 && held.isEmpty { return try body(chunk) }
-        if kind == .undecided {
+        switch kind {
+        case .utf8:
+            // Bytes are held only while undecided, or by UTF-16 and UTF-32, which never become UTF-8.
+            try body(chunk)
+        case .undecided:
             // The usual case, a first chunk of four bytes or more: decided in place, nothing copied.
             if held.isEmpty && (chunk.count >= 4 || isLast) { return try decideAndConvert(chunk, isLast: isLast, body) }
             held.append(contentsOf: chunk)
             guard held.count >= 4 || isLast else { return }
             let bytes = held
             held = []
-            return try bytes.withUnsafeBytes { try decideAndConvert($0, isLast: isLast, body) }
-        }
-        switch kind {
-        case .utf8, .undecided:
-            // Held bytes only remain from the undecided prefix, handled above.
-            try body(chunk)
+            try bytes.withUnsafeBytes { try decideAndConvert($0, isLast: isLast, body) }
         case .utf16(let bigEndian):
             try transcode(chunk, unit: 2, isLast: isLast, body) { bytes, at in
                 let first = UInt16(bytes[at]), second = UInt16(bytes[at + 1])

@@ -148,9 +148,7 @@ final class JSON5Text: TextStage {
                 state = .hexEscape(quote: quote, digits: 1, value: value)
             } else {
                 guard value != 0 else { throw fail("\\x00 is not allowed in a string") }
-                output.append(contentsOf: Array("\\u00".utf8))
-                output.append(Self.hexCharacter(value >> 4))
-                output.append(Self.hexCharacter(value & 0xF))
+                appendEscape(UInt16(value))
                 state = .string(quote: quote)
             }
         case .unicodeEscape(let quote, let digits, let value):
@@ -437,12 +435,7 @@ final class JSON5Text: TextStage {
         for (scalar, escaped) in scalars {
             if escaped {
                 // JSON's own escape, two for a scalar past the Basic Multilingual Plane.
-                for unit in String(scalar).utf16 {
-                    output.append(contentsOf: Array("\\u".utf8))
-                    for shift in stride(from: 12, through: 0, by: -4) {
-                        output.append(Self.hexCharacter(UInt8((unit >> UInt16(shift)) & 0xF)))
-                    }
-                }
+                for unit in String(scalar).utf16 { appendEscape(unit) }
             } else {
                 output.append(contentsOf: Array(String(scalar).utf8))
             }
@@ -469,10 +462,13 @@ final class JSON5Text: TextStage {
         }
     }
 
-    // MARK: - Hexadecimal digits
-
-    private static func hexCharacter(_ value: UInt8) -> UInt8 {
-        value < 10 ? ASCII.zero + value : UInt8(ascii: "a") + value - 10
+    /// JSON's `\u` escape of a UTF-16 code unit, its digits in lower case.
+    private func appendEscape(_ unit: UInt16) {
+        output.append(contentsOf: [ASCII.backslash, UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8((unit >> UInt16(shift)) & 0xF)
+            output.append(digit < 10 ? ASCII.zero + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 
     // MARK: - Special numbers
