@@ -88,9 +88,9 @@ final class DescendantStage: QueryStage {
     }
 
     override func tokenStartMap() -> Bool { open(isObject: true) }
-    override func candidateStartsArray() -> Bool { open(isObject: false) }
+    override func tokenStartArray() -> Bool { open(isObject: false) }
     override func tokenEndMap() -> Bool { close() }
-    override func candidateEndsArray() -> Bool { close() }
+    override func tokenEndArray() -> Bool { close() }
 
     // MARK: - Values
 

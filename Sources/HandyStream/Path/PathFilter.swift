@@ -35,8 +35,11 @@ final class PathFilter: TokenSink {
     private let single: Bool
     /// Single with wildcards: the filter forwards the matches into an array of its own making.
     private let collects: Bool
-    /// Where matches' events go (the builder); unretained, as the pipeline owns both; called through ``toNext(_:)``.
+    /// Where matches' events go (a query stage, or the builder); unretained, as the pipeline owns both; called
+    /// through ``toNext(_:)``.
     private let nextReference: Unmanaged<TokenSink>
+    /// The builder, which the brackets of the array of collected matches go to straight, past any query stage.
+    private let builderReference: Unmanaged<TokenSink>
     /// The nesting cap, the same as the builder's (every container counts, skipped ones too).
     private let maximumDepth: Int
     /// Told when a match starts and ends. Unretained, as ``Builder/owner`` is: the pipeline owns the filter.
@@ -94,9 +97,10 @@ final class PathFilter: TokenSink {
 
     private let run: DecodingRun
 
-    init(path: DesignatedPath, next: TokenSink, run: DecodingRun, single: Bool) {
+    init(path: DesignatedPath, next: TokenSink, builder: TokenSink, run: DecodingRun, single: Bool) {
         self.path = path
         nextReference = .passUnretained(next)
+        builderReference = .passUnretained(builder)
         maximumDepth = run.maximumDepth
         self.run = run
         self.single = single
@@ -127,6 +131,7 @@ final class PathFilter: TokenSink {
 
     @inline(__always)
     private func toNext(_ event: (TokenSink) -> Bool) -> Bool { nextReference.withInstance(event) }
+    private func toBuilder(_ event: (TokenSink) -> Bool) -> Bool { builderReference.withInstance(event) }
 
     // MARK: - Events
 
@@ -278,7 +283,7 @@ final class PathFilter: TokenSink {
                 // The matches are collected into an array that this container's end closes.
                 collecting = true
                 handOverPath(path.jsonPath, index: nil)
-                return toNext { $0.tokenStartArray() }
+                return toBuilder { $0.tokenStartArray() }
             }
             return true
         case .mismatch(let matched):
@@ -324,7 +329,7 @@ final class PathFilter: TokenSink {
         if level.segment == firstWildcard {
             // Nothing after this container can match, in this top-level value.
             exhausted = true
-            if collects { proceed = toNext { $0.tokenEndArray() } }
+            if collects { proceed = toBuilder { $0.tokenEndArray() } }
         }
         return valueEnded() && proceed
     }
@@ -342,7 +347,7 @@ final class PathFilter: TokenSink {
             // A query whose wildcard's container, or whose held node, never came selects nothing: an empty array.
             collecting = true
             handOverPath(path.jsonPath, index: nil)
-            return toNext { $0.tokenStartArray() } && toNext { $0.tokenEndArray() }
+            return toBuilder { $0.tokenStartArray() } && toBuilder { $0.tokenEndArray() }
         }
         return true
     }

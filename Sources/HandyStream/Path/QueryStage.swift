@@ -10,8 +10,6 @@ class QueryStage: TokenSink {
     private let text: String
     /// One value is decoded (not a stream of them).
     private let single: Bool
-    /// Single mode: the path filter wraps every candidate in one array of its own, passed through to the builder.
-    private let collected: Bool
     /// Single mode, no array of the path filter's: this stage makes the nodelist's array, for each candidate.
     private let wraps: Bool
     /// A singular query decoded as one value: exactly one node must be selected.
@@ -20,8 +18,6 @@ class QueryStage: TokenSink {
     unowned(unsafe) var filter: PathFilter?
     /// The most values held at once (what the streaming bounds are tested by).
     var peakHeld = 0
-    /// Single mode: whether the path filter's array of candidates is open.
-    private var inCollection = false
     /// Whether this candidate's nodelist array was opened.
     private var opened = false
     /// The tail's evaluation, its regular expressions compiled once for every candidate.
@@ -42,30 +38,13 @@ class QueryStage: TokenSink {
         self.next = next
         self.run = run
         self.single = single
-        collected = single && path.firstWildcard != nil
         wraps = single && path.firstWildcard == nil && !path.isSingular
         needsOneNode = single && path.isSingular
         super.init()
     }
 
-    /// Whether no candidate is being read: only then can the path filter's array of candidates start or end.
+    /// Whether no candidate is being read (the path filter's array of collected candidates goes to the builder).
     var betweenCandidates: Bool { true }
-
-    override func tokenStartArray() -> Bool {
-        guard collected, !inCollection, betweenCandidates else { return candidateStartsArray() }
-        inCollection = true
-        return next.tokenStartArray()
-    }
-
-    override func tokenEndArray() -> Bool {
-        guard collected, inCollection, betweenCandidates else { return candidateEndsArray() }
-        inCollection = false
-        return next.tokenEndArray()
-    }
-
-    /// An array of the candidate's own: each kind of stage overrides these.
-    func candidateStartsArray() -> Bool { preconditionFailure("QueryStage: candidateStartsArray not overridden") }
-    func candidateEndsArray() -> Bool { preconditionFailure("QueryStage: candidateEndsArray not overridden") }
 
     /// A selected node at `location`, or, when `rest` (the segments still to apply) is not empty, the node they
     /// start from.
@@ -235,11 +214,9 @@ final class HeldQueryStage: QueryStage {
         return true
     }
     override func tokenStartMap() -> Bool { took(assembly.start(isObject: true, allowance: run.depthAllowance)) }
-    override func candidateStartsArray() -> Bool {
-        took(assembly.start(isObject: false, allowance: run.depthAllowance))
-    }
+    override func tokenStartArray() -> Bool { took(assembly.start(isObject: false, allowance: run.depthAllowance)) }
     override func tokenEndMap() -> Bool { took(assembly.end()) }
-    override func candidateEndsArray() -> Bool { took(assembly.end()) }
+    override func tokenEndArray() -> Bool { took(assembly.end()) }
 
     override var betweenCandidates: Bool { assembly.isEmpty }
 

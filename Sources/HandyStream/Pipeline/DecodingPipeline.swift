@@ -69,8 +69,8 @@ final class DecodingPipeline<T>: StageOwner {
         filter =
             filters
             ? PathFilter(
-                path: mode == .elements ? path.streamingElements() : path, next: query ?? builder, run: run,
-                single: mode == .value)
+                path: mode == .elements ? path.streamingElements() : path, next: query ?? builder, builder: builder,
+                run: run, single: mode == .value)
             : nil
         query?.filter = filter
         stopsWhenComplete = mode == .value && !path.isEmpty
