@@ -68,7 +68,9 @@ extension ModelDecoder {
 
     /// Checks a file, read in chunks.
     public func validate(fileAt file: String, chunkSize: Int = 1 << 16) throws {
-        _ = try decode(Validation.self, fromFileAt: file, chunkSize: chunkSize)
+        let decoder = try incremental(Validation.self)
+        try ChunkReader.read(file: file, chunkSize: chunkSize) { chunk in try !decoder.feed(chunk) }
+        _ = try decoder.finish()
     }
 }
 
