@@ -23,11 +23,7 @@ final class CodecFactory {
 
     func codec(for type: Any.Type, context: @autoclosure () -> String) -> ValueCodec? {
         let key = ObjectIdentifier(type)
-        if let codec = built[key] {
-            noteContained(key, isModel: codec.isModel)
-            return codec
-        }
-        if let codec = TypeRegistry.publishedCodec(TypeRegistry.Key(type: key, strategy: strategy)) {
+        if let codec = built[key] ?? TypeRegistry.publishedCodec(TypeRegistry.Key(type: key, strategy: strategy)) {
             built[key] = codec
             noteContained(key, isModel: codec.isModel)
             return codec

@@ -37,7 +37,7 @@ enum AnyWriter {
             try write(enumValue.rawValue, to: &run)
         default:
             if let codec = TypeRegistry.codec(for: type(of: value)).codec {
-                return try hold(value, codec, on: &run)
+                return try run.hold(value, codec)
             }
             if let encodable = value as? any Encodable { return try run.writeEncodable(encodable) }
             try writeReflected(value, to: &run)
@@ -55,7 +55,7 @@ enum AnyWriter {
             for (key, value) in dictionary { members["\(key)"] = value }
             try write(members, to: &run)
         default:
-            if let codec = TypeRegistry.codec(for: type(of: object)).codec { return try hold(object, codec, on: &run) }
+            if let codec = TypeRegistry.codec(for: type(of: object)).codec { return try run.hold(object, codec) }
             if let encodable = object as? any Encodable { return try run.writeEncodable(encodable) }
             try writeReflected(object, to: &run)
         }
@@ -83,13 +83,6 @@ enum AnyWriter {
                 return value
             }
         }
-    }
-
-    private static func hold(_ value: Any, _ codec: ValueCodec, on run: inout EncodingRun) throws {
-        func open<T>(_ typed: T, _ run: inout EncodingRun) throws {
-            try run.hold(typed, codec)
-        }
-        try open(value, &run)
     }
 
     /// An object of a struct's or class's stored properties, else the value's description.

@@ -391,20 +391,15 @@ final class EncodableTree {
         return false
     }
 
-    private func childList(of index: Int) -> [Int32] {
+    /// An object's members in writing order, as `JSONEncoder`'s dictionary holds them: a key encoded twice is
+    /// written once, in its first place, with its last value; sorted by the keys' bytes when asked.
+    private func members(of index: Int) -> [Member] {
         var list: [Int32] = []
         var child = nodes[index].first
         while child >= 0 {
             list.append(child)
             child = nodes[Int(child)].next
         }
-        return list
-    }
-
-    /// An object's members in writing order, as `JSONEncoder`'s dictionary holds them: a key encoded twice is
-    /// written once, in its first place, with its last value; sorted by the keys' bytes when asked.
-    private func members(of index: Int) -> [Member] {
-        let list = childList(of: index)
         var members =
             nodes[index].hasNonASCIIKey
             ? onePerKey(list, by: { String(decoding: keyBytes($0), as: UTF8.self) })

@@ -321,15 +321,6 @@ private func treeMember<Key: CodingKey>(
     encoder.tree.add(to: object, key: treeKeyName(key, node: node, in: encoder))
 }
 
-/// Adds a model's member as its mapping says; an excluded property's goes to a root of its own, never written.
-private func mappedTreeMember<Key: CodingKey>(
-    _ key: Key, _ rule: ModelRules.Rule?, of object: Int, node: CodingPathNode, in encoder: TreeEncoder
-) -> Int {
-    if rule?.isExcluded == true { return encoder.tree.add(to: -1) }
-    let place = mappedPlace(key, rule, of: object, node: node, in: encoder)
-    return encoder.tree.add(to: place.parent, key: place.key)
-}
-
 /// Where a model's member goes: under its first mapped key, as declared (a dotted key's levels made as needed and
 /// shared), else in `object` under the key strategy.
 private func mappedPlace<Key: CodingKey>(
@@ -366,9 +357,13 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
 
     var codingPath: [any CodingKey] { node.path }
 
+    /// A model's member goes where its mapping says; an excluded property's to a root of its own, never written.
     private func member(_ key: Key) -> Int {
         guard let rules else { return treeMember(key, of: object, node: node, in: encoder) }
-        return mappedTreeMember(key, rules.takeUnretainedValue().rule(for: key), of: object, node: node, in: encoder)
+        let rule = rules.takeUnretainedValue().rule(for: key)
+        if rule?.isExcluded == true { return encoder.tree.add(to: -1) }
+        let place = mappedPlace(key, rule, of: object, node: node, in: encoder)
+        return encoder.tree.add(to: place.parent, key: place.key)
     }
 
     mutating func encodeNil(forKey key: Key) throws { encoder.encodeNull(into: member(key)) }
@@ -382,16 +377,10 @@ struct TreeKeyedContainer<Key: CodingKey>: TreeKeyedContainerMaking {
     }
     mutating func encode(_ value: Double, forKey key: Key) throws { try encodeMember(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encodeMember(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
+    /// Every integer requirement but the 128-bit ones, which the standard library's defaults would answer first.
+    /// Inlined: the witnesses would call the unspecialized generic.
+    @inline(__always)
+    mutating func encode<I: BinaryInteger & Encodable>(_ value: I, forKey key: Key) throws { try integer(value, key) }
     mutating func encode(_ value: Int128, forKey key: Key) throws { try integer(value, key) }
     mutating func encode(_ value: UInt128, forKey key: Key) throws { try integer(value, key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encodeMember(value, forKey: key) }
@@ -502,16 +491,11 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: element()) }
     mutating func encode(_ value: Double) throws { try encodeElement(value) }
     mutating func encode(_ value: Float) throws { try encodeElement(value) }
-    mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: Int16) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: Int32) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: Int64) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: UInt) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: UInt8) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: UInt16) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: UInt32) throws { encoder.encodeInteger(value, into: element()) }
-    mutating func encode(_ value: UInt64) throws { encoder.encodeInteger(value, into: element()) }
+    /// As in ``TreeKeyedContainer``.
+    @inline(__always)
+    mutating func encode<I: BinaryInteger & Encodable>(_ value: I) throws {
+        encoder.encodeInteger(value, into: element())
+    }
     mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: element()) }
     mutating func encode<T: Encodable>(_ value: T) throws { try encodeElement(value) }
@@ -558,16 +542,9 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: String) throws { encoder.encodeString(value, into: slot) }
     mutating func encode(_ value: Double) throws { try encoder.encodeFloatingPoint(value, into: slot, node: node) }
     mutating func encode(_ value: Float) throws { try encoder.encodeFloatingPoint(value, into: slot, node: node) }
-    mutating func encode(_ value: Int) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: Int8) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: Int16) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: Int32) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: Int64) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: UInt) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: UInt8) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: UInt16) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: UInt32) throws { encoder.encodeInteger(value, into: slot) }
-    mutating func encode(_ value: UInt64) throws { encoder.encodeInteger(value, into: slot) }
+    /// As in ``TreeKeyedContainer``.
+    @inline(__always)
+    mutating func encode<I: BinaryInteger & Encodable>(_ value: I) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: Int128) throws { encoder.encodeInteger(value, into: slot) }
     mutating func encode(_ value: UInt128) throws { encoder.encodeInteger(value, into: slot) }
     /// As in `JSONEncoder`: a value that throws keeps what it wrote, and one that encodes nothing is `{}`.

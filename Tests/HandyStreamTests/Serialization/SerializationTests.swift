@@ -18,6 +18,13 @@ func expectRoundTrip<T>(_ value: T, sourceLocation: SourceLocation = #_sourceLoc
     #expect(try canonical(decoded) == first, sourceLocation: sourceLocation)
 }
 
+struct BoxedModel: HandyJSON {
+    var a = 1
+    var b = "two"
+    var c = 3.5
+    var d = [4]
+}
+
 struct PlainPoint {
     var x = 1
     var y: String? = "why"
@@ -170,6 +177,14 @@ struct SerializationTests {
         #expect(
             try canonical(loose)
                 == #"{"any":{"x":1,"y":"why"},"anyDefault":[{"x":2,"y":"why"}],"list":[],"object":{},"objects":[]}"#)
+    }
+
+    /// A model wider than an existential's inline buffer is boxed inside `Any`: it is written from its own memory.
+    @Test func wideModelsInsideAny() throws {
+        let wide = BoxedModel()
+        let loose: [String: Any] = ["w": wide, "list": [wide] as [Any]]
+        let written = #"{"a":1,"b":"two","c":3.5,"d":[4]}"#
+        #expect(try canonical(loose) == #"{"list":["# + written + #"],"w":"# + written + "}")
     }
 
     @Test("Collections of models, toJSON and toJSONData")
