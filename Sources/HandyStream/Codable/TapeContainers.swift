@@ -316,7 +316,7 @@ struct TapeKeyedContainer<Key: CodingKey>: TapeKeyedContainerMaking {
     }
 
     private func superDecoder(at index: Int?, key: any CodingKey) throws -> any Decoder {
-        decoder.detached(at: index ?? -1, node: node.appending(key), rescue: rescue, step: RescueStep(key))
+        decoder.detached(at: index ?? -1, node: node.appending(key), rescue: rescue?.inner(RescueStep(key)))
     }
 }
 
@@ -480,7 +480,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func superDecoder() throws -> any Decoder {
         guard !isAtEnd else { throw atEnd((any Decoder).self) }
         let child = decoder.detached(
-            at: position, node: node.appending(index: currentIndex), rescue: rescue, step: .index(currentIndex))
+            at: position, node: node.appending(index: currentIndex), rescue: rescue?.inner(.index(currentIndex)))
         advance()
         return child
     }

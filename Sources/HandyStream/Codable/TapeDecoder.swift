@@ -78,7 +78,7 @@ final class TapeDecoder: Decoder {
     private var fromNothingDepth = 0
     static let fromNothingLimit = 32
 
-    /// The decoder this one was detached from (``detached(at:node:rescue:step:)``). Never read: holding it tells
+    /// The decoder this one was detached from (``detached(at:node:rescue:)``). Never read: holding it tells
     /// its owner (``DecodableFrame``, the builder's scalar decoder) to give the next value a new tape rather than
     /// reset the one a kept decoder still reads, as `JSONDecoder` allows.
     private let source: TapeDecoder?
@@ -235,14 +235,12 @@ final class TapeDecoder: Decoder {
             let value = try decode(T.self, at: 0, node: storage.paths.root, rescue: RescueRequest(places: [place]))
             context.tellPending()
             return value
-        } catch is any RescuableFailure {
+        } catch let failure {
             context.dropPending(from: mark)
+            guard failure is any RescuableFailure else { throw failure }
             // The strict error is what JSONDecoder says of the input.
             errorToken = token
             throw Self.foundationError(error)
-        } catch {
-            context.dropPending(from: mark)
-            throw error
         }
     }
 
@@ -590,9 +588,7 @@ extension TapeDecoder {
             numberMayNotFit: true, absent: 0)
     }
 
-    func decodeDouble(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> Double {
+    func decodeDouble(at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false) throws -> Double {
         try scalar(
             DoubleConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in
@@ -603,9 +599,7 @@ extension TapeDecoder {
             numberMayNotFit: true, absent: 0)
     }
 
-    func decodeFloat(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> Float {
+    func decodeFloat(at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool) throws -> Float {
         try scalar(
             FloatConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in
@@ -686,18 +680,14 @@ extension TapeDecoder {
         return nil
     }
 
-    func decodeBool(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> Bool {
+    func decodeBool(at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool) throws -> Bool {
         try scalar(
             BoolConversion.self, at: index, node: node, convert: convert,
             strict: { kind, _ in kind == .true ? true : kind == .false ? false : nil },
             absent: false)
     }
 
-    func decodeString(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> String {
+    func decodeString(at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false) throws -> String {
         try scalar(
             StringConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in kind == .string ? String(jsonBytes: bytes) : nil },
@@ -706,16 +696,14 @@ extension TapeDecoder {
 
     // MARK: Foundation's types
 
-    func decodeDecimal(
-        at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool = false
-    ) throws -> Decimal {
+    func decodeDecimal(at index: Int, node: @autoclosure () -> CodingPathNode, convert: Bool) throws -> Decimal {
         try scalar(
             DecimalConversion.self, at: index, node: node, convert: convert,
             strict: { kind, bytes in kind == .number ? DecimalConversion.value(number: bytes) : nil },
             numberMayNotFit: true, absent: 0)
     }
 
-    func decodeURL(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> URL {
+    func decodeURL(at index: Int, node: CodingPathNode, convert: Bool) throws -> URL {
         try refuseNull(URL.self, at: index, node: node, convert: convert)
         let text = try decodeString(at: index, node: node, convert: convert)
         guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", at: index, node: node) }
@@ -736,18 +724,16 @@ extension TapeDecoder {
         }
     }
 
-    /// A decoder of its own at `index`, for `superDecoder()` and strategies that call user code; from a rescuing
-    /// container, in the same scope, at `step` inside it.
-    func detached(
-        at index: Int, node: CodingPathNode, rescue: ContainerRescue? = nil, step: RescueStep? = nil
-    ) -> TapeDecoder {
+    /// A decoder of its own at `index`, for `superDecoder()` and strategies that call user code; `rescue`: the rescue
+    /// state its value sits in.
+    func detached(at index: Int, node: CodingPathNode, rescue: ContainerRescue? = nil) -> TapeDecoder {
         let decoder = TapeDecoder(storage: storage, context: context, source: self)
         decoder.current = index
         decoder.node = node
         decoder.builder = builder
         decoder.stackBudget = stackBudget
         decoder.nesting = nesting
-        decoder.scope = step.flatMap { rescue?.inner($0) } ?? rescue
+        decoder.scope = rescue
         return decoder
     }
 
@@ -758,7 +744,7 @@ extension TapeDecoder {
         }
     }
 
-    func decodeDate(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> Date {
+    func decodeDate(at index: Int, node: CodingPathNode, convert: Bool) throws -> Date {
         try refuseNull(Date.self, at: index, node: node, convert: convert)
         switch context.options.dateDecodingStrategy {
         case .deferredToDate:
@@ -782,7 +768,7 @@ extension TapeDecoder {
         }
     }
 
-    func decodeData(at index: Int, node: CodingPathNode, convert: Bool = false) throws -> Data {
+    func decodeData(at index: Int, node: CodingPathNode, convert: Bool) throws -> Data {
         try refuseNull(Data.self, at: index, node: node, convert: convert)
         switch context.options.dataDecodingStrategy {
         case .base64:
@@ -927,9 +913,7 @@ extension TapeDecoder {
     }
 
     /// The mapping's candidates (the first present wins), else the key under the key strategy.
-    func lookUp(
-        _ key: some CodingKey, in object: Int, mapping: ModelRules?, path: () -> [any CodingKey] = { [] }
-    ) -> Int? {
+    func lookUp(_ key: some CodingKey, in object: Int, mapping: ModelRules?, path: () -> [any CodingKey]) -> Int? {
         guard object >= 0 else { return nil }
         var name = key.stringValue
         if let rule = mapping?.rule(for: key) {
