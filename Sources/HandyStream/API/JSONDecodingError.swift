@@ -136,6 +136,7 @@ public struct JSONDecodingError: Error, CustomStringConvertible, LocalizedError,
 
     private static func locate(_ offset: Int, in input: UnsafeRawBufferPointer?) -> (Int, Int, String) {
         guard let input, offset <= input.count else { return (0, 0, "") }
+        // The line starts after the last line feed (`lastLineFeed` is -1 without one).
         var lines = LineTracker()
         lines.advance(over: UnsafeRawBufferPointer(rebasing: input[..<offset]), startingAt: 0, kinds: .all)
         let (line, column, lineStart) = (lines.newlines + 1, lines.columnsBefore + 1, lines.lastLineFeed + 1)

@@ -4,8 +4,9 @@
 ///                  │           └────▶ openChild ─▶ push a child frame; when it ends, childFinished ─▶ pop
 ///                  └─ skipDepth > 0: a subtree nobody wants, only counted
 ///
-/// Nesting is the stack, not recursion, capped at ``DecodingRun/maximumDepth`` levels (skipped ones count): hostile input meets
-/// an error, not a stack overflow. Once the root value is complete, the ``StageOwner`` says whether to read on.
+/// Nesting is the stack, not recursion, capped at ``DecodingRun/maximumDepth`` levels (skipped ones count): hostile
+/// input meets an error, not a stack overflow. Once the root value is complete, the ``StageOwner`` says whether to read
+/// on.
 final class Builder: TokenSink {
     let options: DecodingOptions
     /// Unretained: the pipeline that sets it owns the builder and drives every event, so it outlives each call.

@@ -158,7 +158,8 @@ extension LineSource {
             }
             best = (container.offset, depth, container.commas)
         }
-        /// The keys matched, the one at `n` in the object at `open[n]`; the level of the array they lead to.
+        /// With keys: how many were met so far, key `n` among the members of the object at `open[n]`, so that the next
+        /// is looked for in `open[matched]`; once all were, `found` is the level in `open` of the array they lead to.
         var matched = 0
         var found: Int?
         /// The last string, quotes included: at a colon, the member's key.
@@ -166,7 +167,7 @@ extension LineSource {
         var index = 0
         var end = bytes.count
         while index < end, ASCII.isJSONSpace(bytes[index]) { index += 1 }
-        guard keys == nil || index < end && (bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "["))
+        guard keys == nil || (index < end && (bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[")))
         else { return nil }
         while index < end {
             let byte = bytes[index]
@@ -195,12 +196,15 @@ extension LineSource {
                 }
                 open.append((index, isArray, 0))
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                // A bracket that closes nothing: not JSON.
                 guard let container = open.popLast() else { return nil }
                 if keys == nil {
                     consider(container, depth: open.count + 1, end: index)
                 } else if found == open.count {
+                    // The array the keys lead to: long only if it closes past the window.
                     return index - container.offset > length ? (container.offset, open.count + 1) : nil
                 } else if open.count <= matched {
+                    // An object on the way closed before the next key came.
                     return nil
                 }
             case UInt8(ascii: ","): if !open.isEmpty { open[open.count - 1].commas += 1 }

@@ -1,8 +1,8 @@
 /// The part of a JSONPath query a stream can't follow alone (its tail), between the path filter and the builder: the
 /// path filter hands it each candidate as events (the document itself when a filter reads `$`), and it replays the
-/// events of the nodes the query selects into the builder, as one array of them or, in stream mode, one by one. How
-/// much of a candidate it holds is each kind's own: ``HeldQueryStage`` holds the candidate, ``DescendantStage`` the
-/// matches of a `..` segment.
+/// events of the nodes the query selects into the builder: one by one in stream mode, or into one array, its own or,
+/// after a wildcard, the path filter's (whose brackets go to the builder straight). How much of a candidate it holds is
+/// each kind's own: ``HeldQueryStage`` holds the candidate, ``DescendantStage`` the matches of a `..` segment.
 class QueryStage: TokenSink {
     let tail: [JSONPath.Segment]
     let run: DecodingRun
@@ -43,7 +43,7 @@ class QueryStage: TokenSink {
         super.init()
     }
 
-    /// Whether no candidate is being read (the path filter's array of collected candidates goes to the builder).
+    /// Whether no candidate is being read: only then may the pipeline split the array being read across threads.
     var betweenCandidates: Bool { true }
 
     /// A selected node at `location`, or, when `rest` (the segments still to apply) is not empty, the node they

@@ -46,7 +46,8 @@ final class FieldTable: @unchecked Sendable {
 
     private struct Entry {
         var hash: UInt64
-        /// A key under eight bytes as one word (``ShortBytes/word(_:count:ordered:)``), for one comparison; 0 for longer keys.
+        /// A key under eight bytes as one word (``ShortBytes/word(_:count:ordered:)``), for one comparison; 0 for
+        /// longer keys.
         var shortWord: UInt64 = 0
         var keyStart: Int
         /// -1 for the placeholder of a slot that has no key of its own at this level (read through a path).
@@ -260,7 +261,8 @@ final class FieldTable: @unchecked Sendable {
     func quotedKey(_ index: Int) -> [UInt8] { quotedKeys[index] }
 
     /// Mixes the key eight bytes at a time (a multiply-xorshift per word, as in SplitMix); what is left, in one word:
-    /// the key's last eight bytes (overlapping the words before), or under eight bytes ``ShortBytes/word(_:count:ordered:)``.
+    /// the key's last eight bytes (overlapping the words before), or under eight bytes
+    /// ``ShortBytes/word(_:count:ordered:)``.
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let count = bytes.count

@@ -20,7 +20,8 @@ enum UTF8Validation {
 
     /// `count` when all `count` bytes at `base` are ASCII; otherwise an index at or before the first byte past ASCII,
     /// with only ASCII before it. Sixteen bytes a step; the last read overlaps the one before (under sixteen bytes, two
-    /// of eight; under eight, ``ShortBytes/word(_:count:ordered:)``), so that every read stays inside the `count` bytes.
+    /// of eight; under eight, ``ShortBytes/word(_:count:ordered:)``), so that every read stays inside the `count`
+    /// bytes.
     @inline(__always)
     static func asciiPrefix(_ base: UnsafeRawPointer, count: Int) -> Int {
         let mask: UInt64 = 0x8080_8080_8080_8080

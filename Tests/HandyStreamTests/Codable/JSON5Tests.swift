@@ -282,8 +282,6 @@ struct JSON5Model: HandyJSON {
         var tags: [String]?
     }
 
-    /// `assumesTopLevelDictionary`, with and without JSON5: an object's members without braces, as JSONDecoder
-    /// reads them, and a document with its braces as it is.
     /// Without JSON5, the braces and the trailing commas are one stage: in chunks of any size, the same value or the
     /// same error at the same line and column as the whole text.
     @Test func topLevelDictionaryInChunks() throws {
@@ -313,6 +311,8 @@ struct JSON5Model: HandyJSON {
         }
     }
 
+    /// `assumesTopLevelDictionary`, with and without JSON5: an object's members without braces, as JSONDecoder
+    /// reads them, and a document with its braces as it is.
     @Test func topLevelDictionaryAsFoundation() throws {
         let cases: [(String, Bool)] = [
             (#""name": "a", "port": 80"#, false),

@@ -206,6 +206,9 @@ import Testing
             split: true)
         Self.agree(
             JSONValue.self, at: "items[*]", Array(#"{"items": 1, "items": [\#(numbers)]}"#.utf8), split: false)
+        Self.agree(
+            JSONValue.self, at: "items[*]", Array(#"{"items": [\#(numbers)], "items": [\#(numbers)]}"#.utf8),
+            split: true)
         // Nesting past the cap inside an element: the error one reading gives.
         var options = DecodingOptions()
         options.maximumDepth = 30
