@@ -226,21 +226,21 @@ final class TapeDecoder: Decoder {
     }
 
     @inline(never)
-    private func rescueRoot<T: Decodable>(_: T.Type, after error: any RescuableFailure) throws -> T {
+    private func rescueRoot<T: Decodable>(_: T.Type, after strictError: any RescuableFailure) throws -> T {
         let token = errorToken
         storage.paths.removeAll()
         let mark = context.pendingCount
         do {
-            let place = error.place(below: 0) ?? []
+            let place = strictError.place(below: 0) ?? []
             let value = try decode(T.self, at: 0, node: storage.paths.root, rescue: RescueRequest(places: [place]))
             context.tellPending()
             return value
-        } catch let failure {
+        } catch {
             context.dropPending(from: mark)
-            guard failure is any RescuableFailure else { throw failure }
+            guard error is any RescuableFailure else { throw error }
             // The strict error is what JSONDecoder says of the input.
             errorToken = token
-            throw Self.foundationError(error)
+            throw Self.foundationError(strictError)
         }
     }
 
